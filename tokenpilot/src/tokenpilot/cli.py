@@ -1,0 +1,45 @@
+"""The ``tokenpilot`` command line. Each feature module registers its own commands on ``app``."""
+
+from __future__ import annotations
+
+import typer
+
+from tokenpilot import __version__
+
+app = typer.Typer(
+    name="tokenpilot",
+    help="A token-aware control plane for LLM inference: cost model, fleet simulator, gateway.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"tokenpilot {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(
+        False, "--version", callback=_version, is_eager=True, help="Print the version and exit."
+    ),
+) -> None:
+    """tokenpilot: where should this request run, what would happen if, what does it cost."""
+
+
+@app.command()
+def demo() -> None:
+    """Run tokenpilot's main job on built-in defaults (what `make demo` runs)."""
+    typer.echo(f"tokenpilot {__version__}: no demo yet; the commands so far:")
+    typer.echo(typer.main.get_command(app).get_help(typer.Context(typer.main.get_command(app))))
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()
