@@ -4,6 +4,20 @@ Pure code: no I/O, no clocks, no globals, no import from ``cluster`` or ``gatewa
 and the live gateway call the very same objects.
 """
 
+from tokenpilot.policy.compose import ComposedRouter, compose, load_composed
+from tokenpilot.policy.router import NoHealthyInstance, Router, RouterError
+from tokenpilot.policy.routers import ROUTERS, get_router, make_router
 from tokenpilot.policy.view import InstanceView
 
-__all__ = ["InstanceView"]
+__all__ = [
+    "ROUTERS",
+    "ComposedRouter",
+    "InstanceView",
+    "NoHealthyInstance",
+    "Router",
+    "RouterError",
+    "compose",
+    "get_router",
+    "load_composed",
+    "make_router",
+]
