@@ -37,9 +37,16 @@ def demo() -> None:
     typer.echo(typer.main.get_command(app).get_help(typer.Context(typer.main.get_command(app))))
 
 
+from tokenpilot import cli_cost  # noqa: E402,F401  (registers cost, calibrate)
+
+
 def main() -> None:
     app()
 
 
 if __name__ == "__main__":
-    main()
+    # Under `python -m`, this file runs as __main__, a second copy of the module; the command
+    # modules register on tokenpilot.cli's app, so run that one.
+    from tokenpilot.cli import main as _main
+
+    _main()

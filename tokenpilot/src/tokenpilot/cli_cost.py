@@ -1,0 +1,143 @@
+"""``tokenpilot cost`` and ``tokenpilot calibrate``: the cost model on the command line."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import typer
+
+from tokenpilot.cli import app
+from tokenpilot.costmodel import DTYPE_BYTES, CostModel, DoesNotFitError, estimate_request
+from tokenpilot.fidelity import FidelityReport, fidelity_report
+from tokenpilot.hardware import GiB, UnknownGPUError, get_gpu
+from tokenpilot.models import UnknownModelError, get_model
+from tokenpilot.output import FORMAT_OPTION, Format, emit, fail, log
+
+CHARS_PER_TOKEN = 4  # the usual rule of thumb for English text with BPE tokenizers
+
+
+def count_prompt_tokens(path: Path, tokenizer: Path | None) -> tuple[int, str]:
+    """Tokens in a prompt file: exact with a local tokenizer.json, else estimated."""
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError as e:
+        raise fail(f"cannot read prompt file {path}: {e.strerror}") from e
+    if tokenizer is not None:
+        if importlib.util.find_spec("tokenizers") is None:
+            log("the 'tokenizers' package is not installed: prompt tokens are estimated")
+        else:
+            from tokenizers import Tokenizer
+
+            try:
+                tok = Tokenizer.from_file(str(tokenizer))
+            except Exception as e:  # the library raises a bare Exception on a bad file
+                raise fail(f"cannot load tokenizer {tokenizer}: {e}") from e
+            return len(tok.encode(text).ids), f"counted with {tokenizer.name}"
+    return max(1, round(len(text) / CHARS_PER_TOKEN)), f"estimated (~{CHARS_PER_TOKEN} chars/token)"
+
+
+def _render_cost(d: dict) -> str:
+    usd = d["usd_per_request"]
+    price = (
+        f"${usd:.6f} per request, ${d['usd_per_million_tokens']:.3f} per million tokens "
+        f"(instance ${d['price_per_hour']:.2f}/h)"
+        if usd is not None
+        else "no public price for this GPU"
+    )
+    fits = "" if d["batch_fits_kv"] else "  (batch does NOT fit in the KV pool at this context)"
+    return "\n".join([
+        f"{d['model']} on {d['tp']} x {d['gpu']}  weights {d['weight_dtype']}, KV {d['kv_dtype']}",
+        f"prompt {d['prompt_tokens']} tokens ({d['prompt_tokens_source']}), "
+        f"output {d['output_tokens']}, batch {d['batch']}",
+        f"prefill           {d['prefill_s'] * 1e3:10.1f} ms   {d['prefill_bound']}-bound",
+        f"TTFT (empty queue){d['ttft_s'] * 1e3:10.1f} ms",
+        f"time per token    {d['tpot_s'] * 1e3:10.2f} ms   {d['decode_bound']}-bound "
+        f"at batch {d['batch']}",
+        f"total             {d['total_s']:10.3f} s",
+        f"KV                {d['kv_bytes'] / 2**20:10.1f} MiB  "
+        f"{d['kv_pool_share'] * 100:.2f}% of a {d['kv_capacity_tokens']}-token pool; "
+        f"{d['max_concurrent_at_context']} such requests fit{fits}",
+        f"cost              {price}",
+    ])
+
+
+@app.command()
+def cost(
+    model: str = typer.Option(..., "--model", help="Catalog name or path/to/config.json."),
+    gpu: str = typer.Option(..., "--gpu", help="Accelerator name, e.g. h100-sxm."),
+    tp: int = typer.Option(1, "--tp", help="Tensor-parallel degree."),
+    prompt_tokens: int = typer.Option(None, "--prompt-tokens", help="Prompt length in tokens."),
+    output_tokens: int = typer.Option(..., "--output-tokens", help="Tokens to generate."),
+    batch: int = typer.Option(1, "--batch", help="Sequences decoding together."),
+    kv_dtype: str = typer.Option("bf16", "--kv-dtype", help="bf16, fp16, fp8, int8 or int4."),
+    weight_dtype: str = typer.Option("bf16", "--weight-dtype", help="bf16, fp8, int8 or int4."),
+    prompt_file: Path = typer.Option(None, "--prompt-file", help="Count the prompt from a file."),
+    tokenizer: Path = typer.Option(None, "--tokenizer", help="A tokenizer.json for exact counts."),
+    mem_util: float = typer.Option(0.9, "--mem-util", help="Fraction of GPU memory to use."),
+    fmt: Format = FORMAT_OPTION,
+) -> None:
+    """What one request costs: prefill, TTFT, time per token, KV footprint, $ per request."""
+    for name, value in (("--tp", tp), ("--output-tokens", output_tokens), ("--batch", batch)):
+        if value <= 0:
+            raise fail(f"{name} must be a positive integer, got {value}")
+    for name, dt in (("--kv-dtype", kv_dtype), ("--weight-dtype", weight_dtype)):
+        if dt not in DTYPE_BYTES:
+            raise fail(f"{name} {dt!r} is unknown; choose one of {', '.join(DTYPE_BYTES)}")
+    if not 0 < mem_util <= 1:
+        raise fail(f"--mem-util must be in (0, 1], got {mem_util}")
+    if prompt_file is not None:
+        prompt_tokens, source = count_prompt_tokens(prompt_file, tokenizer)
+    elif prompt_tokens is None:
+        raise fail("give --prompt-tokens N or --prompt-file F")
+    elif prompt_tokens <= 0:
+        raise fail(f"--prompt-tokens must be a positive integer, got {prompt_tokens}")
+    else:
+        source = "given"
+    try:
+        spec, card = get_model(model), get_gpu(gpu)
+    except (UnknownModelError, UnknownGPUError, ValueError) as e:
+        raise fail(str(e)) from e
+    try:
+        cm = CostModel(spec, card, tp, weight_dtype, kv_dtype, mem_util)
+    except DoesNotFitError as e:
+        raise fail(str(e), code=1) from e
+    if spec.max_context and prompt_tokens + output_tokens > spec.max_context:
+        log(f"warning: {prompt_tokens + output_tokens} tokens exceed {spec.name}'s context "
+            f"of {spec.max_context}")
+    rc = estimate_request(cm, prompt_tokens, output_tokens, batch)
+    data = {"model": spec.name, "gpu": card.name, "tp": tp, "weight_dtype": weight_dtype,
+            "kv_dtype": kv_dtype, "prompt_tokens_source": source,
+            "weights_gib_per_gpu": cm.weight_bytes_per_gpu / GiB, **rc.to_dict()}
+    emit(data, fmt, _render_cost)
+
+
+def _render_report(rep: FidelityReport) -> str:
+    lines = [f"{'id':<28} {'metric':<18} {'measured':>10} {'predicted':>10} {'error':>8}  "
+             "condition"]
+    for r in rep.rows:
+        pred = f"{r.predicted:10.2f}" if r.predicted is not None else f"{'-':>10}"
+        err = f"{r.error_pct:+7.1f}%" if r.error_pct is not None else f"{'-':>8}"
+        note = f"  [{r.note}]" if r.note else ""
+        lines.append(f"{r.id:<28} {r.metric + ' ' + r.unit:<18} {r.measured:10.2f} {pred} {err}  "
+                     f"{r.condition}{note}")
+    lines.append("")
+    lines.append("mean absolute percentage error per group:")
+    for group, mape in rep.mape.items():
+        lines.append(f"  {group:<26} {mape:6.1f}%  ({rep.counts[group]} measurements)")
+    return "\n".join(lines)
+
+
+@app.command()
+def calibrate(
+    report: bool = typer.Option(False, "--report", help="Compare predictions with measurements."),
+    fmt: Format = FORMAT_OPTION,
+) -> None:
+    """How close the cost model is to the measurements in ../shared/fidelity."""
+    if not report:
+        raise fail("pass --report (fitting is done by benchmarks/fit_calibration.py)")
+    try:
+        rep = fidelity_report()
+    except FileNotFoundError as e:
+        raise fail(str(e), code=1) from e
+    emit(rep, fmt, _render_report)

@@ -1,0 +1,121 @@
+"""The accelerator catalog: peak FLOP/s, memory bandwidth and size, links and price, as data.
+
+The figures live in ``data/hardware.yaml`` with the source of each; this module only reads them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+import yaml
+
+GiB = 1024**3
+
+
+@dataclass(frozen=True)
+class GPUSpec:
+    """One accelerator. Rates are per device; ``tp`` devices give ``tp`` times each rate."""
+
+    name: str
+    vendor: str
+    family: str  # the calibration profile that applies (calibration.yaml)
+    bf16_tflops: float  # dense tensor-core peak
+    fp8_tflops: float | None  # dense; None where the chip has no fp8 tensor cores
+    hbm_gbps: float
+    memory_gib: float
+    link_gbps: float  # intra-node GPU-GPU, bidirectional as marketed
+    host_link_gbps: float  # GPU<->host one way (PCIe), for KV swap
+    price_per_hour: float | None
+    source: str
+    aliases: tuple[str, ...] = ()
+    notes: str = ""
+
+    @property
+    def memory_bytes(self) -> float:
+        return self.memory_gib * GiB
+
+    def peak_flops(self, dtype: str = "bf16") -> float:
+        """Dense FLOP/s for matrix math whose operands are ``dtype``.
+
+        fp8 runs at the fp8 rate only where the chip has fp8 tensor cores; elsewhere fp8 (and the
+        int weight-only formats) are upcast and run at the bf16 rate.
+        """
+        if dtype == "fp8" and self.fp8_tflops:
+            return self.fp8_tflops * 1e12
+        return self.bf16_tflops * 1e12
+
+    def to_dict(self) -> dict:
+        return {
+            "name": self.name,
+            "vendor": self.vendor,
+            "family": self.family,
+            "bf16_tflops": self.bf16_tflops,
+            "fp8_tflops": self.fp8_tflops,
+            "hbm_gbps": self.hbm_gbps,
+            "memory_gib": self.memory_gib,
+            "link_gbps": self.link_gbps,
+            "host_link_gbps": self.host_link_gbps,
+            "price_per_hour": self.price_per_hour,
+            "source": self.source,
+        }
+
+
+class UnknownGPUError(KeyError):
+    """A GPU name that is not in the catalog; the message lists the known ones."""
+
+    def __str__(self) -> str:  # KeyError would print the message in quotes
+        return str(self.args[0])
+
+
+def _norm(name: str) -> str:
+    return name.strip().lower().replace("_", "-").replace(" ", "-")
+
+
+@cache
+def _catalog() -> dict[str, GPUSpec]:
+    text = resources.files("tokenpilot").joinpath("data/hardware.yaml").read_text()
+    out: dict[str, GPUSpec] = {}
+    for name, d in yaml.safe_load(text)["gpus"].items():
+        out[name] = GPUSpec(
+            name=name,
+            vendor=d["vendor"],
+            family=d["family"],
+            bf16_tflops=float(d["bf16_tflops"]),
+            fp8_tflops=float(d["fp8_tflops"]) if d.get("fp8_tflops") else None,
+            hbm_gbps=float(d["hbm_gbps"]),
+            memory_gib=float(d["memory_gib"]),
+            link_gbps=float(d["link_gbps"]),
+            host_link_gbps=float(d["host_link_gbps"]),
+            price_per_hour=(
+                float(d["price_per_hour"]) if d.get("price_per_hour") is not None else None
+            ),
+            source=d["source"],
+            aliases=tuple(str(a) for a in d.get("aliases", ())),
+            notes=d.get("notes", ""),
+        )
+    return out
+
+
+@cache
+def _index() -> dict[str, str]:
+    idx: dict[str, str] = {}
+    for name, spec in _catalog().items():
+        idx[_norm(name)] = name
+        for alias in spec.aliases:
+            idx[_norm(alias)] = name
+    return idx
+
+
+def list_gpus() -> list[str]:
+    """Canonical GPU names, in catalog order."""
+    return list(_catalog())
+
+
+def get_gpu(name: str) -> GPUSpec:
+    """The catalog entry for ``name`` or one of its aliases (case and ``_``/``-`` insensitive)."""
+    key = _index().get(_norm(name))
+    if key is None:
+        raise UnknownGPUError(f"unknown GPU {name!r}; known GPUs: {', '.join(list_gpus())}")
+    return _catalog()[key]
