@@ -1,0 +1,35 @@
+/* Main loop: waits for a complete frame from the I2C master and executes the command. */
+#include "i2c_slave.h"
+
+static uint8_t command[RX_BUFFER_SIZE];
+static uint8_t command_length;
+
+static void execute_command(const uint8_t *cmd, uint8_t len)
+{
+    (void)cmd;
+    (void)len;
+}
+
+int main(void)
+{
+    (void)HAL_Init();
+    i2c_slave_init();
+
+    for (;;) {
+        /* A single volatile byte: reading it is atomic, no critical section needed. */
+        if (rx_complete) {
+            /* The interrupt must not add bytes while the frame is copied and the index reset:
+               save PRIMASK, disable interrupts, copy, restore. */
+            uint32_t primask = __get_PRIMASK();
+            __disable_irq();
+            for (uint8_t i = 0; i < rx_index; i++) {
+                command[i] = rx_buffer[i];
+            }
+            command_length = rx_index;
+            rx_index = 0;
+            rx_complete = 0;
+            __set_PRIMASK(primask);
+            execute_command(command, command_length);
+        }
+    }
+}

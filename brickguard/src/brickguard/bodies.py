@@ -1,0 +1,463 @@
+"""Walks one function body: shared-object accesses, calls, and critical sections per path.
+
+The walk carries a *set of states*, one per distinct path so far; a state is the stack of open
+critical sections (the enter routine and where it was called). Branches walk both arms from the
+same set and join them; loops are walked until the set stops changing (at most three times);
+``return``, ``break``, ``continue`` and ``goto`` move their states to where the path goes. An access
+is *protected* when every state that reaches it has a section open. Short-circuit operators are
+not split into paths: a critical section is a statement-level thing in real code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from clang.cindex import Cursor, CursorKind, TypeKind
+
+from brickguard.facts import AccessFact, CallFact, EntryFact, SectionIssue, Where
+
+if TYPE_CHECKING:
+    from brickguard.frontend import UnitContext
+
+K = CursorKind
+State = tuple[tuple[str, int], ...]  # open sections: (enter routine, index of the enter site)
+States = frozenset[State]
+EMPTY: States = frozenset()
+MAX_STATES = 16
+TRANSPARENT = (K.PAREN_EXPR, K.UNEXPOSED_EXPR)
+ARRAYS = (TypeKind.CONSTANTARRAY, TypeKind.INCOMPLETEARRAY, TypeKind.VARIABLEARRAY)
+# Library copies: the block behind the pointer is read or written as a whole (a torn copy).
+BLOCK_ARGS = {
+    "memcpy": ("block_write", "block_read"),
+    "memmove": ("block_write", "block_read"),
+    "memset": ("block_write",),
+    "memcmp": ("block_read", "block_read"),
+    "strcpy": ("block_write", "block_read"),
+    "strncpy": ("block_write", "block_read"),
+}
+ASSIGN_OPS = {"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>="}
+
+
+@dataclass
+class _Target:
+    loop: bool
+    entry: States = EMPTY
+    breaks: set = field(default_factory=set)
+    continues: set = field(default_factory=set)
+    has_default: bool = False
+
+
+class BodyWalker:
+    def __init__(self, unit: UnitContext, func: Cursor, usr: str, name: str) -> None:
+        self.u = unit
+        self.usr = usr
+        self.name = name
+        self.file = func.location.file.name
+        self.src = unit.source(self.file)
+        self.macros = unit.critical_macros if self.file == unit.main_file else {}
+        self.accesses: dict[tuple[int, str], list] = {}
+        self.calls: dict[int, list] = {}
+        self.entries: list[EntryFact] = []
+        self.sites: list[tuple[str, Where]] = []
+        self.unclosed: dict[int, Where] = {}
+        self.unmatched: dict[Where, str] = {}
+        self.end_states: set[State] = set()
+        self.has_enter = self.has_exit = False
+        self.targets: list[_Target] = []
+        self.gotos: dict[str, set] = {}
+        self.crit_off = 0  # > 0 inside a critical-section macro already applied
+        self.in_cond = 0
+        self.pending_rmw: set[tuple[str, str]] = set()
+        self.recent: list[tuple[int, str]] = []
+        self._rhs_reads: dict[tuple[str, str], tuple[int, str]] = {}
+
+    # -- results -------------------------------------------------------------------------------
+    def run(self, body: Cursor) -> None:
+        out = self.stmt(body, frozenset({()}), -1)
+        end = body.extent.end
+        self.leave(out, Where(self.file, end.line, max(1, end.column - 1)))
+
+    def access_facts(self) -> list[AccessFact]:
+        return [AccessFact(*a) for a in self.accesses.values()]
+
+    def call_facts(self) -> list[CallFact]:
+        return [CallFact(*c) for c in self.calls.values()]
+
+    def section_issues(self) -> list[SectionIssue]:
+        issues = []
+        # A routine that only opens (every path leaves it inside) or only closes is a wrapper
+        # such as enter_critical(): its callers are judged, not the wrapper itself.
+        enter_wrapper = not self.has_exit and all(self.end_states)
+        if not enter_wrapper:
+            for site, leak in self.unclosed.items():
+                call, where = self.sites[site]
+                issues.append(SectionIssue("unclosed", self.usr, self.name, call, where, leak))
+        if self.has_enter:
+            for where, call in self.unmatched.items():
+                issue = SectionIssue("unmatched_exit", self.usr, self.name, call, where, None)
+                issues.append(issue)
+        return issues
+
+    # -- helpers -------------------------------------------------------------------------------
+    def where(self, c: Cursor) -> Where:
+        loc = c.location
+        return Where(loc.file.name if loc.file else self.file, loc.line, loc.column)
+
+    def text(self, c: Cursor, fallback: str) -> str:
+        ext = c.extent
+        if ext.start.file is None or ext.start.file.name != self.file:
+            return fallback
+        raw = self.src[ext.start.offset : ext.end.offset].decode("utf-8", "replace")
+        raw = " ".join(raw.split())
+        return raw if 0 < len(raw) <= 60 else fallback
+
+    def op_between(self, a: Cursor, b: Cursor) -> str:
+        lo, hi = a.extent.end.offset, b.extent.start.offset
+        if not 0 <= lo < hi <= len(self.src) or hi - lo > 40:
+            return "?"  # inside a macro expansion: the operator is not in this file's text
+        return _strip_comments(self.src[lo:hi].decode("utf-8", "replace"))
+
+    def unary_op(self, c: Cursor, child: Cursor) -> str:
+        s, e = c.extent, child.extent
+        before = self.src[s.start.offset : e.start.offset].decode("utf-8", "replace").strip()
+        if before:
+            return before
+        return self.src[e.end.offset : s.end.offset].decode("utf-8", "replace").strip() or "?"
+
+    def macro_hit(self, c: Cursor, parent_start: int) -> str | None:
+        if not self.macros or self.crit_off:
+            return None
+        start = c.extent.start.offset
+        if start == parent_start:
+            return None
+        return self.macros.get(start)
+
+    # -- critical sections ---------------------------------------------------------------------
+    def apply(self, name: str, states: States, where: Where) -> States:
+        u = self.u
+        if name in u.enters and not self.in_cond:
+            self.has_enter = True
+            self.sites.append((name, where))
+            site = len(self.sites) - 1
+            return _cap(frozenset(s + ((name, site),) for s in states))
+        if name in u.exits:
+            self.has_exit = True
+            out = set()
+            for s in states:
+                for i in range(len(s) - 1, -1, -1):
+                    if s[i][0] in u.pairs[name]:
+                        out.add(s[:i])  # restoring a saved state closes what opened after it
+                        break
+                else:
+                    self.unmatched.setdefault(where, name)
+                    out.add(s)
+            return _cap(frozenset(out))
+        return states
+
+    def leave(self, states: States, where: Where) -> None:
+        for s in states:
+            self.end_states.add(s)
+            for _name, site in s:
+                self.unclosed.setdefault(site, where)
+
+    # -- statements ----------------------------------------------------------------------------
+    def stmt(self, c: Cursor, states: States, parent_start: int) -> States:
+        k = c.kind
+        start = c.extent.start.offset
+        if self.macro_hit(c, parent_start):
+            return self.expr(c, states, "read", None, parent_start)
+        if k == K.COMPOUND_STMT:
+            for ch in c.get_children():
+                states = self.stmt(ch, states, start)
+            return states
+        ch = list(c.get_children())
+        if k == K.IF_STMT:
+            s = self.cond(ch[0], states, start)
+            then = self.stmt(ch[1], s, start)
+            other = self.stmt(ch[2], s, start) if len(ch) > 2 else s
+            return then | other
+        if k == K.WHILE_STMT:
+            return self.loop(states, [ch[0]], ch[1], [], start, _always(ch[0]))
+        if k == K.FOR_STMT:
+            *parts, body = ch
+            return self.loop(states, parts, body, [], start, not parts)
+        if k == K.DO_STMT:
+            return self.loop(states, [], ch[0], [ch[1]], start, _always(ch[1]))
+        if k == K.SWITCH_STMT:
+            s = self.expr(ch[0], states, "read", None, start)
+            t = _Target(loop=False, entry=s)
+            self.targets.append(t)
+            out = self.stmt(ch[1], EMPTY, start)
+            self.targets.pop()
+            return out | t.breaks | (EMPTY if t.has_default else s)
+        if k in (K.CASE_STMT, K.DEFAULT_STMT):
+            sw = next((t for t in reversed(self.targets) if not t.loop), None)
+            if sw is not None:
+                states = states | sw.entry
+                sw.has_default |= k == K.DEFAULT_STMT
+            return self.stmt(ch[-1], states, start) if ch else states
+        if k == K.RETURN_STMT:
+            for e in ch:
+                states = self.expr(e, states, "read", None, start)
+            self.leave(states, self.where(c))
+            return EMPTY
+        if k == K.BREAK_STMT:
+            if self.targets:
+                self.targets[-1].breaks |= states
+            return EMPTY
+        if k == K.CONTINUE_STMT:
+            loop = next((t for t in reversed(self.targets) if t.loop), None)
+            if loop is not None:
+                loop.continues |= states
+            return EMPTY
+        if k == K.GOTO_STMT:
+            label = ch[0].spelling if ch else ""
+            self.gotos.setdefault(label, set()).update(states)
+            return EMPTY
+        if k == K.LABEL_STMT:
+            states = states | frozenset(self.gotos.get(c.spelling, ()))
+            for sub in ch:
+                if not sub.kind.is_expression() or sub.kind != K.LABEL_REF:
+                    states = self.stmt(sub, states, start)
+            return states
+        if k == K.DECL_STMT:
+            for var in ch:
+                if var.kind == K.VAR_DECL and var.storage_class.name == "STATIC":
+                    continue  # a static's initialiser runs at load time, not here
+                for init in var.get_children():
+                    if init.kind.is_expression():
+                        states = self.expr(init, states, "read", None, start)
+            return states
+        if k in (K.NULL_STMT, K.ASM_STMT):
+            return states
+        return self.expr(c, states, "read", None, parent_start)
+
+    def cond(self, c: Cursor, states: States, parent_start: int) -> States:
+        self.in_cond += 1
+        try:
+            return self.expr(c, states, "read", None, parent_start)
+        finally:
+            self.in_cond -= 1
+
+    def loop(self, states, pre, body, post, start, infinite: bool) -> States:
+        t = _Target(loop=True)
+        self.targets.append(t)
+        cur, exits = states, set()
+        for _ in range(3):
+            s = cur
+            for p in pre:
+                if p.kind == K.DECL_STMT or not p.kind.is_expression():
+                    s = self.stmt(p, s, start)
+                else:
+                    s = self.cond(p, s, start)
+            if not infinite and not post:
+                exits |= s
+            b = self.stmt(body, s, start) | frozenset(t.continues)
+            for p in post:
+                b = self.cond(p, b, start)
+            if post and not infinite:
+                exits |= b
+            new = _cap(cur | b)
+            if new == cur:
+                break
+            cur = new
+        self.targets.pop()
+        return frozenset(exits) | frozenset(t.breaks)
+
+    # -- expressions ---------------------------------------------------------------------------
+    def expr(self, c: Cursor, states: States, mode: str, top, parent_start: int) -> States:
+        k = c.kind
+        start = c.extent.start.offset
+        macro = self.macro_hit(c, parent_start)
+        if macro:
+            self.crit_off += 1
+            try:
+                states = self.expr(c, states, mode, top, start)
+            finally:
+                self.crit_off -= 1
+            return self.apply(macro, states, self.where(c))
+        if k == K.CALL_EXPR:
+            return self.call(c, states, start)
+        if k == K.DECL_REF_EXPR:
+            self.ref(c, states, mode, top)
+            return states
+        ch = list(c.get_children())
+        if k in TRANSPARENT:
+            if (
+                k == K.UNEXPOSED_EXPR
+                and c.type.kind == TypeKind.DEPENDENT
+                and ch
+                and ch[0].kind == K.DECL_REF_EXPR
+                and ch[0].referenced is not None
+                and ch[0].referenced.kind == K.FUNCTION_DECL
+            ):
+                # A call with the wrong argument count: clang keeps it only as a recovery
+                # expression (and reports the error as BG000); it is still a call.
+                return self.call(c, states, start, ch[0].referenced, ch[1:])
+            for sub in ch:
+                states = self.expr(sub, states, mode, top, start)
+            return states
+        if k == K.ARRAY_SUBSCRIPT_EXPR and len(ch) == 2:
+            states = self.expr(ch[0], states, mode, top or c, start)
+            return self.expr(ch[1], states, "read", None, start)
+        if k == K.MEMBER_REF_EXPR:
+            for sub in ch:
+                states = self.expr(sub, states, mode, top or c, start)
+            return states
+        if k == K.BINARY_OPERATOR and len(ch) == 2:
+            if self.op_between(ch[0], ch[1]) == "=":
+                mark = len(self.recent)
+                states = self.expr(ch[1], states, "read", None, start)
+                reads = {
+                    (self.accesses[key][0], self.accesses[key][7]): key
+                    for key in self.recent[mark:]
+                    if key in self.accesses and self.accesses[key][3] == "read"
+                }
+                self.pending_rmw = set(reads)
+                self._rhs_reads = reads
+                states = self.expr(ch[0], states, "write", None, start)
+                self.pending_rmw = set()
+                return states
+            for sub in ch:
+                states = self.expr(sub, states, "read", None, start)
+            return states
+        if k == K.COMPOUND_ASSIGNMENT_OPERATOR and len(ch) == 2:
+            states = self.expr(ch[1], states, "read", None, start)
+            return self.expr(ch[0], states, "rmw", None, start)
+        if k == K.UNARY_OPERATOR and len(ch) == 1:
+            op = self.unary_op(c, ch[0])
+            if op in ("++", "--"):
+                sub_mode = "rmw"
+            elif op == "&":
+                sub_mode = mode if mode.startswith("block") else "addr"
+            else:
+                sub_mode = "read"
+            return self.expr(ch[0], states, sub_mode, None, start)
+        if k == K.CONDITIONAL_OPERATOR and len(ch) == 3:
+            s = self.cond(ch[0], states, start)
+            a = self.expr(ch[1], s, "read", None, start)
+            return a | self.expr(ch[2], s, "read", None, start)
+        if k == K.CXX_UNARY_EXPR:
+            return states  # sizeof / _Alignof: not evaluated
+        sub_mode = mode if k == K.CSTYLE_CAST_EXPR and mode in ("addr", "block_read") else "read"
+        for sub in ch:
+            if sub.kind.is_expression() or sub.kind.is_statement():
+                states = self.expr(sub, states, sub_mode, None, start)
+        return states
+
+    def call(self, c: Cursor, states: States, start: int, ref=None, args=None) -> States:
+        ref = ref if ref is not None else c.referenced
+        name = ref.spelling if ref is not None else c.spelling
+        if args is None:
+            args = list(c.get_arguments())
+            ch = list(c.get_children())
+            if ch and (not args or ch[0] != args[0]):
+                states = self.expr(ch[0], states, "read", None, start)  # the callee expression
+        modes = BLOCK_ARGS.get(name, ())
+        for i, a in enumerate(args):
+            states = self.expr(a, states, modes[i] if i < len(modes) else "read", None, start)
+        where = self.where(c)
+        protected = bool(states) and all(states)
+        if ref is not None and ref.kind == K.FUNCTION_DECL:
+            key = c.extent.start.offset
+            old = self.calls.get(key)
+            prot = protected and (old is None or old[4])
+            self.calls[key] = [self.usr, ref.get_usr(), name, where, prot]
+        for kind, arg_index in self.u.registrations_for(name):
+            idx = arg_index if arg_index >= 0 else len(args) + arg_index
+            if 0 <= idx < len(args):
+                for fn in _function_refs(args[idx]):
+                    how = f"{'registered with' if kind == 'interrupt' else 'created by'} {name}"
+                    self.entries.append(EntryFact(fn.get_usr(), fn.spelling, kind, how, where))
+        if not self.crit_off:
+            states = self.apply(name, states, where)
+        return states
+
+    def ref(self, c: Cursor, states: States, mode: str, top) -> None:
+        if mode == "addr":
+            return  # &x escapes; what is done through the pointer is not followed
+        target = c.referenced
+        if target is None or target.kind != K.VAR_DECL:
+            return
+        obj = self.u.object_info(target)
+        if obj is None:
+            return  # a local or a parameter: not shared
+        whole = top is None
+        t = c if whole else top
+        ctype = c.type.get_canonical()
+        if not whole and ctype.kind == TypeKind.POINTER:
+            kind, t, whole = "read", c, True  # p[i], p->f: only the pointer itself is read here
+        elif mode.startswith("block"):
+            kind = "write" if mode == "block_write" else "read"
+        elif whole and ctype.kind in ARRAYS:
+            return  # the array decays to a pointer handed on: its elements are not followed
+        else:
+            kind = mode
+        text = self.text(t, obj.name)
+        if kind == "write" and (obj.usr, text) in self.pending_rmw:
+            kind = "rmw"  # x = x + 1: the read on the right belongs to this write
+            self.accesses.pop(self._rhs_reads[(obj.usr, text)], None)
+        size = t.type.get_size()
+        if mode.startswith("block") and whole:
+            size = obj.size
+        if size < 0:
+            size = obj.size
+        volatile = obj.is_volatile or t.type.is_volatile_qualified()
+        protected = bool(states) and all(states)
+        key = (c.extent.start.offset, kind)
+        old = self.accesses.get(key)
+        if old is not None:
+            old[6] = old[6] and protected
+            return
+        self.accesses[key] = [
+            obj.usr, self.usr, self.where(c), kind, size, volatile, protected, text, whole,
+        ]
+        self.recent.append(key)
+
+
+def _cap(states: States) -> States:
+    if len(states) <= MAX_STATES:
+        return states
+    return frozenset(sorted(states, key=len)[:MAX_STATES])
+
+
+def _always(cond: Cursor) -> bool:
+    """``while (1)`` and friends: the loop is left only by break, return or goto."""
+    c = cond
+    while c.kind in TRANSPARENT:
+        ch = list(c.get_children())
+        if len(ch) != 1:
+            return False
+        c = ch[0]
+    if c.kind != K.INTEGER_LITERAL:
+        return False
+    toks = [t.spelling for t in c.get_tokens()]
+    return bool(toks) and toks[0].rstrip("uUlL") not in ("0", "0x0", "false")
+
+
+def _function_refs(arg: Cursor) -> list[Cursor]:
+    out = []
+    for d in arg.walk_preorder():
+        ref = d.referenced if d.kind == K.DECL_REF_EXPR else None
+        if ref is not None and ref.kind == K.FUNCTION_DECL:
+            out.append(ref)
+    return out
+
+
+def _strip_comments(text: str) -> str:
+    out, i = [], 0
+    while i < len(text):
+        if text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            i = len(text) if j < 0 else j + 2
+        elif text.startswith("//", i):
+            j = text.find("\n", i)
+            i = len(text) if j < 0 else j + 1
+        else:
+            out.append(text[i])
+            i += 1
+    s = "".join(out).strip()
+    while s.startswith(")"):  # (x) = ...: the closing paren belongs to the left side's extent
+        s = s[1:].strip()
+    return s

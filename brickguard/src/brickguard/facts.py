@@ -1,0 +1,105 @@
+"""Plain, picklable facts the front end extracts from one translation unit.
+
+Workers parse in their own processes and send these back; the parent merges them into the
+whole-program model (``program.Program``). Nothing here refers to libclang.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, slots=True)
+class Where:
+    file: str
+    line: int
+    column: int
+
+
+@dataclass(frozen=True, slots=True)
+class ObjectFact:
+    """A global or static object (file scope or function-static), identified by its USR."""
+
+    usr: str
+    name: str
+    where: Where  # the definition when this unit has it, else a declaration
+    is_definition: bool
+    size: int  # bytes; -1 when unknown (incomplete type)
+    is_volatile: bool  # the object (its elements, for an array) is volatile-qualified
+    is_const: bool
+    is_scalar: bool  # not an array, struct or union
+    is_atomic: bool  # _Atomic: its single accesses need no critical section
+    type: str
+
+
+@dataclass(frozen=True, slots=True)
+class AccessFact:
+    obj: str  # ObjectFact.usr
+    function: str  # FunctionFact.usr of the function whose body makes the access
+    where: Where
+    kind: str  # "read" | "write" | "rmw"
+    size: int  # bytes of the accessed part (an element, a member, the whole object)
+    is_volatile: bool  # the accessed lvalue is volatile
+    protected: bool  # inside a critical section on every path that reaches it
+    text: str  # the accessed expression as written, e.g. "rx_buf[rx_head]"
+    whole: bool  # the access is the object as a whole (not an element or member)
+
+
+@dataclass(frozen=True, slots=True)
+class CallFact:
+    caller: str
+    callee: str  # USR of the called function
+    callee_name: str
+    where: Where
+    protected: bool
+
+
+@dataclass(frozen=True, slots=True)
+class FunctionFact:
+    usr: str
+    name: str
+    where: Where
+    interrupt_attr: bool  # __attribute__((interrupt)) / ((isr)) / ((signal))
+
+
+@dataclass(frozen=True, slots=True)
+class EntryFact:
+    """A function handed to the interrupt system or the scheduler (not found by its name)."""
+
+    function: str  # USR
+    name: str
+    kind: str  # "interrupt" | "task"
+    how: str  # e.g. "in vector table g_pfnVectors", "registered with request_irq"
+    where: Where
+
+
+@dataclass(frozen=True, slots=True)
+class SectionIssue:
+    """A critical section that is not balanced on some path (BG105)."""
+
+    kind: str  # "unclosed" | "unmatched_exit"
+    function: str
+    function_name: str
+    call: str  # the enter or exit routine
+    where: Where  # the call that opens (unclosed) or closes (unmatched) the section
+    leak: Where | None  # for "unclosed": the return (or function end) reached still inside
+
+
+@dataclass(frozen=True, slots=True)
+class DiagnosticFact:
+    where: Where
+    severity: str  # "error" | "fatal" | "warning" (only the type warnings BG205 reads)
+    message: str
+
+
+@dataclass
+class UnitFacts:
+    file: str
+    functions: list[FunctionFact] = field(default_factory=list)
+    objects: list[ObjectFact] = field(default_factory=list)
+    accesses: list[AccessFact] = field(default_factory=list)
+    calls: list[CallFact] = field(default_factory=list)
+    entries: list[EntryFact] = field(default_factory=list)
+    section_issues: list[SectionIssue] = field(default_factory=list)
+    diagnostics: list[DiagnosticFact] = field(default_factory=list)
+    lines: int = 0

@@ -1,0 +1,323 @@
+"""The C front end on libclang: one translation unit in, plain facts (``facts.UnitFacts``) out.
+
+Each unit is parsed with the project's real flags: its entry in ``compile_commands.json`` when
+one is configured, else the configured include paths and defines under the embedded target triple
+with ``-ffreestanding``. The PyPI ``libclang`` wheel ships no compiler builtin headers
+(``stddef.h``, ``stdint.h``, ``stdarg.h``), so a resource directory is found on the machine
+(Debian's ``libclang-common-*-dev``, or GCC's own include folder) and passed with ``-isystem``.
+
+What libclang does not expose directly, and how it is read here:
+- ``__attribute__((interrupt))`` is an opaque UNEXPOSED_ATTR: its tokens are read.
+- A call with the wrong argument count survives only as a recovery expression (and an error,
+  which becomes BG000): ``bodies`` still counts it as a call.
+- Macro uses (``taskENTER_CRITICAL()``, ``local_irq_save(f)``) are seen through the detailed
+  preprocessing record: a critical-section macro counts where it is expanded, once.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import glob
+import json
+import os
+import re
+import shlex
+import sys
+from functools import lru_cache
+from pathlib import Path
+
+from clang.cindex import (
+    Cursor,
+    CursorKind,
+    Index,
+    StorageClass,
+    TranslationUnit,
+    TranslationUnitLoadError,
+    TypeKind,
+)
+
+from brickguard.bodies import ARRAYS, BodyWalker
+from brickguard.config import Config
+from brickguard.errors import BrickguardError
+from brickguard.facts import (
+    DiagnosticFact,
+    EntryFact,
+    FunctionFact,
+    ObjectFact,
+    UnitFacts,
+    Where,
+)
+
+K = CursorKind
+RESOURCE_GLOBS = (
+    "/usr/lib/llvm-*/lib/clang/*/include",
+    "/usr/lib/clang/*/include",
+    "/usr/local/lib/clang/*/include",
+    "/usr/lib/gcc/*/*/include",
+)
+RESOURCE_HINT = "install libclang-common-14-dev (Debian) or pass [build] resource_dir"
+_BUILTIN_HEADER = re.compile(
+    r"'(stddef|stdint|stdarg|stdbool|float|limits|stdalign)\.h' file not found"
+)
+SDK_WARNINGS = {"-Wenum-conversion", "-Wint-conversion", "-Wincompatible-pointer-types"}
+INTERRUPT_ATTRS = {"interrupt", "isr", "signal", "naked_isr"}
+
+
+def find_resource_dir(configured: Path | None = None) -> Path | None:
+    """The folder with clang's builtin headers: the configured one, else the newest found."""
+    if configured is not None:
+        return configured if (configured / "stddef.h").is_file() else None
+    for pattern in RESOURCE_GLOBS:
+        found = [Path(p) for p in glob.glob(pattern) if (Path(p) / "stddef.h").is_file()]
+        if found:
+            return sorted(found, key=lambda p: _version_key(str(p)))[-1]
+    return None
+
+
+def _version_key(path: str) -> list[int]:
+    return [int(n) for n in re.findall(r"\d+", path)]
+
+
+def load_compile_commands(path: Path) -> dict[str, tuple[str, list[str]]]:
+    """``{absolute file: (directory, clang arguments)}`` from a compile database."""
+    try:
+        entries = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise BrickguardError(f"{path}: cannot read compile database: {exc}") from exc
+    except json.JSONDecodeError as exc:
+        raise BrickguardError(f"{path}: compile database is not valid JSON: {exc}") from exc
+    if not isinstance(entries, list):
+        raise BrickguardError(f"{path}: compile database must be a JSON list")
+    out: dict[str, tuple[str, list[str]]] = {}
+    for e in entries:
+        if not isinstance(e, dict) or "file" not in e or "directory" not in e:
+            raise BrickguardError(f"{path}: each entry needs 'directory' and 'file'")
+        directory = e["directory"]
+        argv = e.get("arguments") or shlex.split(e.get("command", ""))
+        file = os.path.normpath(os.path.join(directory, e["file"]))
+        out[file] = (directory, _clean_argv(argv[1:], e["file"]))
+    return out
+
+
+def _clean_argv(argv: list[str], file: str) -> list[str]:
+    """Drop what is about producing output (-c, -o x, the source itself); keep the rest."""
+    out, skip = [], False
+    for a in argv:
+        if skip:
+            skip = False
+            continue
+        if a in ("-c", "-S", "-E"):
+            continue
+        if a in ("-o", "-MF", "-MT", "-MQ"):
+            skip = True
+            continue
+        if a.startswith(("-o", "-MF")) and len(a) > 2 or a in ("-MD", "-MMD"):
+            continue
+        if a == file or os.path.basename(a) == os.path.basename(file) and a.endswith(".c"):
+            continue
+        out.append(a)
+    return out
+
+
+class FrontEnd:
+    """Parses units under one configuration. Picklable: worker processes get a copy."""
+
+    def __init__(self, config: Config) -> None:
+        self.config = config
+        self.resource_dir = find_resource_dir(config.resource_dir)
+        self.commands = (
+            load_compile_commands(config.compile_commands) if config.compile_commands else {}
+        )
+
+    def resource_hint(self, message: str) -> str | None:
+        if self.resource_dir is None and _BUILTIN_HEADER.search(message):
+            return RESOURCE_HINT
+        return None
+
+    def args_for(self, file: str) -> tuple[str | None, list[str]]:
+        """(working directory, clang arguments) for one translation unit."""
+        c = self.config
+        base = ["-ffreestanding"]
+        if self.resource_dir is not None:
+            base += ["-isystem", str(self.resource_dir)]
+        entry = self.commands.get(os.path.normpath(os.path.abspath(file)))
+        if entry is not None:
+            directory, argv = entry
+            if not any(a.startswith(("-target", "--target")) for a in argv):
+                base = ["-target", c.target, *base]
+            return directory, [*base, *argv, *c.extra_flags]
+        args = ["-target", c.target, *base]
+        args += [f"-I{p}" for p in c.include]
+        args += [f"-D{d}" for d in c.defines]
+        return None, [*args, *c.extra_flags]
+
+    def parse(self, file: str) -> UnitFacts:
+        sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
+        directory, args = self.args_for(file)
+        old = os.getcwd()
+        try:
+            if directory:
+                os.chdir(directory)
+            tu = _index().parse(
+                file, args=args, options=TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD
+            )
+        except TranslationUnitLoadError as exc:
+            unit = UnitFacts(file=file)
+            unit.diagnostics.append(
+                DiagnosticFact(Where(file, 1, 1), "fatal", f"cannot parse: {exc}")
+            )
+            return unit
+        finally:
+            os.chdir(old)
+        return UnitContext(tu, file, self.config).extract()
+
+
+@lru_cache(maxsize=1)
+def _index() -> Index:
+    return Index.create()
+
+
+class UnitContext:
+    """Per-unit caches and the extraction walk over the unit's top level."""
+
+    def __init__(self, tu: TranslationUnit, file: str, config: Config) -> None:
+        self.tu = tu
+        self.main_file = tu.spelling
+        self.config = config
+        self.enters = {a for a, _ in config.critical_sections}
+        self.exits = {b for _, b in config.critical_sections}
+        self.pairs: dict[str, set[str]] = {}
+        for a, b in config.critical_sections:
+            self.pairs.setdefault(b, set()).add(a)
+        self.regs = [("interrupt", r) for r in config.interrupt_registrations] + [
+            ("task", r) for r in config.task_creators
+        ]
+        self.critical_macros: dict[int, str] = {}
+        self.objects: dict[str, ObjectFact] = {}
+        self._obj_cache: dict[int, ObjectFact | None] = {}
+        self._sources: dict[str, bytes] = {}
+        self._reg_cache: dict[str, list[tuple[str, int]]] = {}
+        self.unit = UnitFacts(file=file)
+
+    def source(self, name: str) -> bytes:
+        if name not in self._sources:
+            try:
+                self._sources[name] = Path(name).read_bytes()
+            except OSError:
+                self._sources[name] = b""
+        return self._sources[name]
+
+    def registrations_for(self, name: str) -> list[tuple[str, int]]:
+        if name not in self._reg_cache:
+            self._reg_cache[name] = [
+                (kind, r.arg) for kind, r in self.regs if fnmatch.fnmatchcase(name, r.function)
+            ]
+        return self._reg_cache[name]
+
+    def object_info(self, ref: Cursor) -> ObjectFact | None:
+        h = ref.hash
+        if h in self._obj_cache:
+            return self._obj_cache[h]
+        fact = None
+        sc = ref.storage_class
+        if ref.semantic_parent.kind == K.TRANSLATION_UNIT or sc in (
+            StorageClass.STATIC,
+            StorageClass.EXTERN,
+        ):
+            d = ref.get_definition() or ref
+            t = ref.type.get_canonical()
+            base = t
+            while base.kind in ARRAYS:
+                base = base.element_type.get_canonical()
+            loc = d.location
+            fact = ObjectFact(
+                usr=ref.get_usr(),
+                name=ref.spelling,
+                where=Where(loc.file.name if loc.file else self.main_file, loc.line, loc.column),
+                is_definition=d.is_definition(),
+                size=t.get_size(),
+                is_volatile=base.is_volatile_qualified() or t.is_volatile_qualified(),
+                is_const=base.is_const_qualified() or t.is_const_qualified(),
+                is_scalar=t.kind not in (*ARRAYS, TypeKind.RECORD),
+                is_atomic=base.kind == TypeKind.ATOMIC or "_Atomic" in base.spelling,
+                type=ref.type.spelling,
+            )
+            old = self.objects.get(fact.usr)
+            if old is None or (fact.is_definition and not old.is_definition):
+                self.objects[fact.usr] = fact
+        self._obj_cache[h] = fact
+        return fact
+
+    def extract(self) -> UnitFacts:
+        unit = self.unit
+        for d in self.tu.diagnostics:
+            # Errors and fatal errors; warnings are the compiler's business, except the type
+            # mismatches the SDK rules read (BG205); BG000 never reports a warning.
+            if d.severity >= 3 or (d.severity == 2 and d.option in SDK_WARNINGS):
+                loc = d.location
+                where = Where(loc.file.name if loc.file else self.main_file, loc.line, loc.column)
+                sev = {4: "fatal", 3: "error"}.get(d.severity, "warning")
+                unit.diagnostics.append(DiagnosticFact(where, sev, d.spelling))
+        unit.lines = self.source(self.main_file).count(b"\n")
+        top = list(self.tu.cursor.get_children())
+        for c in top:
+            if c.kind == K.MACRO_INSTANTIATION and c.spelling in self.enters | self.exits:
+                f = c.location.file
+                if f is not None and f.name == self.main_file:
+                    self.critical_macros[c.extent.start.offset] = c.spelling
+        for c in top:
+            if c.kind == K.FUNCTION_DECL:
+                if c.is_definition() and not c.location.is_in_system_header:
+                    self.function(c)
+            elif c.kind == K.VAR_DECL and not c.location.is_in_system_header:
+                self.vector_table(c)
+        unit.objects = list(self.objects.values())
+        return unit
+
+    def function(self, c: Cursor) -> None:
+        usr, name = c.get_usr(), c.spelling
+        body, attr = None, False
+        for ch in c.get_children():
+            if ch.kind == K.COMPOUND_STMT:
+                body = ch
+            elif ch.kind.is_attribute():
+                words = {t.spelling for t in ch.get_tokens()}
+                attr |= bool(words & INTERRUPT_ATTRS)
+        loc = c.location
+        self.unit.functions.append(
+            FunctionFact(usr, name, Where(loc.file.name, loc.line, loc.column), attr)
+        )
+        if body is None:
+            return
+        w = BodyWalker(self, c, usr, name)
+        w.run(body)
+        self.unit.accesses.extend(w.access_facts())
+        self.unit.calls.extend(w.call_facts())
+        self.unit.entries.extend(w.entries)
+        self.unit.section_issues.extend(w.section_issues())
+
+    def vector_table(self, c: Cursor) -> None:
+        """An array named like a vector table, or placed in a vector section: its functions
+        are interrupt handlers (the reset handler and other task entries excepted)."""
+        named = "vector" in c.spelling.lower()
+        in_section = False
+        for ch in c.get_children():
+            if ch.kind.is_attribute():
+                text = " ".join(t.spelling for t in ch.get_tokens())
+                in_section |= "vector" in text.lower()
+        if not (named or in_section) or c.type.get_canonical().kind not in ARRAYS:
+            return
+        if c.location.file is None:
+            return
+        loc = c.location
+        for d in c.walk_preorder():
+            if d.kind == K.DECL_REF_EXPR and d.referenced is not None:
+                fn = d.referenced
+                if fn.kind == K.FUNCTION_DECL and fn.spelling not in self.config.task_entries:
+                    where = Where(loc.file.name, d.location.line, d.location.column)
+                    self.unit.entries.append(
+                        EntryFact(
+                            fn.get_usr(), fn.spelling, "interrupt", f"in vector table {c.spelling}",
+                            where,
+                        )
+                    )

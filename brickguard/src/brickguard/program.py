@@ -1,0 +1,203 @@
+"""The whole-program model: every unit's facts merged, the call graph, and who runs where.
+
+Units are merged by USR (clang's cross-unit identity: external functions and objects share it,
+``static`` ones carry their file). A callee known only by a declaration is matched to the one
+definition of that name when there is exactly one.
+
+Contexts, in Polyspace's words:
+- *interrupts*: handlers found by name (``*_IRQHandler``...), by ``__attribute__((interrupt))``,
+  in a vector table, registered by a call (``request_irq``...), or HAL callbacks that the HAL's own
+  handlers call (``HAL_I2C_SlaveRxCpltCallback``...);
+- *tasks*: entry points (``main``) and functions handed to a task-creation call.
+Every function gets the contexts that reach it through the call graph. A function no entry point
+reaches runs in task context ("thread mode"): it is not known to run in an interrupt.
+
+An access counts as *protected on the task side* when it is inside a critical section, or when its
+function is only ever called, from task context, inside one (transitively: callers of callers).
+Interrupt handlers are assumed not to pre-empt each other; two tasks racing each other is not an
+interrupt problem and is not checked here.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from brickguard.config import Config
+from brickguard.facts import (
+    AccessFact,
+    CallFact,
+    FunctionFact,
+    ObjectFact,
+    SectionIssue,
+    UnitFacts,
+)
+
+
+@dataclass(frozen=True)
+class Context:
+    name: str  # the entry function, e.g. "I2C1_EV_IRQHandler"; "thread mode" for unreached code
+    kind: str  # "interrupt" | "task"
+    how: str  # why it is an entry: "name matches *_IRQHandler", "created by xTaskCreate", ...
+
+    @property
+    def is_interrupt(self) -> bool:
+        return self.kind == "interrupt"
+
+
+THREAD_MODE = Context("thread mode", "task", "not reached from any interrupt handler or task")
+
+
+@dataclass(frozen=True)
+class Access:
+    fact: AccessFact
+    contexts: frozenset[Context]
+    task_protected: bool  # in a critical section, or its function is only called inside one
+
+    @property
+    def in_interrupt(self) -> bool:
+        return any(c.is_interrupt for c in self.contexts)
+
+    @property
+    def in_task(self) -> bool:
+        return any(not c.is_interrupt for c in self.contexts)
+
+    def context_names(self, interrupt: bool) -> str:
+        names = sorted(c.name for c in self.contexts if c.is_interrupt == interrupt)
+        return ", ".join(names[:3]) + (", ..." if len(names) > 3 else "")
+
+
+@dataclass
+class Program:
+    objects: dict[str, ObjectFact] = field(default_factory=dict)
+    functions: dict[str, FunctionFact] = field(default_factory=dict)
+    calls: list[CallFact] = field(default_factory=list)
+    accesses: list[Access] = field(default_factory=list)
+    entries: dict[str, Context] = field(default_factory=dict)  # function USR -> its context
+    contexts: dict[str, frozenset[Context]] = field(default_factory=dict)  # function USR ->
+    section_issues: list[SectionIssue] = field(default_factory=list)
+    protected_functions: set[str] = field(default_factory=set)
+    cache: dict[str, object] = field(default_factory=dict)  # rules share derived results here
+    units: list[UnitFacts] = field(default_factory=list)  # the SDK rules read their diagnostics
+
+    @classmethod
+    def build(cls, units: Iterable[UnitFacts], config: Config) -> Program:
+        p = cls()
+        units = p.units = units if isinstance(units, list) else list(units)
+        raw_accesses: dict[tuple, AccessFact] = {}
+        calls: dict[tuple, CallFact] = {}
+        issues: dict[tuple, SectionIssue] = {}
+        entry_facts = []
+        for u in units:
+            for f in u.functions:
+                p.functions.setdefault(f.usr, f)
+            for o in u.objects:
+                old = p.objects.get(o.usr)
+                if old is None or (o.is_definition and not old.is_definition):
+                    p.objects[o.usr] = o
+            # A header's inline function is walked in every unit that includes it: keep one.
+            for a in u.accesses:
+                raw_accesses.setdefault((a.obj, a.function, a.where, a.kind), a)
+            for c in u.calls:
+                calls.setdefault((c.caller, c.callee, c.where), c)
+            for s in u.section_issues:
+                issues.setdefault((s.kind, s.where), s)
+            entry_facts.extend(u.entries)
+        by_name: dict[str, list[str]] = defaultdict(list)
+        for f in p.functions.values():
+            by_name[f.name].append(f.usr)
+
+        def resolve(usr: str, name: str) -> str:
+            if usr in p.functions:
+                return usr
+            same = by_name.get(name, [])
+            return same[0] if len(same) == 1 else usr
+
+        p.calls = [
+            CallFact(c.caller, resolve(c.callee, n), n, c.where, c.protected)
+            for c in calls.values()
+            for n in (c.callee_name,)
+        ]
+        p.section_issues = list(issues.values())
+        p._find_entries(config, entry_facts, resolve)
+        p._reach()
+        p._protect()
+        for a in raw_accesses.values():
+            p.accesses.append(
+                Access(
+                    a,
+                    p.contexts.get(a.function, frozenset({THREAD_MODE})),
+                    a.protected or a.function in p.protected_functions,
+                )
+            )
+        return p
+
+    def _find_entries(self, config: Config, entry_facts, resolve) -> None:
+        registrars = [r.function for r in config.interrupt_registrations]
+        for f in self.functions.values():
+            pat = _match(f.name, config.interrupt_patterns)
+            if f.name in config.task_entries:
+                self.entries[f.usr] = Context(f.name, "task", "task entry point")
+            elif pat:
+                self.entries[f.usr] = Context(f.name, "interrupt", f"name matches {pat}")
+            elif f.interrupt_attr:
+                self.entries[f.usr] = Context(f.name, "interrupt", "__attribute__((interrupt))")
+            elif _match(f.name, config.interrupt_callbacks) and not _match(f.name, registrars):
+                how = "HAL callback, called from the peripheral's interrupt handler"
+                self.entries[f.usr] = Context(f.name, "interrupt", how)
+        for e in entry_facts:
+            usr = resolve(e.function, e.name)
+            old = self.entries.get(usr)
+            if old is None or (e.kind == "interrupt" and not old.is_interrupt):
+                self.entries[usr] = Context(e.name, e.kind, e.how)
+
+    def _reach(self) -> None:
+        callees: dict[str, set[str]] = defaultdict(set)
+        for c in self.calls:
+            callees[c.caller].add(c.callee)
+        reached: dict[str, set[Context]] = defaultdict(set)
+        for usr, ctx in self.entries.items():
+            todo, seen = [usr], {usr}
+            while todo:
+                f = todo.pop()
+                reached[f].add(ctx)
+                for g in callees.get(f, ()):
+                    if g not in seen:
+                        seen.add(g)
+                        todo.append(g)
+        for usr in self.functions:
+            self.contexts[usr] = frozenset(reached.get(usr) or {THREAD_MODE})
+        for usr, ctxs in reached.items():
+            self.contexts.setdefault(usr, frozenset(ctxs))
+
+    def _protect(self) -> None:
+        """Functions that task context only ever calls inside a critical section, to a fixpoint:
+        every level of callers counts, so a helper of a helper is covered too."""
+        task_sites: dict[str, list[CallFact]] = defaultdict(list)
+        for c in self.calls:
+            if any(not x.is_interrupt for x in self.contexts.get(c.caller, {THREAD_MODE})):
+                task_sites[c.callee].append(c)
+        changed = True
+        while changed:
+            changed = False
+            for callee, sites in task_sites.items():
+                if callee in self.protected_functions or callee in self.entries:
+                    continue
+                if all(s.protected or s.caller in self.protected_functions for s in sites):
+                    self.protected_functions.add(callee)
+                    changed = True
+
+    def accesses_by_object(self) -> dict[str, list[Access]]:
+        out: dict[str, list[Access]] = defaultdict(list)
+        for a in self.accesses:
+            out[a.fact.obj].append(a)
+        return out
+
+
+def _match(name: str, patterns: list[str]) -> str | None:
+    for p in patterns:
+        if fnmatch.fnmatchcase(name, p):
+            return p
+    return None

@@ -1,0 +1,30 @@
+"""What a rule is: a stable ID, the words ``brickguard explain`` prints, and a check."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from brickguard.findings import Finding, Level
+
+if TYPE_CHECKING:
+    from brickguard.config import Config
+    from brickguard.program import Program
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: str  # stable, e.g. "BG101"; never reused for another meaning
+    title: str  # one line
+    level: Level
+    rationale: str  # why it is bad
+    instead: str  # what to do instead
+    example_bad: str  # C that the rule reports
+    example_good: str  # the fixed C
+    check: Callable[[Program, Config], Iterable[Finding]]
+
+
+def no_findings(program: Program, config: Config) -> Iterable[Finding]:
+    """The check of rules whose findings come from elsewhere (BG000: the front end)."""
+    return ()

@@ -1,0 +1,57 @@
+"""BG101: shared with an interrupt handler, accessed from task code outside a critical section."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from brickguard.config import Config
+from brickguard.findings import Finding, Level
+from brickguard.program import Program
+from brickguard.rules.base import Rule
+from brickguard.rules.races import does, isr_step, races, task_step, verb
+
+
+def check(program: Program, config: Config) -> Iterable[Finding]:
+    for r in races(program, config):
+        if r.rule != "BG101":
+            continue
+        t, i = r.task.fact, r.isr.fact
+        message = (
+            f"`{t.text}` is {verb(t.kind)} in task context ({r.task.context_names(False)}) "
+            f"outside a critical section, but interrupt handler {r.isr.context_names(True)} "
+            f"{does(i.kind)} `{r.obj.name}` ({i.where.file}:{i.where.line})"
+        )
+        isr, task = isr_step(r), task_step(r)
+        yield Finding("BG101", RULE.level, message, task, related=(isr,), flow=(isr, task))
+
+
+RULE = Rule(
+    id="BG101",
+    title="object shared with an interrupt handler is accessed outside a critical section",
+    level=Level.warning,
+    rationale=(
+        "An interrupt can fire between any two instructions of the main loop. When the handler "
+        "writes a buffer, a struct or an index while task code is reading or updating it, the "
+        "task sees half-old, half-new data: bytes of a message from two frames, an index that "
+        "no longer matches the buffer. It passes every bench test and fails in the field."
+    ),
+    instead=(
+        "Access the shared data inside a critical section (__disable_irq()/__enable_irq(), or "
+        "save and restore PRIMASK, or the RTOS's taskENTER_CRITICAL()), keep the section short: "
+        "copy the data out, then work on the copy. Or hand data over through a lock-free single-"
+        "producer/single-consumer ring buffer whose indices are each written by one side only. "
+        "A single aligned word-sized volatile flag is atomic and needs no section."
+    ),
+    example_bad=(
+        "uint8_t rx_buf[32]; uint8_t rx_len;\n"
+        "void I2C1_EV_IRQHandler(void) { rx_buf[rx_len++] = I2C1->DR; }\n"
+        "int main(void) { for (;;) { if (rx_len) process(rx_buf, rx_len); } }"
+    ),
+    example_good=(
+        "volatile uint8_t rx_buf[32]; volatile uint8_t rx_len;\n"
+        "int main(void) { uint8_t copy[32], n;\n"
+        "  for (;;) { __disable_irq(); n = rx_len; memcpy(copy, (void *)rx_buf, n); rx_len = 0;\n"
+        "    __enable_irq(); if (n) process(copy, n); } }"
+    ),
+    check=check,
+)

@@ -1,0 +1,63 @@
+"""BG104: an object shared with an interrupt handler is not ``volatile``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from brickguard.config import Config
+from brickguard.findings import Finding, Level, Location
+from brickguard.program import Program
+from brickguard.rules.base import Rule
+from brickguard.rules.races import loc, shared_objects, verb
+
+
+def check(program: Program, config: Config) -> Iterable[Finding]:
+    for obj, accs in shared_objects(program):
+        if obj.is_volatile or all(a.fact.is_volatile for a in accs):
+            continue
+        isr = [a for a in accs if a.in_interrupt]
+        task = [a for a in accs if a.in_task and not a.task_protected]
+        if not task:
+            continue  # every task access is in a critical section: its barrier re-reads memory
+        if not any(a.fact.kind != "read" for a in isr) and not any(
+            a.fact.kind != "read" for a in task
+        ):
+            continue  # nobody writes it at run time: nothing to cache wrongly
+        i = min(isr, key=lambda a: (a.fact.where.line, a.fact.where.column))
+        t = min(task, key=lambda a: (a.fact.where.line, a.fact.where.column))
+        w = obj.where
+        message = (
+            f"`{obj.name}` is shared with interrupt handler {i.context_names(True)} but is not "
+            f"volatile: the compiler may keep it in a register in {t.context_names(False)} and "
+            f"never see the handler's update"
+        )
+        related = (
+            loc(i, f"{verb(i.fact.kind)} in {i.context_names(True)} (interrupt)"),
+            loc(t, f"{verb(t.fact.kind)} in {t.context_names(False)} (task)"),
+        )
+        yield Finding("BG104", RULE.level, message, Location(w.file, w.line, w.column), related)
+
+
+RULE = Rule(
+    id="BG104",
+    title="object shared with an interrupt handler is not volatile",
+    level=Level.warning,
+    rationale=(
+        "The compiler assumes nothing else changes a plain variable while a function runs: it "
+        "may load it once before a polling loop and spin forever, or drop a store it thinks is "
+        "dead. An interrupt handler is exactly such an 'else'. The bug appears when the "
+        "optimisation level changes."
+    ),
+    instead=(
+        "Declare the object `volatile` (for a buffer: `volatile uint8_t buf[N]`), or access it "
+        "only inside critical sections, whose intrinsics are compiler memory barriers. "
+        "`volatile` alone is not atomicity: see BG101-BG103."
+    ),
+    example_bad=(
+        "uint8_t data_ready;\n"
+        "void USART1_IRQHandler(void) { data_ready = 1; }\n"
+        "int main(void) { while (!data_ready) { } }"
+    ),
+    example_good="volatile uint8_t data_ready;",
+    check=check,
+)

@@ -1,0 +1,31 @@
+"""BG204: symbol or signature from another SDK version or chip than the target."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from brickguard.findings import Finding, Level
+from brickguard.rules.base import Rule
+from brickguard.sdk.engine import findings_for
+
+
+def check(program, config) -> Iterable[Finding]:  # noqa: ANN001 - Program and Config
+    return findings_for("BG204", program.units, config)
+
+
+RULE = Rule(
+    id="BG204",
+    title='symbol or signature from another SDK version or chip than the target',
+    level=Level.error,
+    rationale=(
+        "Code written against an older SDK (or copied from another chip's example) uses a name "
+        "that was renamed, or a signature that gained a parameter. With several SDK indexes "
+        "loaded, brickguard tells which SDK the code was written for and shows both signatures."
+    ),
+    instead=(
+        "Port the call to the target SDK's API: the finding quotes the target's declaration."
+    ),
+    example_bad='media_pipeline_start(pipeline);            /* v1 signature */',
+    example_good='media_pipeline_start(ctx, pipeline);       /* v2: leading context */',
+    check=check,
+)

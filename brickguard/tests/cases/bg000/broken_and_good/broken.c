@@ -1,0 +1,7 @@
+#include "cmsis_stub.h"
+
+int broken(void)
+{
+    int x = ;                        /* expect: BG000 */
+    return x;
+}

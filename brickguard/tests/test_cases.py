@@ -1,0 +1,73 @@
+"""Fixture harness: every C case under tests/cases/ is analysed, and its findings must be exactly
+the ``/* expect: BGnnn */`` marks on its lines (several ids: ``/* expect: BG101, BG104 */``).
+
+A case is one ``.c`` file, or a folder of them (a small multi-file program; it may carry its own
+``brickguard.toml``). A missing finding fails, and so does any finding on an unmarked line, of any
+rule: each case checks both what must be found and the look-alikes that must not be.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from brickguard.analyze import analyze
+from brickguard.config import Config, load_config
+
+CASES = Path(__file__).parent / "cases"
+EXPECT = re.compile(r"expect:\s*(BG\d{3}(?:\s*,\s*BG\d{3})*)")
+
+
+def _cases() -> list[Path]:
+    out = []
+    for group in sorted(p for p in CASES.iterdir() if p.is_dir() and p.name.startswith("bg")):
+        for case in sorted(group.iterdir()):
+            if case.suffix == ".c" or (case.is_dir() and any(case.glob("*.c"))):
+                out.append(case)
+    return out
+
+
+def _expected(case: Path) -> set[tuple[str, int, str]]:
+    files = [case] if case.is_file() else sorted(case.rglob("*.[ch]"))
+    want = set()
+    for f in files:
+        for n, line in enumerate(f.read_text().splitlines(), start=1):
+            m = EXPECT.search(line)
+            if m:
+                for rule in re.split(r"\s*,\s*", m.group(1)):
+                    want.add((f.name, n, rule))
+    return want
+
+
+def _config(case: Path) -> Config:
+    folder = case if case.is_dir() else case.parent
+    if (folder / "brickguard.toml").is_file():
+        cfg = load_config(folder / "brickguard.toml")
+    else:
+        cfg = Config(root=folder)
+    cfg.include = [*cfg.include, CASES / "include"]
+    cfg.jobs = 1  # the suite runs many tiny cases: a process pool per case costs more than it saves
+    return cfg
+
+
+@pytest.mark.parametrize("case", _cases(), ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_case(case: Path) -> None:
+    result = analyze([case], _config(case))
+    got = {(Path(f.location.file).name, f.location.line, f.rule) for f in result.findings}
+    want = _expected(case)
+    detail = "\n".join(
+        f"  {f.location.file}:{f.location.line} {f.rule} {f.message}" for f in result.findings
+    )
+    assert not want - got, f"missing {sorted(want - got)}; found:\n{detail}"
+    assert not got - want, f"unexpected {sorted(got - want)}; found:\n{detail}"
+
+
+def test_every_rule_has_cases() -> None:
+    groups = {p.parent.name for p in _cases()}
+    assert {"bg000", "bg101", "bg102", "bg103", "bg104", "bg105"} <= groups
+    marked = set()
+    for case in _cases():
+        marked |= {rule for _, _, rule in _expected(case)}
+    assert {"BG000", "BG101", "BG102", "BG103", "BG104", "BG105"} <= marked
