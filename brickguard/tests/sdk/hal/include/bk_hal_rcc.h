@@ -1,0 +1,54 @@
+/* Reset and clock control: oscillator setup and peripheral clock gates. */
+#ifndef BK_HAL_RCC_H
+#define BK_HAL_RCC_H
+
+#include "bk_hal_def.h"
+
+typedef enum { RCC_OSCILLATORTYPE_HSI = 1U, RCC_OSCILLATORTYPE_HSE = 2U } RCC_OscillatorType;
+typedef enum { RCC_SYSCLKSOURCE_HSI = 0U, RCC_SYSCLKSOURCE_HSE = 1U, RCC_SYSCLKSOURCE_PLL = 2U } RCC_SysClkSource;
+
+typedef struct {
+  RCC_OscillatorType OscillatorType;
+  uint32_t HSEState;
+  uint32_t PLLMul;
+} RCC_OscInitTypeDef;
+
+typedef struct {
+  RCC_SysClkSource SYSCLKSource;
+  uint32_t AHBCLKDivider;
+  uint32_t APB1CLKDivider;
+  uint32_t APB2CLKDivider;
+} RCC_ClkInitTypeDef;
+
+#define RCC_HSE_ON 1U
+#define RCC_HSE_OFF 0U
+#define RCC_PLL_MUL9 7U
+#define RCC_SYSCLK_DIV1 0U
+#define RCC_HCLK_DIV2 4U
+
+#define __HAL_RCC_GPIOA_CLK_ENABLE() (RCC->APB2ENR |= RCC_APB2ENR_IOPAEN)
+#define __HAL_RCC_GPIOB_CLK_ENABLE() (RCC->APB2ENR |= RCC_APB2ENR_IOPBEN)
+#define __HAL_RCC_GPIOC_CLK_ENABLE() (RCC->APB2ENR |= RCC_APB2ENR_IOPCEN)
+#define __HAL_RCC_GPIOD_CLK_ENABLE() (RCC->APB2ENR |= RCC_APB2ENR_IOPDEN)
+#define __HAL_RCC_TIM1_CLK_ENABLE() (RCC->APB2ENR |= RCC_APB2ENR_TIM1EN)
+#define __HAL_RCC_TIM2_CLK_ENABLE() (RCC->APB1ENR |= RCC_APB1ENR_TIM2EN)
+#define __HAL_RCC_TIM3_CLK_ENABLE() (RCC->APB1ENR |= RCC_APB1ENR_TIM3EN)
+#define __HAL_RCC_TIM4_CLK_ENABLE() (RCC->APB1ENR |= RCC_APB1ENR_TIM4EN)
+#define __HAL_RCC_SPI1_CLK_ENABLE() (RCC->APB2ENR |= RCC_APB2ENR_SPI1EN)
+#define __HAL_RCC_SPI2_CLK_ENABLE() (RCC->APB1ENR |= RCC_APB1ENR_SPI2EN)
+#define __HAL_RCC_USART1_CLK_ENABLE() (RCC->APB2ENR |= RCC_APB2ENR_USART1EN)
+#define __HAL_RCC_USART2_CLK_ENABLE() (RCC->APB1ENR |= RCC_APB1ENR_USART2EN)
+#define __HAL_RCC_USART3_CLK_ENABLE() (RCC->APB1ENR |= RCC_APB1ENR_USART3EN)
+#define __HAL_RCC_I2C1_CLK_ENABLE() (RCC->APB1ENR |= RCC_APB1ENR_I2C1EN)
+#define __HAL_RCC_I2C2_CLK_ENABLE() (RCC->APB1ENR |= RCC_APB1ENR_I2C2EN)
+#define __HAL_RCC_DMA1_CLK_ENABLE() (RCC->AHBENR |= RCC_AHBENR_DMA1EN)
+#define __HAL_RCC_USART1_CLK_DISABLE() (RCC->APB2ENR &= ~RCC_APB2ENR_USART1EN)
+#define __HAL_RCC_USART2_CLK_DISABLE() (RCC->APB1ENR &= ~RCC_APB1ENR_USART2EN)
+
+HAL_StatusTypeDef HAL_RCC_OscConfig(RCC_OscInitTypeDef *RCC_OscInitStruct);
+HAL_StatusTypeDef HAL_RCC_ClockConfig(RCC_ClkInitTypeDef *RCC_ClkInitStruct, uint32_t FLatency);
+uint32_t HAL_RCC_GetSysClockFreq(void);
+uint32_t HAL_RCC_GetPCLK1Freq(void);
+uint32_t HAL_RCC_GetPCLK2Freq(void);
+
+#endif /* BK_HAL_RCC_H */
