@@ -30,16 +30,16 @@ def _root(
     """brickguard: interrupt races, hallucinated SDK APIs, DMA and MISRA checks for firmware C."""
 
 
-@app.command()
-def demo() -> None:
-    """Run brickguard's main job on the built-in example (what `make demo` runs)."""
-    typer.echo(f"brickguard {__version__}: no demo yet; the commands so far:")
-    typer.echo(typer.main.get_command(app).get_help(typer.Context(typer.main.get_command(app))))
-
-
 def main() -> None:
     app()
 
 
+# Command modules register themselves on ``app``; imported last because they import ``app``.
+from brickguard import cli_check, cli_sdk  # noqa: E402, F401
+
 if __name__ == "__main__":
-    main()
+    # Under ``python -m`` this file runs as __main__, a second copy of the module: the commands
+    # registered themselves on brickguard.cli's ``app``, so run that one.
+    from brickguard.cli import main as _main
+
+    _main()

@@ -1,0 +1,316 @@
+"""``brickguard check``, ``explain``, ``rules`` and ``demo``: the commands that run the rules.
+
+The analysis (libclang, the program model, the rules) is imported inside the commands, not at
+module load, so ``brickguard --version`` and ``--help`` stay instant and never need libclang.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from brickguard.cli import app
+from brickguard.errors import BrickguardError
+from brickguard.output import Format, emit, fail, log
+from brickguard.report import (
+    Report,
+    build_report,
+    render_json,
+    render_sarif,
+    render_text,
+    summary_line,
+)
+
+REPORT_FORMATS = ("text", "json", "sarif")
+FAIL_LEVELS = ("note", "warning", "error", "never")
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"  # src/brickguard -> brickguard/
+
+
+def _ids(option: str | None) -> list[str] | None:
+    if option is None:
+        return None
+    return [part.strip().upper() for part in option.split(",") if part.strip()]
+
+
+def _with_overrides(config: Any, **overrides: Any) -> Any:
+    """The config with the command-line values that were given (and that it has fields for)."""
+    names = {f.name for f in fields(config)}
+    given = {k: v for k, v in overrides.items() if v is not None and k in names}
+    return replace(config, **given) if given else config
+
+
+def run_analysis(
+    paths: Sequence[Path],
+    config: Any,
+    *,
+    baseline: frozenset[str] = frozenset(),
+    show_suppressed: bool = False,
+) -> Report:
+    """Analyse ``paths`` under ``config`` and apply suppressions, selection and the baseline."""
+    from brickguard.analyze import analyze
+
+    result = analyze(list(paths), config)
+    # Findings from outside the rules (the front end, cppcheck) obey --select/--ignore too.
+    findings = [f for f in result.findings if config.rule_enabled(f.rule)]
+    return build_report(
+        findings,
+        result.files,
+        result.rules,
+        Path(config.root),
+        baseline=baseline,
+        show_suppressed=show_suppressed,
+    )
+
+
+def render(report: Report, fmt: str) -> str:
+    if fmt == "json":
+        return json.dumps(render_json(report), indent=2) + "\n"
+    if fmt == "sarif":
+        return json.dumps(render_sarif(report), indent=2) + "\n"
+    return render_text(report)
+
+
+def _resolve(path: Path, root: Path) -> Path:
+    return path if path.is_absolute() else root / path
+
+
+@app.command()
+def check(
+    paths: list[Path] = typer.Argument(..., metavar="PATH", help="C files or folders to check."),
+    config_path: Path | None = typer.Option(
+        None, "--config", "-c", help="brickguard.toml to use (default: found from PATH upward)."
+    ),
+    fmt: str = typer.Option("text", "--format", "-f", help="Report format: text, json or sarif."),
+    output: Path | None = typer.Option(
+        None, "--output", "-o", help="Write the report to this file instead of stdout."
+    ),
+    fail_on: str | None = typer.Option(
+        None, "--fail-on", help="Exit 1 at this level or above: note, warning, error or never."
+    ),
+    baseline: Path | None = typer.Option(
+        None, "--baseline", help="Hide findings whose fingerprint this baseline file lists."
+    ),
+    write_baseline: Path | None = typer.Option(
+        None, "--write-baseline", help="Record today's findings in this baseline file."
+    ),
+    show_suppressed: bool = typer.Option(
+        False, "--show-suppressed", help="Also report findings hidden by inline comments."
+    ),
+    select: str | None = typer.Option(
+        None, "--select", help="Only these rule ids or prefixes, comma-separated."
+    ),
+    ignore: str | None = typer.Option(None, "--ignore", help="Rule ids or prefixes to skip."),
+    jobs: int | None = typer.Option(
+        None, "--jobs", "-j", min=0, help="Parallel parser processes (0: one per CPU)."
+    ),
+) -> None:
+    """Check C sources and report what compiles but breaks boards (exit 1 if anything fails)."""
+    if fmt not in REPORT_FORMATS:
+        raise fail(f"unknown --format {fmt!r}; use one of: {', '.join(REPORT_FORMATS)}")
+    if fail_on is not None and fail_on not in FAIL_LEVELS:
+        raise fail(f"unknown --fail-on {fail_on!r}; use one of: {', '.join(FAIL_LEVELS)}")
+    missing = [str(p) for p in paths if not p.exists()]
+    if missing:
+        raise fail(f"no such file or folder: {', '.join(missing)}")
+    try:
+        options = CheckOptions(
+            config_path=config_path,
+            fmt=fmt,
+            output=output,
+            fail_on=fail_on,
+            baseline=baseline,
+            write_baseline=write_baseline,
+            show_suppressed=show_suppressed,
+            select=_ids(select),
+            ignore=_ids(ignore),
+            jobs=jobs,
+        )
+        code = _check(paths, options)
+    except BrickguardError as exc:
+        raise fail(str(exc)) from None
+    raise typer.Exit(code)
+
+
+@dataclass(frozen=True)
+class CheckOptions:
+    config_path: Path | None = None
+    fmt: str = "text"
+    output: Path | None = None
+    fail_on: str | None = None
+    baseline: Path | None = None
+    write_baseline: Path | None = None
+    show_suppressed: bool = False
+    select: list[str] | None = None
+    ignore: list[str] | None = None
+    jobs: int | None = None
+
+
+def _check(paths: list[Path], opts: CheckOptions) -> int:
+    from brickguard.baseline import load_baseline, write_baseline
+    from brickguard.config import load_config
+
+    config = load_config(path=opts.config_path, start=paths[0])
+    config = _with_overrides(
+        config, select=opts.select, ignore=opts.ignore, fail_on=opts.fail_on, jobs=opts.jobs
+    )
+    threshold = opts.fail_on or config.fail_on
+    if threshold not in FAIL_LEVELS:
+        raise BrickguardError(f"fail_on = {threshold!r} in the config; use one of: {FAIL_LEVELS}")
+    root = Path(config.root)
+    baseline_path = opts.baseline
+    if baseline_path is None and getattr(config, "baseline", None) is not None:
+        baseline_path = _resolve(Path(config.baseline), root)
+    known: frozenset[str] = frozenset()
+    if baseline_path is not None and opts.write_baseline is None:
+        known = load_baseline(baseline_path)
+    report = run_analysis(paths, config, baseline=known, show_suppressed=opts.show_suppressed)
+    if opts.write_baseline is not None:
+        # Written from every current finding, so an outdated baseline is replaced, not merged.
+        count = write_baseline(opts.write_baseline, report)
+        plural = "s" if count != 1 else ""
+        log(f"wrote {count} finding fingerprint{plural} to {opts.write_baseline}")
+        report = build_report(
+            [item.finding for item in report.items],
+            report.files,
+            report.rules,
+            root,
+            baseline=frozenset(item.fingerprint for item in report.active),
+            show_suppressed=opts.show_suppressed,
+            source=report.source,
+        )
+    text = render(report, opts.fmt)
+    if opts.output is not None:
+        try:
+            opts.output.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise BrickguardError(f"cannot write {opts.output}: {exc.strerror or exc}") from exc
+        log(f"wrote the {opts.fmt} report to {opts.output}")
+    elif text:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    log(summary_line(report))
+    return 1 if report.fails(threshold) else 0
+
+
+def _rule_dict(rule: Any) -> dict[str, Any]:
+    return {
+        "id": rule.id,
+        "title": rule.title,
+        "level": rule.level.value,
+        "rationale": rule.rationale,
+        "instead": rule.instead,
+        "example_bad": rule.example_bad,
+        "example_good": rule.example_good,
+    }
+
+
+def _explain_text(data: dict[str, Any]) -> str:
+    def block(code: str) -> str:
+        return "\n".join(f"    {line}" for line in code.strip("\n").splitlines())
+
+    return "\n".join(
+        [
+            f"{data['id']}: {data['title']}",
+            f"Default level: {data['level']}",
+            "",
+            "Why this is bad",
+            data["rationale"].strip(),
+            "",
+            "Instead",
+            data["instead"].strip(),
+            "",
+            "Example (bad)",
+            block(data["example_bad"]),
+            "",
+            "Example (good)",
+            block(data["example_good"]),
+        ]
+    )
+
+
+@app.command()
+def explain(
+    rule_id: str = typer.Argument(..., metavar="ID", help="A rule id, e.g. BG101."),
+    fmt: Format = typer.Option(Format.text, "--format", "-f", help="Output format: text or json."),
+) -> None:
+    """Explain a rule: why it matters, what to write instead, and examples of both."""
+    from brickguard.rules import all_rules
+
+    rules = {rule.id.upper(): rule for rule in all_rules()}
+    rule = rules.get(rule_id.strip().upper())
+    if rule is None:
+        raise fail(f"unknown rule {rule_id!r}; known rules: {', '.join(sorted(rules))}")
+    emit(_rule_dict(rule), fmt, _explain_text)
+
+
+@app.command("rules")
+def list_rules(
+    fmt: Format = typer.Option(Format.text, "--format", "-f", help="Output format: text or json."),
+) -> None:
+    """List every rule: id, default level and title."""
+    from brickguard.rules import all_rules
+
+    data = [{"id": r.id, "level": r.level.value, "title": r.title} for r in all_rules()]
+    emit(
+        data,
+        fmt,
+        lambda rows: "\n".join(f"{r['id']:<16} {r['level']:<8} {r['title']}" for r in rows),
+    )
+
+
+def _tally(report: Report) -> str:
+    """'3 findings (BG101 x2, BG104)'."""
+    active = report.active
+    if not active:
+        return "0 findings"
+    counts = Counter(item.finding.rule for item in active)
+    parts = [rule if n == 1 else f"{rule} x{n}" for rule, n in sorted(counts.items())]
+    return f"{len(active)} finding{'s' if len(active) != 1 else ''} ({', '.join(parts)})"
+
+
+def _shown(folder: Path) -> str:
+    try:
+        return str(folder.relative_to(Path.cwd()))
+    except ValueError:
+        return str(folder)
+
+
+def run_demo(examples: Path = EXAMPLES / "i2c_slave") -> tuple[str, int]:
+    """The demo's text and exit code: the buggy example must have findings, the fixed none."""
+    from brickguard.config import load_config
+
+    reports: dict[str, Report] = {}
+    out: list[str] = []
+    for name in ("buggy", "fixed"):
+        folder = examples / name
+        if not folder.is_dir():
+            raise BrickguardError(
+                f"the demo example {folder} is missing; run the demo from a source checkout"
+            )
+        reports[name] = run_analysis([folder], load_config(start=folder))
+        heading = f"== {name}: {_shown(folder)} =="
+        out += [heading, render_text(reports[name], with_summary=True).rstrip("\n"), ""]
+    buggy, fixed = reports["buggy"], reports["fixed"]
+    out.append(f"buggy: {_tally(buggy)}; fixed: {_tally(fixed)}")
+    honest = bool(buggy.active) and not fixed.active
+    if not honest:
+        out.append("demo FAILED: the buggy example must have findings and the fixed one none")
+    return "\n".join(out) + "\n", 0 if honest else 1
+
+
+@app.command()
+def demo() -> None:
+    """Check the I2C-slave example, buggy and fixed (what `make demo` runs)."""
+    try:
+        text, code = run_demo()
+    except BrickguardError as exc:
+        raise fail(str(exc)) from None
+    sys.stdout.write(text)
+    raise typer.Exit(code)
