@@ -8,7 +8,7 @@ from brickguard.config import Config
 from brickguard.findings import Finding, Level
 from brickguard.program import Program
 from brickguard.rules.base import Rule
-from brickguard.rules.races import does, isr_step, races, task_step, verb
+from brickguard.rules.races import at, does, isr_step, races, task_step, verb
 
 
 def check(program: Program, config: Config) -> Iterable[Finding]:
@@ -19,7 +19,7 @@ def check(program: Program, config: Config) -> Iterable[Finding]:
         message = (
             f"`{t.text}` is {verb(t.kind)} in task context ({r.task.context_names(False)}) "
             f"outside a critical section, but interrupt handler {r.isr.context_names(True)} "
-            f"{does(i.kind)} `{r.obj.name}` ({i.where.file}:{i.where.line})"
+            f"{does(i.kind)} `{r.obj.name}` ({at(i.where)})"
         )
         isr, task = isr_step(r), task_step(r)
         yield Finding("BG101", RULE.level, message, task, related=(isr,), flow=(isr, task))

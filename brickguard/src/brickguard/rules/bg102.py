@@ -8,7 +8,7 @@ from brickguard.config import Config
 from brickguard.findings import Finding, Level
 from brickguard.program import Program
 from brickguard.rules.base import Rule
-from brickguard.rules.races import does, isr_step, races, task_step
+from brickguard.rules.races import at, does, isr_step, races, task_step
 
 
 def check(program: Program, config: Config) -> Iterable[Finding]:
@@ -19,7 +19,7 @@ def check(program: Program, config: Config) -> Iterable[Finding]:
         message = (
             f"`{t.text}` is a read-modify-write in task context ({r.task.context_names(False)}) "
             f"and not atomic: interrupt handler {r.isr.context_names(True)} also {does(i.kind)} "
-            f"`{r.obj.name}` ({i.where.file}:{i.where.line}), and its update is lost when it "
+            f"`{r.obj.name}` ({at(i.where)}), and its update is lost when it "
             f"fires between the load and the store"
         )
         isr, task = isr_step(r), task_step(r)

@@ -8,7 +8,7 @@ from brickguard.config import Config
 from brickguard.findings import Finding, Level
 from brickguard.program import Program
 from brickguard.rules.base import Rule
-from brickguard.rules.races import does, isr_step, races, task_step, verb
+from brickguard.rules.races import at, does, isr_step, races, task_step, verb
 
 
 def check(program: Program, config: Config) -> Iterable[Finding]:
@@ -19,7 +19,7 @@ def check(program: Program, config: Config) -> Iterable[Finding]:
         message = (
             f"`{t.text}` ({t.size} bytes) is {verb(t.kind)} in task context, wider than the "
             f"{config.word_bits}-bit word, while interrupt handler {r.isr.context_names(True)} "
-            f"{does(i.kind)} it ({i.where.file}:{i.where.line}): the access takes several "
+            f"{does(i.kind)} it ({at(i.where)}): the access takes several "
             f"instructions and can tear"
         )
         isr, task = isr_step(r), task_step(r)

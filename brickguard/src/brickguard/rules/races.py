@@ -13,6 +13,7 @@ the object is ``volatile`` is BG104's question, asked once at the declaration.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 from brickguard.config import Config
@@ -89,6 +90,11 @@ def verb(kind: str) -> str:
 
 def does(kind: str) -> str:
     return {"read": "reads", "write": "writes", "rmw": "updates"}[kind]
+
+
+def at(where) -> str:
+    """``file.c:LINE`` for a message; the finding's related location carries the full path."""
+    return f"{os.path.basename(where.file)}:{where.line}"
 
 
 def loc(a: Access, message: str) -> Location:
