@@ -27,6 +27,11 @@ def _snippet(report: Report, location: Location) -> list[str]:
     return [f"{gutter} | {text}", f"{' ' * len(gutter)} | {indent}^"]
 
 
+def _retold(finding) -> bool:
+    steps = {(s.file, s.line, s.column, s.message) for s in finding.flow}
+    return all((r.file, r.line, r.column, r.message) in steps for r in finding.related)
+
+
 def render_item(report: Report, item: Item) -> str:
     finding = item.finding
     head = f"{_position(report, finding.location)}: {finding.rule} [{finding.level}] "
@@ -35,8 +40,10 @@ def render_item(report: Report, item: Item) -> str:
         reason = item.suppression.reason or "no reason given"
         head += f" [suppressed: {reason}]"
     lines = [head, *_snippet(report, finding.location)]
-    for related in finding.related:
-        lines.append(f"    {_position(report, related)}: note: {related.message}".rstrip())
+    # A flow usually retells the related locations in order; in text, one telling is enough.
+    if finding.related and not _retold(finding):
+        for related in finding.related:
+            lines.append(f"    {_position(report, related)}: note: {related.message}".rstrip())
     for step, location in enumerate(finding.flow, start=1):
         lines.append(f"    {_position(report, location)}: step {step}: {location.message}".rstrip())
     return "\n".join(lines)
