@@ -1,0 +1,76 @@
+"""Queue disciplines: the order in which waiting requests are offered to the scheduler.
+
+A discipline is any object with this small interface; the engine never knows which one it runs.
+``policy`` adds priority and VTC (virtual token counter) disciplines behind the same shape.
+"""
+
+from __future__ import annotations
+
+import heapq
+from typing import Protocol, runtime_checkable
+
+from tokenpilot.workload.request import Request
+
+
+@runtime_checkable
+class QueueDiscipline(Protocol):
+    """Orders waiting requests. ``on_service`` tells it how many tokens a request was served.
+
+    The engine reports prefill tokens as they are scheduled. Decode tokens are reported only to
+    disciplines that set ``wants_decode_service`` (it costs a call per running request per
+    event-skip), in one call per request per skipped span, to ``on_decode(req, tokens)`` if
+    the discipline has one, else to ``on_service``.
+    """
+
+    wants_decode_service: bool
+
+    def push(self, req: Request) -> None: ...
+
+    def pop(self) -> Request: ...
+
+    def peek(self) -> Request: ...
+
+    def __len__(self) -> int: ...
+
+    def on_service(self, req: Request, tokens: int) -> None: ...
+
+
+class FCFS:
+    """First come, first served by arrival time.
+
+    A request preempted by recompute goes back in with its original arrival, hence to the head
+    of the queue, as vLLM does.
+    """
+
+    wants_decode_service = False
+
+    def __init__(self) -> None:
+        self._heap: list[tuple[float, int, Request]] = []
+
+    def push(self, req: Request) -> None:
+        heapq.heappush(self._heap, (req.arrival, req.id, req))
+
+    def pop(self) -> Request:
+        return heapq.heappop(self._heap)[2]
+
+    def peek(self) -> Request:
+        return self._heap[0][2]
+
+    def __len__(self) -> int:
+        return len(self._heap)
+
+    def on_service(self, req: Request, tokens: int) -> None:
+        pass
+
+
+DISCIPLINES = {"fcfs": FCFS}
+
+
+def make_discipline(name: str = "fcfs") -> QueueDiscipline:
+    """A fresh discipline by name."""
+    try:
+        return DISCIPLINES[name]()
+    except KeyError:
+        raise ValueError(
+            f"unknown queue discipline {name!r}; known: {', '.join(DISCIPLINES)}"
+        ) from None

@@ -1,0 +1,303 @@
+"""Continuous batching: which tokens of which requests run in the next iteration.
+
+The order of one ``schedule`` call, and why:
+
+1. Running decodes first, one token each. With ``max_num_batched_tokens >= max_num_seqs`` they
+   always fit, so a running request is never starved of its next token by someone's prefill.
+2. Running chunked prefills, in admission order, as far as the token budget goes.
+3. If the KV cache cannot hold what 1 and 2 need, preempt: the lowest-priority, latest-arrived
+   running request goes first (by recompute: drop its KV and requeue it; or by swap: copy its KV
+   to host memory). Nothing new is admitted in an iteration that preempted.
+4. Swapped-out requests come back before any new request is admitted (they are older).
+5. Waiting requests, in the order the queue discipline gives, while sequences, budget and KV
+   allow; the first that does not fit stops admission (no overtaking, as in vLLM).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from tokenpilot.engine.block_manager import BlockManager
+from tokenpilot.engine.decoders import DecodeSet
+from tokenpilot.engine.queues import QueueDiscipline
+from tokenpilot.engine.sequence import (
+    DECODE,
+    FINISHED,
+    PREFILL,
+    SWAPPED,
+    WAITING,
+    EngineConfig,
+    Seq,
+)
+
+OPEN = 1 << 62  # end of a decode segment still running
+
+
+class Scheduler:
+    def __init__(self, cfg: EngineConfig, bm: BlockManager, queue: QueueDiscipline,
+                 window: int | None, seqs: dict[int, Seq]) -> None:
+        self.cfg = cfg
+        self.bm = bm
+        self.bs = cfg.block_size
+        self.window = window
+        self.waiting = queue
+        self.seqs = seqs
+        self.swapped: deque[Seq] = deque()
+        self.running: dict[int, Seq] = {}  # admission order
+        self.prefilling: dict[int, Seq] = {}
+        self.dec = DecodeSet(cfg.block_size, window)
+        self.admitted = 0
+        self.queued_prefill = 0  # tokens to compute before the next sample, not yet running
+        self.nd_rem = 0  # decode tokens left to produce by requests not decoding now
+        self.preempt_recompute = 0
+        self.preempt_swap = 0
+        # What the last ``schedule`` decided.
+        self.plan: list[tuple[Seq, int]] = []
+        self.swap_in = 0  # KV tokens copied in from host memory
+        self.swap_out = 0
+        self.preempted = False
+        self._budget = 0
+
+    def blocks_for(self, tokens: int) -> int:
+        w = self.window
+        if w is not None and tokens > w:
+            tokens = w
+        return -(-tokens // self.bs)
+
+    def has_work(self) -> bool:
+        return bool(self.running or self.swapped or len(self.waiting))
+
+    # ---- one iteration --------------------------------------------------------------------
+    def schedule(self, s: int, t: float) -> None:
+        """Decide iteration ``s`` starting at time ``t``; allocates its KV blocks."""
+        dec, bm = self.dec, self.bm
+        self.swap_in = self.swap_out = 0
+        self.preempted = False
+        if dec.caps:
+            dec.cap_due(s)
+        budget = self.cfg.max_num_batched_tokens - dec.n
+        need = dec.need(s) if dec.n_unc else 0
+        plan: list[tuple[Seq, int]] = []
+        adds = []
+        for seq in self.prefilling.values():
+            if budget <= 0:
+                break
+            c = seq.num_tokens - seq.computed
+            if c > budget:
+                c = budget
+            add = self.blocks_for(seq.computed + c) - len(seq.hashed) - seq.anon
+            plan.append((seq, c))
+            adds.append(add)
+            need += add
+            budget -= c
+        if need <= bm.available:
+            bm.allocate(need)
+            for (seq, _), add in zip(plan, adds, strict=True):
+                seq.anon += add
+        else:
+            plan, budget = self._schedule_under_pressure(s, t)
+        self.plan = plan
+        if not self.preempted:
+            if self.swapped:
+                budget = self._resume_swapped(s, t, budget)
+            if not self.swapped and budget > 0 and len(self.waiting):
+                self._admit(t, budget)
+
+    def _schedule_under_pressure(self, s: int, t: float) -> tuple[list[tuple[Seq, int]], int]:
+        """Step 3 of the module docstring, request by request (rare, so plain)."""
+        bm, bs = self.bm, self.bs
+        self._budget = self.cfg.max_num_batched_tokens
+        sched: dict[int, int] = {}
+        for seq in list(self.running.values()):
+            if seq.state != DECODE or seq.id not in self.running:
+                continue
+            self._budget -= 1
+            if not seq.capped and (seq.off + s - 1) % bs == 0:
+                if not self._make_room(1, seq, s, t, sched):
+                    continue
+                bm.allocate(1)
+            sched[seq.id] = 1
+        plan = []
+        for seq in list(self.prefilling.values()):
+            if seq.id not in self.running:
+                continue
+            if self._budget <= 0:
+                break
+            c = min(seq.num_tokens - seq.computed, self._budget)
+            add = self.blocks_for(seq.computed + c) - len(seq.hashed) - seq.anon
+            if not self._make_room(add, seq, s, t, sched):
+                continue
+            bm.allocate(add)
+            seq.anon += add
+            sched[seq.id] = c
+            self._budget -= c
+            plan.append(seq)
+        return [(q, sched[q.id]) for q in plan if q.id in self.running], self._budget
+
+    def _make_room(self, add: int, seq: Seq, s: int, t: float, sched: dict[int, int]) -> bool:
+        """Preempt until ``add`` blocks are available; False if ``seq`` itself was preempted."""
+        while self.bm.available < add:
+            victim = min(self.running.values(),
+                         key=lambda q: (q.priority, -q.arrival, -q.admit_no))
+            self.preempt(victim, s, t, sched.pop(victim.id, 0))
+            if victim is seq:
+                return False
+        return True
+
+    def preempt(self, seq: Seq, s: int, t: float, scheduled: int) -> None:
+        """Take ``seq`` off the GPU before iteration ``s``; ``scheduled`` tokens were booked."""
+        self.preempted = True
+        self._budget += scheduled
+        if seq.state == DECODE:
+            self.dec.remove(seq, s)
+            self.nd_rem += seq.output - seq.produced
+            s_join, p_join, _ = seq.segments[-1]
+            seq.segments[-1] = (s_join, p_join, s)
+            anon = self.blocks_for(seq.computed + scheduled) - len(seq.hashed)
+        else:
+            del self.prefilling[seq.id]
+            self.queued_prefill -= seq.num_tokens - seq.computed
+            anon = seq.anon
+        del self.running[seq.id]
+        self.bm.release(anon)
+        self.bm.drop(seq.hashed)
+        seq.anon = 0
+        seq.hashed = []
+        if self.cfg.preemption == "swap":
+            self.preempt_swap += 1
+            self.swap_out += seq.computed
+            seq.state = SWAPPED
+            seq.reg_stop = True  # its blocks come back anonymous
+            seq.preemptions.append((t, "swap"))
+            self.swapped.append(seq)
+        else:
+            self.preempt_recompute += 1
+            seq.computed = 0
+            seq.state = WAITING
+            seq.reg_stop = False
+            seq.preemptions.append((t, "recompute"))
+            self.waiting.push(seq.req)
+        self.queued_prefill += seq.num_tokens - seq.computed
+
+    def _resume_swapped(self, s: int, t: float, budget: int) -> int:
+        sw, bm, running = self.swapped, self.bm, self.running
+        while sw and len(running) < self.cfg.max_num_seqs and budget > 0:
+            seq = sw[0]
+            c = min(seq.num_tokens - seq.computed, budget)
+            need = self.blocks_for(seq.computed + c)
+            if need > bm.available:
+                break
+            sw.popleft()
+            bm.allocate(need)
+            self.swap_in += seq.computed
+            running[seq.id] = seq
+            budget -= c
+            if seq.num_tokens - seq.computed == 1:
+                self.queued_prefill -= 1
+                self.nd_rem -= seq.output - seq.produced
+                self.dec.add(seq, s)
+                seq.segments.append((s, seq.produced, OPEN))
+            else:
+                seq.state = PREFILL
+                seq.anon = need
+                self.prefilling[seq.id] = seq
+                self.plan.append((seq, c))
+        return budget
+
+    def _admit(self, t: float, budget: int) -> None:
+        q, bm, bs, running = self.waiting, self.bm, self.bs, self.running
+        max_seqs = self.cfg.max_num_seqs
+        plan = self.plan
+        while len(q) and len(running) < max_seqs and budget > 0:
+            seq = self.seqs[q.peek().id]
+            hits = idle = 0
+            if seq.keys:
+                # The last prompt token is always computed: its logits give the next token.
+                hits, idle = bm.match(seq.keys, (seq.num_tokens - 1) // bs)
+            computed = hits * bs
+            c = min(seq.num_tokens - computed, budget)
+            add = self.blocks_for(computed + c) - hits
+            if add + idle > bm.available:
+                break
+            q.pop()
+            if hits:
+                seq.hashed = seq.keys[:hits]
+                bm.acquire(seq.hashed)
+            bm.allocate(add)
+            seq.anon = add
+            seq.computed = computed
+            self.queued_prefill -= computed
+            bm.hit_tokens += computed
+            bm.miss_tokens += seq.num_tokens - computed
+            if seq.cached_tokens < 0:
+                seq.cached_tokens = computed
+                seq.first_scheduled = t
+            self.admitted += 1
+            seq.admit_no = self.admitted
+            seq.state = PREFILL
+            running[seq.id] = seq
+            self.prefilling[seq.id] = seq
+            plan.append((seq, c))
+            budget -= c
+
+    # ---- after the iteration --------------------------------------------------------------
+    def complete_prefills(self, s: int, t_end: float) -> list[Seq]:
+        """Apply the prefill chunks of iteration ``s``, which ended at ``t_end``."""
+        finished = []
+        bm, bs = self.bm, self.bs
+        for seq, c in self.plan:
+            seq.computed += c
+            self.queued_prefill -= c
+            if seq.keys and not seq.reg_stop:
+                hashed, keys = seq.hashed, seq.keys
+                b = len(hashed)
+                while b < len(keys) and (b + 1) * bs <= seq.computed:
+                    if not bm.register(keys[b], seq.raws[b]):
+                        seq.reg_stop = True
+                        break
+                    hashed.append(keys[b])
+                    seq.anon -= 1
+                    b += 1
+            if seq.computed == seq.num_tokens:
+                seq.produced += 1
+                seq.num_tokens += 1
+                self.nd_rem -= 1
+                if seq.first_token < 0:
+                    seq.first_token = t_end
+                del self.prefilling[seq.id]
+                if seq.produced >= seq.output:
+                    self.finish(seq, t_end)
+                    finished.append(seq)
+                else:
+                    self.nd_rem -= seq.output - seq.produced
+                    self.dec.add(seq, s + 1)
+                    seq.segments.append((s + 1, seq.produced, OPEN))
+        return finished
+
+    def finish(self, seq: Seq, t_end: float) -> None:
+        """Free a finished request's KV: its prefix blocks stay cached, the rest is freed."""
+        if seq.state == DECODE:
+            anon = self.blocks_for(seq.computed) - len(seq.hashed)
+        else:
+            anon = seq.anon
+        self.bm.release(anon)
+        self.bm.drop(seq.hashed)
+        seq.anon = 0
+        seq.hashed = []
+        seq.state = FINISHED
+        seq.finish = t_end
+        del self.running[seq.id]
+
+    def check(self, s: int) -> None:
+        """Recount every running sequence's blocks one by one against the books."""
+        bm, total = self.bm, 0
+        for seq in self.running.values():
+            if seq.state == DECODE:
+                x = seq.off + s - 1
+                total += self.blocks_for(x) - len(seq.hashed)
+            else:
+                assert seq.anon == self.blocks_for(seq.computed) - len(seq.hashed), seq.id
+                total += seq.anon
+        assert total == bm.anon, (total, bm.anon)
+        assert bm.used <= bm.num_blocks
+        bm.check()

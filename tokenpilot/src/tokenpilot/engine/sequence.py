@@ -1,0 +1,95 @@
+"""One request's state inside the engine, and the engine's settings.
+
+A sequence follows vLLM v1's single rule: each iteration it is scheduled
+``num_tokens - computed`` tokens (all of them, or a chunk); when ``computed`` reaches
+``num_tokens`` a token is sampled. A prefill is the first such catch-up, a decode step is one
+with a single token to compute, and recompute after preemption is just another catch-up.
+
+While a sequence decodes, the engine does not touch it per step: its progress is a function of
+the engine's iteration counter ``s`` (``kv_tokens = off + s`` at iteration ``s``), and only
+aggregates over all decoders are kept up to date. ``computed``/``num_tokens``/``produced`` are
+brought up to date when it stops decoding.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tokenpilot.workload.request import Request
+
+WAITING, PREFILL, DECODE, SWAPPED, FINISHED, REJECTED = range(6)
+
+
+@dataclass(frozen=True, slots=True)
+class EngineConfig:
+    """vLLM-like settings of one instance.
+
+    ``max_num_batched_tokens`` must be at least ``max_num_seqs``: every running decode is then
+    scheduled in every iteration (decodes go first, then chunked prefills), which is what lets
+    the engine skip identical iterations in closed form.
+    """
+
+    block_size: int = 16
+    max_num_seqs: int = 256
+    max_num_batched_tokens: int = 8192
+    max_model_len: int = 0  # 0: the model's max_context, else unlimited
+    preemption: str = "recompute"  # or "swap"
+    enable_prefix_caching: bool = True
+    fast: bool = True  # False: the step-by-step reference mode
+    record_token_times: bool = True  # keep the decode-span log for tokens_by()
+    check: bool = False  # assert the block books after every iteration (slow; tests)
+
+    def __post_init__(self) -> None:
+        if self.block_size <= 0:
+            raise ValueError(f"block_size must be positive, got {self.block_size}")
+        if self.max_num_seqs <= 0:
+            raise ValueError(f"max_num_seqs must be positive, got {self.max_num_seqs}")
+        if self.max_num_batched_tokens < self.max_num_seqs:
+            raise ValueError(
+                f"max_num_batched_tokens ({self.max_num_batched_tokens}) must be >= "
+                f"max_num_seqs ({self.max_num_seqs}) so every running decode fits each iteration"
+            )
+        if self.preemption not in ("recompute", "swap"):
+            raise ValueError(f"preemption must be 'recompute' or 'swap', got {self.preemption!r}")
+
+
+class Seq:
+    """Mutable per-request state; plain slots, no methods on the hot path."""
+
+    __slots__ = (
+        "req", "id", "prompt", "output", "priority", "arrival",
+        "state", "num_tokens", "computed", "produced", "anon", "hashed", "keys", "raws",
+        "reg_stop", "off", "s_join", "p_join", "capped", "admit_no",
+        "first_scheduled", "first_token", "finish", "cached_tokens", "preemptions", "segments",
+        "reason",
+    )
+
+    def __init__(self, req: Request) -> None:
+        self.req = req
+        self.id = req.id
+        self.prompt = req.prompt_tokens
+        self.output = req.output_tokens
+        self.priority = req.priority
+        self.arrival = req.arrival
+        self.state = WAITING
+        self.num_tokens = req.prompt_tokens  # tokens whose KV must exist before the next sample
+        self.computed = 0  # tokens whose KV exists
+        self.produced = 0  # output tokens sampled
+        self.anon = 0  # anonymous blocks held
+        self.hashed: list[int] = []  # prefix-cache keys held, in block order
+        self.keys: list[int] | None = None  # this prompt's prefix-cache keys (lazily built)
+        self.raws: list[int] | None = None  # the raw prefix hash behind each key
+        self.reg_stop = False  # a duplicate prefix block was met: register no more
+        self.off = 0  # while decoding: kv tokens at iteration s are off + s
+        self.s_join = 0
+        self.p_join = 0
+        self.capped = False  # while decoding: KV already at the sliding window
+        self.admit_no = 0
+        self.first_scheduled = -1.0
+        self.first_token = -1.0
+        self.finish = -1.0
+        self.cached_tokens = -1  # prompt tokens found in the prefix cache at first admission
+        self.preemptions: list[tuple[float, str]] = []
+        # Decode segments: (iteration joined, tokens produced then, iteration left or OPEN).
+        self.segments: list[tuple[int, int, int]] = []
+        self.reason = ""

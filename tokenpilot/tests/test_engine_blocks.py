@@ -1,0 +1,89 @@
+"""Paged KV blocks and prefix caching on constructed cases."""
+
+from __future__ import annotations
+
+import pytest
+
+from tokenpilot.costmodel import CostModel
+from tokenpilot.engine import BlockManager, Engine, EngineConfig
+from tokenpilot.hardware import get_gpu
+from tokenpilot.models import get_model
+from tokenpilot.workload import Request
+
+
+@pytest.fixture(scope="module")
+def cm() -> CostModel:
+    return CostModel(get_model("llama-3.1-8b"), get_gpu("h100-sxm"))
+
+
+def test_allocate_evicts_cached_free_blocks_lru():
+    bm = BlockManager(4, 16)
+    bm.allocate(3)
+    assert bm.register(101, 1) and bm.register(102, 2)
+    bm.drop([101])  # 101 becomes cached free first
+    bm.drop([102])
+    assert (bm.free, bm.used, bm.available) == (1, 1, 3)
+    bm.allocate(2)  # one free block, then the oldest cached one (101) is evicted
+    assert bm.evictions == 1 and 101 not in bm.cache and 102 in bm.cache
+    assert set(bm.prefixes) == {2}
+    with pytest.raises(RuntimeError):
+        bm.allocate(2)
+    bm.check()
+
+
+def test_match_stops_at_first_miss_and_respects_limit():
+    bm = BlockManager(8, 16)
+    bm.allocate(3)
+    for k in (1, 2, 3):
+        bm.register(k, k)
+    bm.drop([3])
+    assert bm.match([1, 2, 3, 4], 10) == (3, 1)
+    assert bm.match([1, 9, 3], 10) == (1, 0)
+    assert bm.match([1, 2, 3], 2) == (2, 0)
+
+
+def test_shared_prefix_hits_exactly_the_expected_blocks(cm):
+    # Two 64-token prefix blocks (4 engine blocks each); the second request shares the first
+    # hash only, the third shares both, the fourth none.
+    reqs = [
+        Request(0, 0.0, 200, 4, prefix_hashes=(7, 8), prefix_block_tokens=64),
+        Request(1, 5.0, 200, 4, prefix_hashes=(7, 9), prefix_block_tokens=64),
+        Request(2, 6.0, 130, 4, prefix_hashes=(7, 8), prefix_block_tokens=64),
+        Request(3, 7.0, 200, 4, prefix_hashes=(8, 7), prefix_block_tokens=64),
+    ]
+    eng = Engine(cm, EngineConfig(check=True))
+    res = eng.run(reqs)
+    assert [r.cached_tokens for r in res] == [0, 64, 128, 0]
+    st = eng.finalize_stats()
+    assert st.prefix_hit_tokens == 192
+    assert st.prefix_miss_tokens == 730 - 192  # 730 prompt tokens in all
+    assert set(eng.view().cached_prefixes) == {7, 8, 9}
+
+
+def test_whole_prompt_hit_still_computes_the_last_token(cm):
+    reqs = [Request(0, 0.0, 128, 2, prefix_hashes=(1, 2), prefix_block_tokens=64),
+            Request(1, 5.0, 128, 2, prefix_hashes=(1, 2), prefix_block_tokens=64)]
+    res = Engine(cm, EngineConfig(check=True)).run(reqs)
+    assert res[1].cached_tokens == 112  # 7 of 8 blocks: the last token is recomputed
+    assert res[1].ttft < res[0].ttft
+
+
+def test_prefix_blocks_are_evicted_under_pressure_and_counted(cm):
+    # 40 blocks of 16 tokens; each request's prefix takes 8 blocks, so old ones get evicted.
+    reqs = [Request(i, float(i), 160, 2, prefix_hashes=(100 + i,), prefix_block_tokens=128)
+            for i in range(10)]
+    eng = Engine(cm, EngineConfig(check=True), num_blocks=40)
+    eng.run(reqs)
+    st = eng.finalize_stats()
+    assert st.evictions > 0
+    assert eng.bm.used == 0 and eng.bm.available == 40
+    assert len(eng.bm.cache) <= 40
+
+
+def test_concurrent_identical_prefixes_do_not_double_register(cm):
+    reqs = [Request(i, 0.0, 300, 3, prefix_hashes=(5, 6), prefix_block_tokens=128)
+            for i in range(3)]
+    eng = Engine(cm, EngineConfig(check=True))
+    res = eng.run(reqs)
+    assert all(r.finish > 0 for r in res)
+    assert len(eng.bm.cache) == 16  # 256 covered tokens / 16, each registered once

@@ -1,0 +1,86 @@
+"""The event-skipping engine equals the step-by-step reference on random workloads."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tokenpilot.costmodel import CostModel
+from tokenpilot.engine import Engine, EngineConfig
+from tokenpilot.hardware import get_gpu
+from tokenpilot.models import get_model
+from tokenpilot.workload import Request
+
+CM = CostModel(get_model("llama-3.1-8b"), get_gpu("h100-sxm"))
+
+
+@st.composite
+def workloads(draw):
+    n = draw(st.integers(1, 40))
+    t, reqs = 0.0, []
+    for i in range(n):
+        t += draw(st.floats(0.0, 0.3))
+        hashes = tuple(draw(st.lists(st.integers(0, 3), max_size=3)))
+        reqs.append(Request(
+            i, t, draw(st.integers(1, 600)), draw(st.integers(1, 300)),
+            prefix_hashes=hashes, prefix_block_tokens=64, priority=draw(st.integers(0, 2))))
+    return reqs
+
+
+def _run(reqs, fast, **kw):
+    window = kw.pop("window", -1)
+    blocks = kw.pop("num_blocks", None)
+    eng = Engine(CM, EngineConfig(fast=fast, check=True, **kw), num_blocks=blocks, window=window)
+    return eng, eng.run(reqs)
+
+
+def _close(a: float, b: float) -> bool:
+    return math.isclose(a, b, rel_tol=1e-6, abs_tol=1e-9)
+
+
+def assert_same(reqs, **kw):
+    ef, fast = _run(reqs, True, **dict(kw))
+    es, slow = _run(reqs, False, **dict(kw))
+    for a, b in zip(fast, slow, strict=True):
+        assert a.rejected == b.rejected
+        for f in ("first_scheduled", "first_token", "finish"):
+            assert _close(getattr(a, f), getattr(b, f)), (a, b, f)
+        assert [k for _, k in a.preemptions] == [k for _, k in b.preemptions], (a, b)
+        assert all(_close(x, y) for (x, _), (y, _) in zip(a.preemptions, b.preemptions,
+                                                                 strict=True))
+        assert a.cached_tokens == b.cached_tokens
+    fs, ss = ef.finalize_stats(), es.finalize_stats()
+    assert fs.iterations == ss.iterations
+    assert (fs.preempt_recompute, fs.preempt_swap) == (ss.preempt_recompute, ss.preempt_swap)
+    assert fs.prefix_hit_tokens == ss.prefix_hit_tokens
+    return ef, fast
+
+
+SETTINGS = settings(max_examples=25, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+@SETTINGS
+@given(workloads(), st.sampled_from(["recompute", "swap"]), st.integers(40, 400))
+def test_fast_equals_step_under_memory_pressure(reqs, mode, blocks):
+    assert_same(reqs, preemption=mode, num_blocks=blocks, max_num_seqs=32,
+                max_num_batched_tokens=256)
+
+
+@SETTINGS
+@given(workloads(), st.sampled_from([None, 100, 257]))
+def test_fast_equals_step_with_sliding_window(reqs, window):
+    assert_same(reqs, window=window, num_blocks=120, max_num_seqs=16,
+                max_num_batched_tokens=128, preemption="swap")
+
+
+@pytest.mark.parametrize("mode", ["recompute", "swap"])
+def test_fast_mode_skips_most_iterations(mode):
+    reqs = [Request(i, i * 0.05, 300 + 37 * i % 500, 200 + 13 * i % 300) for i in range(60)]
+    eng, _ = assert_same(reqs, preemption=mode, num_blocks=300)
+    st_ = eng.finalize_stats()
+    assert st_.events * 3 < st_.iterations
+    assert st_.preempt_recompute + st_.preempt_swap > 0
