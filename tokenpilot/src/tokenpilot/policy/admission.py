@@ -1,0 +1,297 @@
+"""Admission control: admit a request, or reject it early with a reason and a Retry-After.
+
+Checks run in this order; the first that fails decides the reason code:
+
+1. ``context_too_long``: prompt plus ``max_tokens`` (``Request.total_tokens``) exceeds the
+   instance context (``max_context``, or else the largest ``max_model_len`` the healthy views
+   report). Such a request would fail on any engine; better to say so before it queues.
+2. ``tenant_context_limit``: it exceeds the tenant's own ``max_context``.
+3. ``rate_limited``: the tenant's token bucket (``tokens_per_minute``) lacks the estimate.
+4. ``inflight_limit``: the tenant's tokens in flight would pass ``max_inflight_tokens``.
+5. ``overloaded`` (only with ``shed``): the predicted time to first token on the best instance
+   exceeds the request's TTFT SLO times ``shed_margin``. Queueing it would buy a certain SLO miss
+   and delay everyone behind it; rejecting early (as Mooncake's early rejection does) lets the
+   client retry elsewhere or later.
+
+The bucket is charged at admission with an estimate (prompt tokens plus ``expected_output_tokens``,
+or the request's ``max_tokens`` when that is unset) and settled with the true count when the
+request ends (``settle``): a refund or an extra charge. Charging up front is what bounds the
+overshoot under concurrency to one request (see ``tokenpilot.policy.buckets``).
+
+The YAML vocabulary (``AdmissionConfig.from_dict``)::
+
+    max_context: 32768            # per instance; omit to use the views' max_model_len
+    expected_output_tokens: 256   # charge estimate for the output; omit to charge max_tokens
+    shed: true                    # overload shedding on/off (default off)
+    ttft_slo_s: 2.0               # the TTFT SLO shedding protects (default 1.0)
+    ttft_slo_by_class: {interactive: 0.5, batch: 30}   # per Request.slo_class, optional
+    shed_margin: 1.5              # shed when predicted TTFT > SLO x margin (default 1.0)
+    default_tenant: {tokens_per_minute: 100000, max_inflight_tokens: 50000}
+    tenants:
+      acme: {tokens_per_minute: 1000000, max_context: 8192, weight: 2}
+
+Tenant keys: ``tokens_per_minute``, ``max_inflight_tokens``, ``max_context``, ``weight`` (the
+share a fair queue discipline gives the tenant). Tenants not listed get ``default_tenant``'s
+limits, each with a bucket of its own.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from tokenpilot.policy.buckets import (
+    INFLIGHT_LIMIT,
+    RATE_LIMITED,
+    BucketLimits,
+    BucketStore,
+    MemoryBucketStore,
+)
+from tokenpilot.policy.router import cached_tokens
+from tokenpilot.policy.view import InstanceView
+from tokenpilot.workload.request import Request
+
+ADMITTED = "admitted"
+CONTEXT_TOO_LONG = "context_too_long"
+TENANT_CONTEXT_LIMIT = "tenant_context_limit"
+OVERLOADED = "overloaded"
+REASONS = (CONTEXT_TOO_LONG, TENANT_CONTEXT_LIMIT, RATE_LIMITED, INFLIGHT_LIMIT, OVERLOADED)
+
+# Retry-After when nothing better is known (an in-flight limit on a fleet reporting no speeds).
+_DEFAULT_RETRY_S = 1.0
+
+
+class AdmissionError(ValueError):
+    """An admission configuration is malformed; the message says which key and why."""
+
+
+@dataclass(frozen=True)
+class Decision:
+    admitted: bool
+    reason: str  # "admitted" or one of REASONS
+    message: str = ""
+    retry_after_s: float = 0.0
+    charged_tokens: int = 0
+
+
+@dataclass
+class TenantLimits:
+    tokens_per_minute: float | None = None
+    max_inflight_tokens: int | None = None
+    max_context: int | None = None
+    weight: float = 1.0
+
+    def bucket_limits(self) -> BucketLimits:
+        return BucketLimits(self.tokens_per_minute, self.max_inflight_tokens)
+
+
+@dataclass
+class AdmissionConfig:
+    max_context: int | None = None
+    tenants: dict[str, TenantLimits] = field(default_factory=dict)
+    default_tenant: TenantLimits = field(default_factory=TenantLimits)
+    expected_output_tokens: int | None = None  # None: charge the request's max_tokens
+    shed: bool = False
+    ttft_slo_s: float = 1.0
+    shed_margin: float = 1.0
+    ttft_slo_by_class: dict[str, float] = field(default_factory=dict)
+
+    def limits_for(self, tenant: str) -> TenantLimits:
+        return self.tenants.get(tenant, self.default_tenant)
+
+    def weights(self) -> dict[str, float]:
+        """Tenant weights for a fair queue discipline (``VTC(weights=...)``)."""
+        return {name: t.weight for name, t in self.tenants.items()}
+
+    def slo_for(self, request: Request) -> float:
+        return self.ttft_slo_by_class.get(request.slo_class, self.ttft_slo_s)
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any] | None) -> AdmissionConfig:
+        """Build from the parsed YAML (module docstring); raises ``AdmissionError``."""
+        if d is None:
+            return cls()
+        if not isinstance(d, Mapping):
+            raise AdmissionError("admission config must be a mapping")
+        known = {f.name for f in fields(cls)}
+        unknown = set(d) - known
+        if unknown:
+            raise AdmissionError(f"unknown admission key(s) {', '.join(sorted(unknown))}; "
+                                 f"valid keys: {', '.join(sorted(known))}")
+        tenants_raw = d.get("tenants") or {}
+        if not isinstance(tenants_raw, Mapping):
+            raise AdmissionError("'tenants' must map tenant names to their limits")
+        slo_raw = d.get("ttft_slo_by_class") or {}
+        if not isinstance(slo_raw, Mapping):
+            raise AdmissionError("'ttft_slo_by_class' must map SLO class names to seconds")
+        cfg = cls(
+            max_context=_opt_int(d, "max_context"),
+            tenants={str(k): _tenant(v, f"tenants.{k}") for k, v in tenants_raw.items()},
+            default_tenant=_tenant(d.get("default_tenant") or {}, "default_tenant"),
+            expected_output_tokens=_opt_int(d, "expected_output_tokens"),
+            shed=_bool(d.get("shed", False), "shed"),
+            ttft_slo_s=_pos_float(d.get("ttft_slo_s", 1.0), "ttft_slo_s"),
+            shed_margin=_pos_float(d.get("shed_margin", 1.0), "shed_margin"),
+            ttft_slo_by_class={str(k): _pos_float(v, f"ttft_slo_by_class.{k}")
+                               for k, v in slo_raw.items()},
+        )
+        return cfg
+
+
+def _pos_float(v: Any, where: str) -> float:
+    if isinstance(v, bool):
+        raise AdmissionError(f"{where}: expected a positive number, got {v!r}")
+    try:
+        x = float(v)
+    except (TypeError, ValueError):
+        raise AdmissionError(f"{where}: expected a positive number, got {v!r}") from None
+    if not x > 0 or math.isinf(x):
+        raise AdmissionError(f"{where}: expected a positive number, got {v!r}")
+    return x
+
+
+def _opt_int(d: Mapping[str, Any], key: str, where: str = "") -> int | None:
+    v = d.get(key)
+    if v is None:
+        return None
+    name = f"{where}.{key}" if where else key
+    if isinstance(v, bool) or not isinstance(v, int | float) or v != int(v) or v <= 0:
+        raise AdmissionError(f"{name}: expected a positive whole number, got {v!r}")
+    return int(v)
+
+
+def _bool(v: Any, where: str) -> bool:
+    if not isinstance(v, bool):
+        raise AdmissionError(f"{where}: expected true or false, got {v!r}")
+    return v
+
+
+def _tenant(v: Any, where: str) -> TenantLimits:
+    if not isinstance(v, Mapping):
+        raise AdmissionError(f"{where}: expected a mapping of limits, got {v!r}")
+    known = {f.name for f in fields(TenantLimits)}
+    unknown = set(v) - known
+    if unknown:
+        raise AdmissionError(f"{where}: unknown key(s) {', '.join(sorted(unknown))}; "
+                             f"valid keys: {', '.join(sorted(known))}")
+    tpm = v.get("tokens_per_minute")
+    return TenantLimits(
+        tokens_per_minute=None if tpm is None else _pos_float(tpm, f"{where}.tokens_per_minute"),
+        max_inflight_tokens=_opt_int(v, "max_inflight_tokens", where),
+        max_context=_opt_int(v, "max_context", where),
+        weight=_pos_float(v.get("weight", 1.0), f"{where}.weight"),
+    )
+
+
+def predicted_ttft_s(request: Request, view: InstanceView) -> float | None:
+    """Seconds until ``request`` would see its first token on ``view``; None if unknowable.
+
+    The prefill backlog ahead of it plus its own uncached prompt, at the instance's prefill
+    speed; decode work shares iterations with chunked prefill, so it does not delay the first
+    token the way queued prompts do. Without a prefill speed, the drain estimate stands in.
+    """
+    if view.prefill_tokens_per_s > 0:
+        own = request.prompt_tokens - cached_tokens(request, view)
+        return (view.queued_prefill_tokens + own) / view.prefill_tokens_per_s
+    if view.predicted_drain_s > 0:
+        return view.predicted_drain_s
+    return None
+
+
+class Admission:
+    """Admission control for one gateway (or one simulated fleet); see the module docstring."""
+
+    def __init__(self, config: AdmissionConfig, store: BucketStore | None = None) -> None:
+        self.config = config
+        self.store: BucketStore = store if store is not None else MemoryBucketStore()
+        self._charged: dict[int, tuple[str, int]] = {}  # request id -> (tenant, tokens charged)
+
+    def estimate(self, request: Request) -> int:
+        """Tokens charged at admission: the prompt plus the expected output."""
+        out = request.output_tokens
+        exp = self.config.expected_output_tokens
+        if exp is not None:
+            out = min(out, exp) if out > 0 else exp
+        return request.prompt_tokens + out
+
+    def admit(self, request: Request, views: Sequence[InstanceView], now: float) -> Decision:
+        cfg = self.config
+        total = request.total_tokens
+        limit = cfg.max_context
+        if limit is None:
+            lens = [v.max_model_len for v in views if v.healthy]
+            if lens and all(n > 0 for n in lens):
+                limit = max(lens)
+        if limit is not None and total > limit:
+            return Decision(False, CONTEXT_TOO_LONG,
+                            f"prompt ({request.prompt_tokens}) + max_tokens "
+                            f"({request.output_tokens}) = {total} tokens exceeds the maximum "
+                            f"context of {limit}; shorten the prompt or lower max_tokens")
+        tl = cfg.limits_for(request.tenant)
+        if tl.max_context is not None and total > tl.max_context:
+            return Decision(False, TENANT_CONTEXT_LIMIT,
+                            f"{total} tokens exceeds tenant {request.tenant!r}'s context limit "
+                            f"of {tl.max_context}")
+        cost = self.estimate(request)
+        limits = tl.bucket_limits()
+        take = self.store.take(request.tenant, cost, limits, now)
+        if not take.ok:
+            if take.reason == RATE_LIMITED:
+                retry = take.missing / limits.rate_per_s
+                msg = (f"tenant {request.tenant!r} is over {tl.tokens_per_minute:g} tokens per "
+                       f"minute; {take.missing:.0f} more tokens free up in {retry:.2f} s")
+            else:
+                retry = _inflight_retry_s(take.missing, views)
+                msg = (f"tenant {request.tenant!r} has {take.inflight} tokens in flight; "
+                       f"the limit is {tl.max_inflight_tokens}")
+            return Decision(False, take.reason, msg, retry)
+        if cfg.shed:
+            best = _best_ttft_s(request, views)
+            bar = cfg.slo_for(request) * cfg.shed_margin
+            if best is not None and best > bar:
+                # Give back what the take charged: a shed request consumes nothing.
+                self.store.settle(request.tenant, cost, 0, limits, now)
+                return Decision(False, OVERLOADED,
+                                f"predicted time to first token {best:.2f} s exceeds "
+                                f"{bar:.2f} s on every instance; retry later",
+                                best - bar)
+        self._charged[request.id] = (request.tenant, cost)
+        return Decision(True, ADMITTED, charged_tokens=cost)
+
+    def settle(self, request: Request, actual_tokens: int, now: float) -> None:
+        """Square the tenant's bucket once ``request`` ended (or failed) with ``actual_tokens``
+        really served (prompt plus generated). Settling twice, or a request never admitted,
+        does nothing.
+        """
+        entry = self._charged.pop(request.id, None)
+        if entry is None:
+            return
+        tenant, charged = entry
+        limits = self.config.limits_for(tenant).bucket_limits()
+        self.store.settle(tenant, charged, max(0, int(actual_tokens)), limits, now)
+
+    @property
+    def in_flight(self) -> int:
+        """Requests admitted and not yet settled."""
+        return len(self._charged)
+
+
+def _best_ttft_s(request: Request, views: Sequence[InstanceView]) -> float | None:
+    best: float | None = None
+    for v in views:
+        if not v.healthy:
+            continue
+        t = predicted_ttft_s(request, v)
+        if t is None:
+            return None  # an instance we cannot judge may well be idle: do not shed
+        if best is None or t < best:
+            best = t
+    return best
+
+
+def _inflight_retry_s(missing: float, views: Sequence[InstanceView]) -> float:
+    # In-flight tokens leave as the fleet serves them; its decode speed is the best guess.
+    speed = sum(v.decode_tokens_per_s for v in views if v.healthy)
+    return missing / speed if speed > 0 else _DEFAULT_RETRY_S

@@ -1,0 +1,175 @@
+"""Queue disciplines beyond FCFS: strict priority and VTC (virtual token counter) fairness.
+
+Both satisfy ``tokenpilot.engine.queues.QueueDiscipline`` (push, pop, peek, ``__len__``,
+``on_service``, ``wants_decode_service``), so an engine or a gateway queue runs them unchanged.
+A request preempted by recompute comes back through ``push`` and, as with FCFS, goes to the head
+of its class (priority level, or tenant) by its original arrival.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Mapping
+
+from tokenpilot.workload.request import Request
+
+
+class StrictPriority:
+    """Higher ``Request.priority`` first; first come, first served within a priority."""
+
+    wants_decode_service = False
+
+    def __init__(self) -> None:
+        self._heap: list[tuple[int, float, int, Request]] = []
+
+    def push(self, req: Request) -> None:
+        heapq.heappush(self._heap, (-req.priority, req.arrival, req.id, req))
+
+    def pop(self) -> Request:
+        return heapq.heappop(self._heap)[3]
+
+    def peek(self) -> Request:
+        return self._heap[0][3]
+
+    def __len__(self) -> int:
+        return len(self._heap)
+
+    def on_service(self, req: Request, tokens: int) -> None:
+        pass
+
+
+class VTC:
+    """Virtual Token Counter: serve the backlogged tenant that has received the least service.
+
+    Follows Sheng et al., "Fairness in Serving Large Language Models" (OSDI 2024), Algorithm 2,
+    and its artifact (github.com/Ying1123/VTC-artifact, ``slora/server/router/vtc_req_queue.py``):
+
+    - Each tenant ``u`` has a counter ``c_u`` of weighted service, ``(w_in * input tokens +
+      w_out * output tokens) / weight_u`` (defaults ``w_in=1``, ``w_out=2``, weight 1).
+    - ``pop`` takes the earliest request of the backlogged tenant with the least counter and
+      charges its whole input at that moment (the paper charges the prompt on dispatch).
+    - Output tokens are charged as they are generated (``on_decode``; the engine reports them
+      because ``wants_decode_service`` is set).
+    - Counter lift on arrival: when a tenant with no queued request gets one, its counter rises
+      to ``max(c_u, min c_v over backlogged v)``, or, when no tenant is backlogged, to
+      ``max(c_u, c_l)`` with ``l`` the tenant that last left the queue. Without the lift a tenant
+      idle for a while would come back with a low counter and monopolise the server.
+
+    The paper's Theorem (service bound): for two tenants backlogged over an interval, the
+    difference in weighted service they receive is at most ``2 * U`` with
+    ``U = max(w_in * L_input, w_out * M)``, ``L_input`` the longest prompt and ``M`` the most
+    tokens the running batch holds (``tests/test_fairness.py`` checks it at every decision).
+
+    Service reports: the engine reports prefill tokens through ``on_service`` and, when the
+    discipline has ``on_decode``, decode tokens there; prefill reports use up the input already
+    charged at ``pop`` (including a recompute after preemption, which the tenant is not charged
+    for twice). A caller with no ``on_decode`` (it sends every token through ``on_service``) is
+    still served correctly: tokens beyond the request's prefill are counted as output.
+    """
+
+    wants_decode_service = True
+
+    def __init__(self, weights: Mapping[str, float] | None = None, w_in: float = 1.0,
+                 w_out: float = 2.0) -> None:
+        if w_in < 0 or w_out < 0:
+            raise ValueError("VTC token weights must not be negative")
+        for t, w in (weights or {}).items():
+            if not w > 0:
+                raise ValueError(f"VTC weight of tenant {t!r} must be positive, got {w!r}")
+        self.weights = dict(weights or {})
+        self.w_in = w_in
+        self.w_out = w_out
+        self.counters: dict[str, float] = {}
+        self.served: dict[str, float] = {}  # weighted tokens served, before dividing by weight
+        self._queues: dict[str, list[tuple[float, int, Request]]] = {}
+        self._backlogged: set[str] = set()
+        self._n = 0
+        self._last_left: str | None = None
+        # Per request in service: [prefill tokens still covered by the pop-time charge,
+        #                          output tokens charged so far]
+        self._active: dict[int, list[int]] = {}
+
+    # ---- the queue ------------------------------------------------------------------------
+    def push(self, req: Request) -> None:
+        t = req.tenant
+        q = self._queues.get(t)
+        if q is None:
+            q = self._queues[t] = []
+            self.counters.setdefault(t, 0.0)
+            self.served.setdefault(t, 0.0)
+        if not q:
+            self._lift(t)
+            self._backlogged.add(t)
+        heapq.heappush(q, (req.arrival, req.id, req))
+        self._n += 1
+
+    def _lift(self, t: str) -> None:
+        c = self.counters
+        if self._backlogged:
+            c[t] = max(c[t], min(c[v] for v in self._backlogged))
+        elif self._last_left is not None and self._last_left != t:
+            c[t] = max(c[t], c[self._last_left])
+
+    def _next_tenant(self) -> str:
+        if not self._backlogged:
+            raise IndexError("pop from an empty VTC queue")
+        c, qs = self.counters, self._queues
+        # Ties go to the tenant whose head request came first, then by name: deterministic.
+        return min(self._backlogged, key=lambda v: (c[v], qs[v][0][0], qs[v][0][1], v))
+
+    def peek(self) -> Request:
+        return self._queues[self._next_tenant()][0][2]
+
+    def pop(self) -> Request:
+        t = self._next_tenant()
+        q = self._queues[t]
+        req = heapq.heappop(q)[2]
+        self._n -= 1
+        if not q:
+            self._backlogged.discard(t)
+            self._last_left = t
+        state = self._active.get(req.id)
+        if state is None:
+            self._charge(t, self.w_in * req.prompt_tokens)
+            self._active[req.id] = [req.prompt_tokens, 0]
+        else:
+            # Back after a preemption by recompute: it prefills its prompt and its output so
+            # far again, at no new charge to the tenant.
+            state[0] = req.prompt_tokens + state[1]
+        return req
+
+    def __len__(self) -> int:
+        return self._n
+
+    # ---- service reports ------------------------------------------------------------------
+    def _charge(self, t: str, cost: float) -> None:
+        self.served[t] = self.served.get(t, 0.0) + cost
+        self.counters[t] = self.counters.get(t, 0.0) + cost / self.weights.get(t, 1.0)
+
+    def on_service(self, req: Request, tokens: int) -> None:
+        """Prefill tokens scheduled for ``req`` (or, from a caller without ``on_decode``, any)."""
+        state = self._active.get(req.id)
+        if state is None:  # served without passing through this queue: charge it as input
+            self._charge(req.tenant, self.w_in * tokens)
+            return
+        covered = min(tokens, state[0])
+        state[0] -= covered
+        if tokens > covered:
+            self.on_decode(req, tokens - covered)
+
+    def on_decode(self, req: Request, tokens: int) -> None:
+        """``tokens`` output tokens generated for ``req``."""
+        self._charge(req.tenant, self.w_out * tokens)
+        state = self._active.get(req.id)
+        if state is not None:
+            state[1] += tokens
+            state[0] = 0  # decoding means its prefill is done, whatever prefix cache covered
+            if state[1] >= req.output_tokens:
+                del self._active[req.id]
+
+    def on_finished(self, req: Request) -> None:
+        """Optional: forget ``req`` (it ended before producing all of ``output_tokens``)."""
+        self._active.pop(req.id, None)
+
+
+DISCIPLINES = {"priority": StrictPriority, "vtc": VTC}

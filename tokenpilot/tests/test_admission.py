@@ -1,0 +1,301 @@
+"""Admission control (reason codes, their order, token buckets, shedding) and isolation."""
+
+from __future__ import annotations
+
+import ast
+import random
+from pathlib import Path
+
+import pytest
+
+from tokenpilot.policy.admission import (
+    Admission,
+    AdmissionConfig,
+    AdmissionError,
+    TenantLimits,
+    predicted_ttft_s,
+)
+from tokenpilot.policy.buckets import BucketLimits, BucketStore, MemoryBucketStore
+from tokenpilot.policy.isolation import IsolationPolicy, SizeClassRouter
+from tokenpilot.policy.routers import get_router
+from tokenpilot.policy.view import InstanceView
+from tokenpilot.workload.request import Request
+
+
+def req(i: int, prompt: int = 200, out: int = 300, tenant: str = "t", **kw) -> Request:
+    return Request(i, 0.0, prompt, out, tenant=tenant, **kw)
+
+
+def idle_views(n: int = 2, **kw) -> list[InstanceView]:
+    return [InstanceView(i, f"i{i}", prefill_tokens_per_s=10_000.0, **kw) for i in range(n)]
+
+
+def admission(**tenant) -> Admission:
+    return Admission(AdmissionConfig(default_tenant=TenantLimits(**tenant)))
+
+
+# ---- reason codes and their order ----------------------------------------------------------
+def test_context_too_long_from_config_and_from_views():
+    adm = Admission(AdmissionConfig(max_context=1000))
+    d = adm.admit(req(0, 800, 300), idle_views(), 0.0)
+    assert (d.admitted, d.reason) == (False, "context_too_long")
+    assert "1100" in d.message and "1000" in d.message
+    assert adm.admit(req(1, 700, 300), idle_views(), 0.0).admitted
+    # No configured limit: the largest context any healthy instance reports.
+    views = [InstanceView(0, "a", max_model_len=2048), InstanceView(1, "b", max_model_len=4096)]
+    plain = Admission(AdmissionConfig())
+    assert plain.admit(req(2, 4000, 96), views, 0.0).admitted
+    assert plain.admit(req(3, 4000, 97), views, 0.0).reason == "context_too_long"
+
+
+def test_tenant_context_limit():
+    adm = Admission(AdmissionConfig(max_context=10_000,
+                                    tenants={"small": TenantLimits(max_context=1000)}))
+    assert adm.admit(req(0, 900, 200, "small"), [], 0.0).reason == "tenant_context_limit"
+    assert adm.admit(req(1, 900, 200, "other"), [], 0.0).admitted
+
+
+def test_checks_run_in_the_documented_order():
+    overloaded = [InstanceView(0, "busy", queued_prefill_tokens=10**7,
+                               prefill_tokens_per_s=1000.0)]
+    cfg = AdmissionConfig(
+        max_context=1000, shed=True,
+        default_tenant=TenantLimits(tokens_per_minute=600, max_inflight_tokens=500,
+                                    max_context=800))
+    adm = Admission(cfg)
+    # Everything fails: the instance context decides.
+    assert adm.admit(req(0, 900, 200), overloaded, 0.0).reason == "context_too_long"
+    # Within the instance, over the tenant's context.
+    assert adm.admit(req(1, 700, 200), overloaded, 0.0).reason == "tenant_context_limit"
+    # Fits both: the bucket (600 tokens) takes 500, then is short for the next 500...
+    first = adm.admit(req(2, 300, 200), idle_views(), 0.0)
+    assert first.admitted and first.charged_tokens == 500
+    # ...which is also over the in-flight limit and overloaded: rate_limited comes first.
+    assert adm.admit(req(3, 300, 200), overloaded, 0.0).reason == "rate_limited"
+    # After a minute's refill the bucket is fine; in flight is still full.
+    assert adm.admit(req(4, 300, 200), overloaded, 60.0).reason == "inflight_limit"
+    adm.settle(req(2), 500, 60.0)
+    # Bucket and in-flight fine: now the overload decides.
+    assert adm.admit(req(5, 300, 200), overloaded, 60.0).reason == "overloaded"
+    assert adm.admit(req(6, 300, 200), idle_views(), 60.0).admitted
+
+
+# ---- token buckets ----------------------------------------------------------------------------
+def test_200_concurrent_requests_are_charged_within_one_request_of_the_limit():
+    rng = random.Random(7)
+    limit = 10_000
+    adm = admission(tokens_per_minute=limit)
+    reqs = [req(i, rng.randint(50, 400), rng.randint(50, 400)) for i in range(200)]
+    decisions = [adm.admit(r, idle_views(), 0.0) for r in reqs]
+    admitted = [r for r, d in zip(reqs, decisions, strict=True) if d.admitted]
+    charged = sum(d.charged_tokens for d in decisions)
+    largest = max(r.total_tokens for r in reqs)
+    assert limit - largest <= charged <= limit + largest
+    assert all(d.reason == "rate_limited" for d in decisions if not d.admitted)
+    # Requests end having produced a third of their max_tokens: refunds let more in, same now.
+    for r in admitted:
+        adm.settle(r, r.prompt_tokens + r.output_tokens // 3, 0.0)
+    more = [req(1000 + i, 100, 200) for i in range(100)]
+    again = sum(adm.admit(r, idle_views(), 0.0).admitted for r in more)
+    refund = sum(r.output_tokens - r.output_tokens // 3 for r in admitted)
+    assert again >= 1
+    assert again * 300 <= refund + 300  # and the refund bounds how many
+
+
+def test_settling_more_than_charged_is_an_extra_charge():
+    adm = admission(tokens_per_minute=6000)  # 100 tokens/s
+    r = req(0, 100, 100)
+    assert adm.admit(r, [], 0.0).charged_tokens == 200
+    adm.settle(r, 2000, 0.0)  # it really used 2000 (say, a tool call's expansion)
+    assert adm.store.level("t") == pytest.approx(6000 - 2000)
+
+
+def test_retry_after_is_the_time_until_the_bucket_holds_enough():
+    adm = admission(tokens_per_minute=6000)  # 100 tokens/s
+    assert adm.admit(req(0, 5000, 800), [], 0.0).admitted  # level 200
+    d = adm.admit(req(1, 400, 100), [], 0.0)  # needs 500: 300 missing -> 3 s
+    assert d.reason == "rate_limited"
+    assert d.retry_after_s == pytest.approx(3.0)
+    assert not adm.admit(req(2, 400, 100), [], d.retry_after_s - 0.05).admitted
+    assert adm.admit(req(3, 400, 100), [], d.retry_after_s).admitted
+
+
+def test_a_request_larger_than_the_bucket_waits_for_a_full_bucket_then_runs():
+    adm = admission(tokens_per_minute=1000)
+    big = req(0, 1500, 500)
+    assert adm.admit(big, [], 0.0).admitted  # full bucket: it may start, going into debt
+    d = adm.admit(req(1, 1500, 500), [], 0.0)
+    assert d.reason == "rate_limited" and d.retry_after_s == pytest.approx(120.0)
+
+
+def test_expected_output_tokens_sets_the_estimate():
+    cfg = AdmissionConfig(expected_output_tokens=100,
+                          default_tenant=TenantLimits(tokens_per_minute=10_000))
+    adm = Admission(cfg)
+    assert adm.admit(req(0, 200, 4000), [], 0.0).charged_tokens == 300
+    assert adm.admit(req(1, 200, 50), [], 0.0).charged_tokens == 250  # max_tokens is lower
+
+
+def test_inflight_limit_with_retry_after_and_release_on_settle():
+    adm = admission(max_inflight_tokens=2000)
+    views = idle_views(decode_tokens_per_s=250.0)  # 500 tokens/s over the fleet
+    reqs = [req(i, 200, 300) for i in range(5)]
+    got = [adm.admit(r, views, 0.0) for r in reqs]
+    assert [d.admitted for d in got] == [True] * 4 + [False]
+    assert got[4].reason == "inflight_limit"
+    assert got[4].retry_after_s == pytest.approx(500 / 500.0)
+    adm.settle(reqs[0], 100, 1.0)  # failed early: only 100 tokens served
+    assert adm.admit(reqs[4], views, 1.0).admitted
+    # A request larger than the limit may run when nothing else is in flight.
+    solo = admission(max_inflight_tokens=100)
+    assert solo.admit(req(9, 500, 500), views, 0.0).admitted
+    assert solo.admit(req(10, 10, 10), views, 0.0).reason == "inflight_limit"
+
+
+def test_settle_is_idempotent_and_ignores_unknown_requests():
+    adm = admission(tokens_per_minute=1000, max_inflight_tokens=10_000)
+    r = req(0, 100, 100)
+    adm.admit(r, [], 0.0)
+    adm.settle(r, 200, 0.0)
+    adm.settle(r, 0, 0.0)  # a second settle must not refund again
+    adm.settle(req(99), 0, 0.0)
+    assert adm.store.level("t") == pytest.approx(800)
+    assert adm.store.inflight("t") == 0 and adm.in_flight == 0
+
+
+def test_tenants_have_separate_buckets_and_default_limits():
+    cfg = AdmissionConfig(tenants={"vip": TenantLimits(tokens_per_minute=100_000)},
+                          default_tenant=TenantLimits(tokens_per_minute=500))
+    adm = Admission(cfg)
+    assert adm.admit(req(0, 300, 200, "a"), [], 0.0).admitted
+    assert not adm.admit(req(1, 300, 200, "a"), [], 0.0).admitted
+    assert adm.admit(req(2, 300, 200, "b"), [], 0.0).admitted  # its own default bucket
+    assert all(adm.admit(req(3 + i, 300, 200, "vip"), [], 0.0).admitted for i in range(50))
+
+
+def test_memory_store_satisfies_the_protocol_and_ignores_a_clock_stepping_back():
+    store = MemoryBucketStore()
+    assert isinstance(store, BucketStore)
+    lim = BucketLimits(tokens_per_minute=600)
+    assert store.take("k", 600, lim, 10.0).ok
+    assert not store.take("k", 10, lim, 5.0).ok  # earlier "now": no refill, no crash
+    assert store.take("k", 10, lim, 11.0).ok  # one second: 10 tokens
+
+
+# ---- overload shedding --------------------------------------------------------------------------
+def test_overload_sheds_when_predicted_ttft_is_far_above_the_slo():
+    cfg = AdmissionConfig(shed=True, ttft_slo_s=1.0, shed_margin=1.5,
+                          default_tenant=TenantLimits(tokens_per_minute=60_000))
+    adm = Admission(cfg)
+    busy = [InstanceView(i, f"b{i}", queued_prefill_tokens=50_000 + 10_000 * i,
+                         prefill_tokens_per_s=10_000.0) for i in range(3)]
+    r = req(0, 1000, 100)
+    assert predicted_ttft_s(r, busy[0]) == pytest.approx(5.1)
+    d = adm.admit(r, busy, 0.0)
+    assert d.reason == "overloaded"
+    assert d.retry_after_s == pytest.approx(5.1 - 1.5)
+    assert adm.store.level("t") == pytest.approx(60_000)  # a shed request costs nothing
+    # One instance with room is enough to admit.
+    light = [*busy, InstanceView(3, "free", queued_prefill_tokens=2000,
+                                 prefill_tokens_per_s=10_000.0)]
+    assert adm.admit(r, light, 0.0).admitted
+    # Shedding off: queued however long.
+    assert Admission(AdmissionConfig()).admit(r, busy, 0.0).admitted
+
+
+def test_overload_uses_the_slo_of_the_request_class_and_the_prefix_cache():
+    cfg = AdmissionConfig(shed=True, ttft_slo_s=10.0, ttft_slo_by_class={"chat": 0.5})
+    adm = Admission(cfg)
+    view = InstanceView(0, "a", queued_prefill_tokens=8000, prefill_tokens_per_s=10_000.0,
+                        cached_prefixes=frozenset({11, 12}))
+    assert adm.admit(req(0, 1024, 10), [view], 0.0).admitted  # batch class: 10 s SLO
+    chat = req(1, 1024, 10, slo_class="chat")
+    assert adm.admit(chat, [view], 0.0).reason == "overloaded"  # 0.9 s > 0.5 s
+    # The same prompt with its 1024 tokens cached there only waits for the queue: 0.8 s.
+    cached = req(2, 1024, 10, slo_class="chat", prefix_hashes=(11, 12))
+    assert predicted_ttft_s(cached, view) == pytest.approx(0.8)
+
+
+# ---- configuration -----------------------------------------------------------------------------
+def test_from_dict_reads_the_documented_vocabulary():
+    cfg = AdmissionConfig.from_dict({
+        "max_context": 32768, "expected_output_tokens": 256, "shed": True,
+        "ttft_slo_s": 2.0, "shed_margin": 1.5, "ttft_slo_by_class": {"chat": 0.5},
+        "default_tenant": {"tokens_per_minute": 100_000, "max_inflight_tokens": 50_000},
+        "tenants": {"acme": {"tokens_per_minute": 1e6, "max_context": 8192, "weight": 2}},
+    })
+    assert cfg.max_context == 32768 and cfg.expected_output_tokens == 256 and cfg.shed
+    assert cfg.limits_for("acme") == TenantLimits(1e6, None, 8192, 2.0)
+    assert cfg.limits_for("nobody").max_inflight_tokens == 50_000
+    assert cfg.weights() == {"acme": 2.0}
+    assert AdmissionConfig.from_dict(None) == AdmissionConfig()
+
+
+@pytest.mark.parametrize("bad, words", [
+    ({"max_contxt": 10}, "unknown admission key"),
+    ({"max_context": -5}, "max_context"),
+    ({"shed": "yes"}, "shed"),
+    ({"tenants": {"a": {"tokens_per_minute": "lots"}}}, "tenants.a.tokens_per_minute"),
+    ({"tenants": {"a": {"rpm": 5}}}, "tenants.a: unknown key"),
+    ({"tenants": ["a"]}, "tenants"),
+    ({"default_tenant": {"weight": 0}}, "default_tenant.weight"),
+    ([1, 2], "mapping"),
+])
+def test_from_dict_rejects_bad_input_with_a_one_line_message(bad, words):
+    with pytest.raises(AdmissionError) as exc:
+        AdmissionConfig.from_dict(bad)
+    assert words in str(exc.value) and "\n" not in str(exc.value)
+
+
+# ---- isolation ----------------------------------------------------------------------------------
+def test_size_class_and_reserved_share_for_short_requests():
+    pol = IsolationPolicy(long_threshold=4096, short_kv_reserve=0.25, short_seq_reserve=0.25,
+                          max_request_kv_share=0.5)
+    short, long = req(0, 4095, 10), req(1, 4096, 10)
+    assert pol.size_class(short) == "short" and pol.size_class(long) == "long"
+    # 1000 blocks, 25% reserved: long requests may hold 750 between them.
+    assert pol.can_schedule(long, 400, 1000, 1, 8, request_blocks=350)
+    assert not pol.can_schedule(long, 400, 1000, 1, 8, request_blocks=351)
+    assert pol.can_schedule(short, 750, 1000, 6, 8, request_blocks=200)
+    # 8 slots, 2 reserved: the seventh long sequence waits.
+    assert pol.can_schedule(long, 0, 1000, 5, 8, request_blocks=10)
+    assert not pol.can_schedule(long, 0, 1000, 6, 8, request_blocks=10)
+    # No request, short or long, may hold more than half the blocks.
+    assert not pol.can_schedule(short, 0, 1000, 0, 8, request_blocks=501)
+    assert pol.max_request_blocks(1000) == 500
+    with pytest.raises(ValueError):
+        IsolationPolicy(short_kv_reserve=1.0)
+
+
+def test_size_class_router_sends_long_requests_to_long_context_instances():
+    views = [InstanceView(0, "s0"), InstanceView(1, "L", labels=("long-context",)),
+             InstanceView(2, "s1")]
+    router = SizeClassRouter(get_router("round-robin"), IsolationPolicy(long_threshold=1000))
+    longs = {router.pick(req(i, 5000, 10), views) for i in range(6)}
+    shorts = {router.pick(req(i, 100, 10), views) for i in range(6)}
+    assert longs == {1} and shorts == {0, 2}
+    # The long-context instance down: long requests go anywhere healthy rather than nowhere.
+    down = [views[0], InstanceView(1, "L", labels=("long-context",), healthy=False), views[2]]
+    assert {router.pick(req(i, 5000, 10), down) for i in range(4)} == {0, 2}
+    # No unlabelled instance: short requests use the long-context one.
+    only_long = [InstanceView(0, "L", labels=("long-context",))]
+    assert router.pick(req(0, 100, 10), only_long) == 0
+
+
+# ---- purity ------------------------------------------------------------------------------------
+POLICY = Path(__file__).resolve().parents[1] / "src" / "tokenpilot" / "policy"
+
+
+@pytest.mark.parametrize("name", ["admission.py", "buckets.py", "disciplines.py", "isolation.py"])
+def test_policy_modules_do_no_io_and_read_no_clock(name):
+    tree = ast.parse((POLICY / name).read_text(encoding="utf-8"))
+    imported = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            imported |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            imported.add(node.module or "")
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            assert node.func.id != "open"
+    banned = ("time", "datetime", "os", "socket", "tokenpilot.cluster", "tokenpilot.gateway")
+    assert not [m for m in imported if m.split(".")[0] in banned[:4] or m.startswith(banned[4:])]
