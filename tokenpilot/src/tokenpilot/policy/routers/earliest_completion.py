@@ -8,8 +8,10 @@ request on each instance with that instance's own speeds, from its view:
                or predicted_drain_s when the request's KV does not fit in the free blocks
                (it must wait for running work to finish) or the prefill speed is unknown
     prefill  = (prompt_tokens - cached prefix tokens) / prefill_tokens_per_s
-    decode   = output_tokens / decode_tokens_per_s               (per-sequence rate at the
-                                                                  instance's current batch)
+    decode   = output_tokens / (decode_tokens_per_s / num_running)
+               decode_tokens_per_s is the instance's aggregate decode throughput (as the
+               engine, the gateway and admission read it); one sequence of a batch of n
+               gets 1/n of it, i.e. one token per decode step
 
 and picks the smallest ``wait + prefill + decode``. Unknown speeds (0 in the view) take the
 router's defaults, so a fleet without a cost model still routes by queue depth.
@@ -67,7 +69,7 @@ class EarliestCompletionRouter(Router):
             own = prompt
             if hashes and v.cached_prefixes:
                 own -= cached_tokens(request, v)
-            decode = v.decode_tokens_per_s or self.decode_tokens_per_s
+            decode = (v.decode_tokens_per_s / (v.num_running or 1)) or self.decode_tokens_per_s
             eta = wait + own / prefill + output / decode
             if best < 0 or eta < best_eta:
                 best, best_eta = i, eta
@@ -88,7 +90,7 @@ def completion_s(
         # No cost model: the default speed prices the queue, the drain time if known bounds it.
         prefill = default_prefill
         wait = max(v.predicted_drain_s, v.queued_prefill_tokens / prefill)
-    decode = v.decode_tokens_per_s or default_decode
+    decode = (v.decode_tokens_per_s / (v.num_running or 1)) or default_decode
     if v.kv_blocks_total:
         need = -(-(request.prompt_tokens + request.output_tokens) // v.block_size)
         if need > v.kv_blocks_total - v.kv_blocks_used and v.predicted_drain_s > wait:

@@ -1,0 +1,160 @@
+"""``tokenpilot simulate`` and ``tokenpilot compare``: the fleet simulator on the command line."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import typer
+
+from tokenpilot.cli import app
+from tokenpilot.cluster import (
+    DEFAULT_FLEET,
+    DEFAULT_LOAD,
+    DEFAULT_WORKLOAD,
+    WORKLOADS,
+    FleetError,
+    FleetSpec,
+    compute_metrics,
+    fleet_capacity,
+    load_fleet,
+    simulate,
+)
+from tokenpilot.cluster.fleets import resolve_workload
+from tokenpilot.cluster.sim import ProgressFn
+from tokenpilot.output import FORMAT_OPTION, Format, emit, fail, log
+from tokenpilot.policy.router import Router, RouterError
+from tokenpilot.policy.routers import make_router
+from tokenpilot.report import compare_table, metrics_json, simulate_text
+from tokenpilot.workload import Request, WorkloadError, load_workload, mean_rate, scale_to_rate
+
+DEFAULT_ROUTERS = "round-robin,least-requests,earliest-completion"
+
+FLEET_OPTION = typer.Option(DEFAULT_FLEET, "--fleet", help="Fleet YAML file or built-in name.")
+WORKLOAD_OPTION = typer.Option(
+    DEFAULT_WORKLOAD, "--workload", "-w",
+    help=f"Workload spec or built-in name ({', '.join(WORKLOADS)}).")
+LOAD_OPTION = typer.Option(
+    None, "--load", help="Scale arrivals to this fraction of the fleet's estimated capacity "
+    f"(default {DEFAULT_LOAD} for built-in workloads, else the workload's own rate).")
+SLO_TTFT = typer.Option(1.0, "--slo-ttft", help="TTFT SLO in seconds (for goodput).")
+SLO_TPOT = typer.Option(0.1, "--slo-tpot", help="TPOT SLO in seconds (for goodput).")
+PROGRESS = typer.Option(False, "--progress", help="Show a progress bar even off a terminal.")
+
+
+def _prepare(fleet_spec: str, workload: str, load: float | None
+             ) -> tuple[FleetSpec, list[Request], dict]:
+    try:
+        fleet = load_fleet(fleet_spec)
+    except FleetError as exc:
+        raise fail(str(exc)) from None
+    name = workload.strip().partition("@")[0]
+    if load is None and name in WORKLOADS:
+        load = DEFAULT_LOAD
+    if load is not None and not load > 0:
+        raise fail(f"--load must be positive, got {load}")
+    try:
+        requests = load_workload(resolve_workload(workload))
+        if len(requests) < 2:
+            raise WorkloadError(f"workload {workload!r} has {len(requests)} request(s); "
+                                "a run needs at least two")
+        capacity = fleet_capacity(fleet, requests)
+        if load is not None:
+            requests = scale_to_rate(requests, load * capacity)
+        rate = mean_rate(requests)
+    except (WorkloadError, FleetError) as exc:
+        raise fail(str(exc)) from None
+    context = {"fleet": fleet.to_dict(), "fleet_desc": fleet.describe(), "workload": workload,
+               "capacity_rps": capacity, "rate_rps": rate, "load": rate / capacity}
+    return fleet, requests, context
+
+
+def _router(spec: str) -> Router:
+    try:
+        return make_router(spec)
+    except RouterError as exc:
+        raise fail(str(exc)) from None
+
+
+@contextmanager
+def _progress(label: str, show: bool) -> Iterator[ProgressFn | None]:
+    if not (show or sys.stderr.isatty()):
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import Progress
+
+    with Progress(console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task(label, total=None)
+
+        def update(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        yield update
+
+
+@app.command("simulate")
+def simulate_cmd(
+    fleet: str = FLEET_OPTION, workload: str = WORKLOAD_OPTION,
+    router: str = typer.Option("earliest-completion", "--router", "-r",
+                               help="Router: NAME, NAME:key=value,... or a composition file."),
+    slo_ttft: float = SLO_TTFT, slo_tpot: float = SLO_TPOT, load: float | None = LOAD_OPTION,
+    progress: bool = PROGRESS, fmt: Format = FORMAT_OPTION,
+) -> None:
+    """Run a workload through a simulated fleet under one router; print its metrics."""
+    fleet_spec, requests, context = _prepare(fleet, workload, load)
+    chosen = _router(router)
+    with _progress(f"simulating {chosen.name}", progress) as cb:
+        sim = simulate(fleet_spec, requests, chosen, progress=cb)
+    metrics = compute_metrics(sim, slo_ttft, slo_tpot)
+    emit(metrics_json(metrics, **context), fmt, simulate_text)
+
+
+@app.command("compare")
+def compare_cmd(
+    routers: str = typer.Option(DEFAULT_ROUTERS, "--routers",
+                                help="Comma-separated router specs to run on the same workload."),
+    fleet: str = FLEET_OPTION, workload: str = WORKLOAD_OPTION,
+    slo_ttft: float = SLO_TTFT, slo_tpot: float = SLO_TPOT, load: float | None = LOAD_OPTION,
+    report: Path | None = typer.Option(None, "--report",
+                                       help="Write an HTML report with plots into this folder."),
+    progress: bool = PROGRESS, fmt: Format = FORMAT_OPTION,
+) -> None:
+    """Run the same workload under each router and compare them in one table."""
+    specs = [s.strip() for s in routers.split(",") if s.strip()]
+    if not specs:
+        raise fail("--routers needs at least one router name")
+    chosen = [_router(s) for s in specs]  # all errors before any long run
+    fleet_spec, requests, context = _prepare(fleet, workload, load)
+    log(f"{fleet_spec.describe()}; {len(requests)} requests at {context['rate_rps']:.2f} req/s "
+        f"(load {context['load']:.2f} of ~{context['capacity_rps']:.1f} req/s)")
+    sims, metrics = [], []
+    for spec, r in zip(specs, chosen, strict=True):
+        with _progress(f"simulating {spec}", progress) as cb:
+            sim = simulate(fleet_spec, requests, r, progress=cb)
+        sim.router = spec
+        sims.append(sim)
+        metrics.append(compute_metrics(sim, slo_ttft, slo_tpot))
+        log(f"{spec}: done in {sim.wall_s:.1f}s")
+    doc = {**context, "runs": [m.to_dict() for m in metrics]}
+    if report is not None:
+        try:
+            index = _write(report, sims, metrics, context)
+        except OSError as exc:
+            raise fail(f"cannot write report to {report}: {exc.strerror or exc}") from None
+        log(f"report written to {index}")
+        doc["report"] = str(index)
+    emit(doc, fmt, lambda d: f"{context['fleet_desc']}, {len(requests)} requests at "
+         f"{context['rate_rps']:.2f} req/s (load {context['load']:.2f})\n"
+         + compare_table(metrics))
+
+
+def _write(report: Path, sims, metrics, context: dict) -> Path:
+    from tokenpilot.report import write_report
+
+    ctx = {"fleet": context["fleet_desc"], "workload": context["workload"],
+           "rate": f"{context['rate_rps']:.2f} req/s (load {context['load']:.2f} of "
+                   f"~{context['capacity_rps']:.1f} req/s)"}
+    return write_report(report, sims, metrics, context=ctx)

@@ -1,0 +1,223 @@
+"""Fleets: which instances exist (GPU, model, TP, engine limits), read from YAML or built in.
+
+A fleet file::
+
+    name: mixed-8b                     # optional
+    instances:
+      - gpu: h100-sxm                  # a name from the hardware catalog
+        count: 2                       # identical instances of this kind (default 1)
+        model: llama-3.1-8b            # a catalog model or a config.json path
+        tp: 1                          # tensor-parallel degree (GPUs per instance)
+        max_num_seqs: 256              # engine limits, vLLM's names and defaults
+        max_num_batched_tokens: 8192
+        max_model_len: 0               # 0: the model's own context length
+        kv_dtype: bf16                 # bf16 | fp16 | fp8 | int8
+        weight_dtype: bf16
+        preemption: recompute          # or swap
+        labels: [fast]
+
+Capacity: ``instance_capacity`` is the request rate one instance sustains when saturated by
+requests of the workload's mean prompt ``P`` and mean output ``O``. Its decode batch ``B`` is
+``max_num_seqs`` or as many requests as the KV pool holds at their mean footprint ``P + O/2``
+(KV grows as a request decodes), whichever is smaller. Serving ``B`` requests takes their
+prefills at the full-chunk prefill speed plus ``O`` decode steps of a batch of ``B`` at mean
+context ``P + O/2``; so the rate is ``B / (B*P/prefill_tps + O*decode_time(B, B*(P + O/2)))``.
+The fleet's capacity is the sum over instances. It ignores queueing and the interference of
+prefill chunks with decode, so real saturation comes a little earlier: a load of 0.8 is busy
+but (for smooth arrivals) stable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from tokenpilot.costmodel import DTYPE_BYTES, CostModel, DoesNotFitError
+from tokenpilot.engine import Engine, EngineConfig
+from tokenpilot.hardware import UnknownGPUError, get_gpu
+from tokenpilot.models import UnknownModelError, get_model
+from tokenpilot.workload.request import Request
+
+
+class FleetError(ValueError):
+    """A fleet file or name is wrong; the message says where and what is valid."""
+
+
+_KEYS = ("gpu", "count", "model", "tp", "max_num_seqs", "max_num_batched_tokens",
+         "max_model_len", "kv_dtype", "weight_dtype", "preemption", "labels", "name")
+
+
+@dataclass(frozen=True)
+class InstanceSpec:
+    """One kind of instance; ``count`` identical copies of it run in the fleet."""
+
+    gpu: str
+    model: str
+    tp: int = 1
+    count: int = 1
+    max_num_seqs: int = 256
+    max_num_batched_tokens: int = 8192
+    max_model_len: int = 0
+    kv_dtype: str = "bf16"
+    weight_dtype: str = "bf16"
+    preemption: str = "recompute"
+    labels: tuple[str, ...] = ()
+    name: str = ""  # instance name prefix (default: the GPU name)
+
+    def cost_model(self) -> CostModel:
+        return CostModel(get_model(self.model), get_gpu(self.gpu), tp=self.tp,
+                         weight_dtype=self.weight_dtype, kv_dtype=self.kv_dtype)
+
+    def engine_config(self, **overrides: Any) -> EngineConfig:
+        return EngineConfig(max_num_seqs=self.max_num_seqs,
+                            max_num_batched_tokens=self.max_num_batched_tokens,
+                            max_model_len=self.max_model_len, preemption=self.preemption,
+                            **overrides)
+
+
+@dataclass(frozen=True)
+class FleetSpec:
+    name: str
+    instances: tuple[InstanceSpec, ...] = field(default=())
+
+    @property
+    def size(self) -> int:
+        return sum(s.count for s in self.instances)
+
+    def expand(self) -> list[tuple[str, InstanceSpec]]:
+        """One (instance name, spec) per instance, in file order: ``h100-sxm-0``, ..."""
+        out, seen = [], {}
+        for spec in self.instances:
+            prefix = spec.name or spec.gpu
+            for _ in range(spec.count):
+                k = seen.get(prefix, 0)
+                seen[prefix] = k + 1
+                out.append((f"{prefix}-{k}", spec))
+        return out
+
+    def describe(self) -> str:
+        return " + ".join(f"{s.count}x {s.gpu}" + (f" (TP{s.tp})" if s.tp > 1 else "")
+                          for s in self.instances) + f" serving {self.models()}"
+
+    def models(self) -> str:
+        return ", ".join(dict.fromkeys(s.model for s in self.instances))
+
+    def to_dict(self) -> dict:
+        return {"name": self.name, "instances": [
+            {k: (list(v) if isinstance(v, tuple) else v) for k, v in s.__dict__.items()}
+            for s in self.instances]}
+
+
+def fleet_from_dict(d: Any, where: str = "fleet") -> FleetSpec:
+    """Validate a parsed fleet document; every problem raises ``FleetError`` naming the key."""
+    if not isinstance(d, Mapping) or not isinstance(d.get("instances"), list) or not d["instances"]:
+        raise FleetError(f"{where}: expected a mapping with a non-empty 'instances' list")
+    specs = []
+    for k, item in enumerate(d["instances"]):
+        at = f"{where}: instances[{k}]"
+        if not isinstance(item, Mapping):
+            raise FleetError(f"{at}: expected a mapping of {', '.join(_KEYS)}")
+        unknown = sorted(set(item) - set(_KEYS))
+        if unknown:
+            raise FleetError(f"{at}: unknown key {', '.join(unknown)} (known: {', '.join(_KEYS)})")
+        for key in ("gpu", "model"):
+            if not isinstance(item.get(key), str) or not item[key]:
+                raise FleetError(f"{at}: '{key}' is required (a catalog name)")
+        kw: dict[str, Any] = {"gpu": item["gpu"], "model": item["model"]}
+        for key in ("tp", "count", "max_num_seqs", "max_num_batched_tokens", "max_model_len"):
+            if key in item:
+                v = item[key]
+                low = 0 if key == "max_model_len" else 1
+                if not isinstance(v, int) or isinstance(v, bool) or v < low:
+                    raise FleetError(f"{at}: '{key}' must be an integer >= {low}, got {v!r}")
+                kw[key] = v
+        for key in ("kv_dtype", "weight_dtype"):
+            if key in item:
+                if item[key] not in DTYPE_BYTES:
+                    raise FleetError(f"{at}: '{key}' must be one of {', '.join(DTYPE_BYTES)}")
+                kw[key] = item[key]
+        if "preemption" in item:
+            if item["preemption"] not in ("recompute", "swap"):
+                raise FleetError(f"{at}: 'preemption' must be recompute or swap")
+            kw["preemption"] = item["preemption"]
+        if "labels" in item:
+            labels = item["labels"]
+            if isinstance(labels, str):
+                labels = [labels]
+            if not isinstance(labels, list) or not all(isinstance(x, str) for x in labels):
+                raise FleetError(f"{at}: 'labels' must be a list of strings")
+            kw["labels"] = tuple(labels)
+        if "name" in item:
+            kw["name"] = str(item["name"])
+        spec = InstanceSpec(**kw)
+        try:
+            get_gpu(spec.gpu)
+            get_model(spec.model)
+            spec.engine_config()
+            spec.cost_model()
+        except (UnknownGPUError, UnknownModelError, DoesNotFitError, ValueError) as exc:
+            raise FleetError(f"{at}: {exc}") from None
+        specs.append(spec)
+    name = d.get("name", "fleet")
+    return FleetSpec(str(name), tuple(specs))
+
+
+def load_fleet(spec: str) -> FleetSpec:
+    """A built-in fleet by name, or a fleet YAML file by path."""
+    from tokenpilot.cluster.fleets import FLEETS
+
+    text = spec.strip()
+    if text in FLEETS:
+        return fleet_from_dict(FLEETS[text], f"built-in fleet {text!r}")
+    path = Path(text)
+    if not path.is_file():
+        if text.endswith((".yaml", ".yml")) or "/" in text:
+            raise FleetError(f"fleet file {text} not found")
+        raise FleetError(f"unknown fleet {text!r}: give a YAML file or a built-in name "
+                         f"({', '.join(FLEETS)})")
+    try:
+        doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as exc:
+        raise FleetError(f"cannot read fleet file {text}: {str(exc).splitlines()[0]}") from None
+    return fleet_from_dict(doc, str(path))
+
+
+def build_engines(fleet: FleetSpec, **config: Any) -> list[Engine]:
+    """One engine per instance; ``config`` overrides EngineConfig fields for all of them."""
+    cms: dict[InstanceSpec, CostModel] = {}
+    engines = []
+    for name, spec in fleet.expand():
+        cm = cms.get(spec) or cms.setdefault(spec, spec.cost_model())
+        engines.append(Engine(cm, spec.engine_config(**config), name=name))
+    return engines
+
+
+def mean_shape(requests: Sequence[Request]) -> tuple[float, float]:
+    """Mean prompt and output tokens of a workload."""
+    if not requests:
+        raise FleetError("an empty workload has no shape to size the fleet by")
+    n = len(requests)
+    return (sum(r.prompt_tokens for r in requests) / n,
+            sum(r.output_tokens for r in requests) / n)
+
+
+def instance_capacity(spec: InstanceSpec, prompt: float, output: float,
+                      cm: CostModel | None = None) -> float:
+    """Saturated requests/s of one instance for requests of this mean shape (module doc)."""
+    cm = cm or spec.cost_model()
+    budget = spec.max_num_batched_tokens
+    prefill_tps = budget / cm.prefill_time(budget)
+    footprint = prompt + output / 2
+    batch = max(1, min(spec.max_num_seqs, int(cm.kv_capacity_tokens // max(footprint, 1))))
+    step = cm.decode_time(batch, int(batch * footprint))
+    return batch / (batch * prompt / prefill_tps + output * step)
+
+
+def fleet_capacity(fleet: FleetSpec, requests: Sequence[Request]) -> float:
+    """Saturated requests/s of the whole fleet for this workload's mean shape."""
+    p, o = mean_shape(requests)
+    return sum(instance_capacity(s, p, o) * s.count for s in fleet.instances)

@@ -1,0 +1,214 @@
+"""The fleet loop: a workload in, a router (and optionally admission) in front, engines below.
+
+Events are request arrivals; between them every engine runs on its own (``Engine.advance_to``
+jumps over whole decode runs in closed form). At each arrival at time ``t``:
+
+1. every engine whose next event is due by ``t`` is advanced to ``t``; they come off a heap
+   keyed by ``Engine.next_event_time()``, so engines with nothing to do cost nothing. Entries
+   go stale when an engine's next event moves (a request was added); a popped entry is used
+   only if it still matches the engine's current time. An engine not advanced has no finish
+   before ``t`` (its next event is exact for a decode run and a lower bound otherwise), so
+   every request that finished before ``t`` has reached ``on_finished`` before the next pick.
+2. the views of the engines that changed since the last pick are rebuilt; the others are
+   reused (64 fresh views per request would dominate the run time);
+3. ``admission.admit(request, views, t)`` when an admission policy is given (rejected
+   requests never reach a router or an engine);
+4. ``router.pick``; the chosen engine is advanced to ``t`` first, so that a request can
+   never be scheduled in an iteration that starts before it arrived; ``add_request``;
+   ``router.on_routed``.
+
+Finished requests go to ``router.on_finished`` and ``admission.settle``. The run is
+deterministic: engines have no randomness, routers draw from their own seeded RNG, and every
+tie is broken by instance index.
+
+Prefill/decode disaggregation would replace step 4's single engine by a prefill engine whose
+finished prefills are handed to a decode engine; the loop keeps one place (``_place``) where a
+request meets an engine so that change stays local.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from tokenpilot.cluster.fleet import FleetSpec, build_engines, instance_capacity, mean_shape
+from tokenpilot.engine import Engine, EngineStats, RequestResult, TimeSeries
+from tokenpilot.policy.router import Router
+from tokenpilot.policy.view import InstanceView
+from tokenpilot.workload.request import Request
+
+
+class AdmissionHook(Protocol):
+    """What the loop needs of an admission policy (``tokenpilot.policy.admission.Admission``)."""
+
+    def admit(self, request: Request, views: Sequence[InstanceView], now: float) -> Any: ...
+
+    def settle(self, request: Request, actual_tokens: int, now: float) -> None: ...
+
+
+class ConservationError(AssertionError):
+    """A request finished twice, or on an instance other than the one it was routed to."""
+
+
+@dataclass
+class SimResult:
+    """Everything a run leaves behind; ``tokenpilot.cluster.metrics`` turns it into figures."""
+
+    fleet: FleetSpec
+    router: str
+    names: list[str]
+    gpus: list[str]
+    requests: Sequence[Request]
+    results: dict[int, RequestResult]  # by request id, every request exactly once
+    placed: dict[int, int]  # request id -> instance index (absent: rejected by admission)
+    stats: list[EngineStats]
+    series: list[TimeSeries]
+    kv_blocks: list[int]
+    # Saturated tokens/s of each instance for the workload's mean shape (for normalising load).
+    speeds: list[float]
+    wall_s: float = 0.0
+    admission_rejected: dict[str, int] = field(default_factory=dict)
+
+
+ProgressFn = Callable[[int, int], None]
+
+
+def simulate(
+    fleet: FleetSpec, requests: Sequence[Request], router: Router, *,
+    admission: AdmissionHook | None = None, progress: ProgressFn | None = None,
+    progress_every: int = 2000, series_interval_s: float = 0.0, **engine_config: Any,
+) -> SimResult:
+    """Run ``requests`` (sorted by arrival) through ``fleet`` under ``router`` to the end."""
+    engine_config.setdefault("record_token_times", False)  # the fleet never asks tokens_by
+    engines = build_engines(fleet, **engine_config)
+    for e in engines:
+        e.series.min_interval_s = series_interval_s
+    sim = FleetSim(engines, router, admission)
+    t0 = time.perf_counter()
+    total = len(requests)
+    for k, req in enumerate(requests):
+        sim.arrive(req)
+        if progress is not None and k % progress_every == 0:
+            progress(k, total)
+    sim.drain()
+    if progress is not None:
+        progress(total, total)
+    wall = time.perf_counter() - t0
+    p, o = mean_shape(requests) if requests else (1.0, 1.0)
+    speed_of = {s: instance_capacity(s, p, o) * (p + o) for s in fleet.instances}
+    return SimResult(
+        fleet=fleet, router=router.name or type(router).__name__,
+        names=[e.name for e in engines], gpus=[e.gpu_name for e in engines],
+        requests=requests, results=sim.results, placed=sim.placed,
+        stats=[e.finalize_stats() for e in engines], series=[e.series for e in engines],
+        kv_blocks=[e.bm.num_blocks for e in engines],
+        speeds=[speed_of[s] for _, s in fleet.expand()], wall_s=wall,
+        admission_rejected=sim.admission_rejected,
+    )
+
+
+class FleetSim:
+    """The event loop over ready-made engines (``simulate`` builds them from a fleet)."""
+
+    def __init__(self, engines: list[Engine], router: Router,
+                 admission: AdmissionHook | None = None) -> None:
+        self.engines = engines
+        self.router = router
+        self.admission = admission
+        n = len(engines)
+        self._net = [math.inf] * n  # each engine's current next event time
+        self._heap: list[tuple[float, int]] = []
+        self._views: list[InstanceView] = [e.view(i) for i, e in enumerate(engines)]
+        self._dirty: set[int] = set()
+        self._inflight: dict[int, tuple[Request, int]] = {}
+        self.results: dict[int, RequestResult] = {}
+        self.placed: dict[int, int] = {}
+        self.admission_rejected: dict[str, int] = {}
+
+    def arrive(self, req: Request) -> None:
+        t = req.arrival
+        heap, net = self._heap, self._net
+        later = []
+        while heap and heap[0][0] <= t:
+            et, i = heapq.heappop(heap)
+            if et != net[i]:
+                continue  # stale: the engine's next event moved since this entry was pushed
+            self._advance(i, t)
+            if net[i] <= t:
+                later.append(i)  # cannot move before t any more; keep it for later arrivals
+        for i in later:
+            heapq.heappush(heap, (net[i], i))
+        views = self._views
+        if self._dirty:
+            engines = self.engines
+            for i in self._dirty:
+                views[i] = engines[i].view(i)
+            self._dirty.clear()
+        if self.admission is not None:
+            decision = self.admission.admit(req, views, t)
+            if not decision.admitted:
+                reason = getattr(decision, "reason", "rejected")
+                self.admission_rejected[reason] = self.admission_rejected.get(reason, 0) + 1
+                self._record(RequestResult(req.id, t, req.prompt_tokens, req.output_tokens,
+                                           rejected=f"admission: {reason}"))
+                return
+        self._place(req, self.router.pick(req, views), t)
+
+    def _place(self, req: Request, i: int, t: float) -> None:
+        engine = self.engines[i]
+        self._advance(i, t)
+        self.placed[req.id] = i
+        self._dirty.add(i)
+        if not engine.add_request(req, t):
+            self._record(engine.result(req.id))
+            self.router.on_finished(req, i)
+            return
+        self._inflight[req.id] = (req, i)
+        self.router.on_routed(req, i)
+        self._reschedule(i)
+
+    def _advance(self, i: int, t: float) -> None:
+        engine = self.engines[i]
+        before = engine.stats.events
+        done = engine.advance_to(t)
+        if engine.stats.events != before:
+            self._dirty.add(i)
+        if done:
+            self._finish(i, done)
+        self._reschedule(i)
+
+    def _reschedule(self, i: int) -> None:
+        t = self.engines[i].next_event_time()
+        if t != self._net[i]:
+            self._net[i] = t
+            if t != math.inf:
+                heapq.heappush(self._heap, (t, i))
+
+    def _finish(self, i: int, done: list[RequestResult]) -> None:
+        inflight, router, admission = self._inflight, self.router, self.admission
+        for r in done:
+            entry = inflight.pop(r.id, None)
+            if entry is None or entry[1] != i:
+                raise ConservationError(f"request {r.id} finished on instance {i} but was "
+                                        f"{'not in flight' if entry is None else 'routed to'} "
+                                        f"{'' if entry is None else entry[1]}")
+            self._record(r)
+            router.on_finished(entry[0], i)
+            if admission is not None:
+                admission.settle(entry[0], r.prompt_tokens + r.output_tokens, r.finish)
+
+    def _record(self, r: RequestResult) -> None:
+        if r.id in self.results:
+            raise ConservationError(f"request {r.id} finished twice")
+        self.results[r.id] = r
+
+    def drain(self) -> None:
+        """Run every engine to completion."""
+        for i in range(len(self.engines)):
+            self._advance(i, math.inf)
+        if self._inflight:
+            raise ConservationError(f"{len(self._inflight)} requests never finished")

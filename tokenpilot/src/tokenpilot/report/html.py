@@ -1,0 +1,49 @@
+"""The HTML report of a comparison: the table, then the plots as PNGs beside ``index.html``."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from collections.abc import Sequence
+from pathlib import Path
+
+from tokenpilot.cluster.metrics import FleetMetrics
+from tokenpilot.cluster.sim import SimResult
+from tokenpilot.report.tables import compare_table
+
+_STYLE = ("body{font-family:system-ui,sans-serif;max-width:1200px;margin:2em auto;color:#222}"
+          "pre{background:#f6f6f6;padding:1em;overflow-x:auto}img{max-width:100%}")
+
+
+def _slug(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", name) or "router"
+
+
+def write_report(out_dir: Path | str, sims: Sequence[SimResult], metrics: Sequence[FleetMetrics],
+                 title: str = "tokenpilot fleet comparison", context: dict | None = None) -> Path:
+    """Write ``index.html``, ``metrics.json`` and the PNG plots into ``out_dir``."""
+    from tokenpilot.report.plots import instance_series, latency_cdfs  # matplotlib is slow
+
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    images = [("Latency CDFs", latency_cdfs(sims, out / "latency_cdf.png"))]
+    for sim in sims:
+        path = instance_series(sim, out / f"instances_{_slug(sim.router)}.png")
+        images.append((f"Per-instance load and KV use: {sim.router}", path))
+    ctx = context or {}
+    (out / "metrics.json").write_text(json.dumps(
+        {**ctx, "runs": [m.to_dict() for m in metrics]}, indent=2, default=str))
+    parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}"
+             f"</title><style>{_STYLE}</style></head><body><h1>{html.escape(title)}</h1>"]
+    for key, value in ctx.items():
+        parts.append(f"<p><b>{html.escape(str(key))}</b>: {html.escape(str(value))}</p>")
+    parts.append(f"<pre>{html.escape(compare_table(metrics))}</pre>")
+    for caption, path in images:
+        parts.append(f"<h2>{html.escape(caption)}</h2><img src='{html.escape(path.name)}' "
+                     f"alt='{html.escape(caption)}'>")
+    parts.append("<p>Definitions: see <code>tokenpilot.cluster.metrics</code>. Raw figures: "
+                 "<a href='metrics.json'>metrics.json</a>.</p></body></html>")
+    index = out / "index.html"
+    index.write_text("\n".join(parts), encoding="utf-8")
+    return index
