@@ -14,7 +14,8 @@ A fleet file::
         kv_dtype: bf16                 # bf16 | fp16 | fp8 | int8
         weight_dtype: bf16
         preemption: recompute          # or swap
-        labels: [fast]
+        labels: [fast]                 # routers see them (e.g. long-context)
+        role: both                     # prefill | decode | both (disaggregation, cluster.pd)
 
 Capacity: ``instance_capacity`` is the request rate one instance sustains when saturated by
 requests of the workload's mean prompt ``P`` and mean output ``O``. Its decode batch ``B`` is
@@ -29,7 +30,7 @@ but (for smooth arrivals) stable.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -48,7 +49,8 @@ class FleetError(ValueError):
 
 
 _KEYS = ("gpu", "count", "model", "tp", "max_num_seqs", "max_num_batched_tokens",
-         "max_model_len", "kv_dtype", "weight_dtype", "preemption", "labels", "name")
+         "max_model_len", "kv_dtype", "weight_dtype", "preemption", "labels", "name", "role")
+ROLES = ("both", "prefill", "decode")  # prefill/decode disaggregation: see cluster.pd
 
 
 @dataclass(frozen=True)
@@ -67,6 +69,7 @@ class InstanceSpec:
     preemption: str = "recompute"
     labels: tuple[str, ...] = ()
     name: str = ""  # instance name prefix (default: the GPU name)
+    role: str = "both"  # prefill | decode | both (only ``cluster.pd`` tells them apart)
 
     def cost_model(self) -> CostModel:
         return CostModel(get_model(self.model), get_gpu(self.gpu), tp=self.tp,
@@ -153,6 +156,10 @@ def fleet_from_dict(d: Any, where: str = "fleet") -> FleetSpec:
             kw["labels"] = tuple(labels)
         if "name" in item:
             kw["name"] = str(item["name"])
+        if "role" in item:
+            if item["role"] not in ROLES:
+                raise FleetError(f"{at}: 'role' must be one of {', '.join(ROLES)}")
+            kw["role"] = item["role"]
         spec = InstanceSpec(**kw)
         try:
             get_gpu(spec.gpu)
@@ -186,13 +193,18 @@ def load_fleet(spec: str) -> FleetSpec:
     return fleet_from_dict(doc, str(path))
 
 
-def build_engines(fleet: FleetSpec, **config: Any) -> list[Engine]:
-    """One engine per instance; ``config`` overrides EngineConfig fields for all of them."""
+def build_engines(fleet: FleetSpec, queue_factory: Callable[[], Any] | None = None,
+                  **config: Any) -> list[Engine]:
+    """One engine per instance; ``config`` overrides EngineConfig fields for all of them.
+
+    ``queue_factory`` makes each engine its own queue discipline (e.g. ``lambda: VTC()``).
+    """
     cms: dict[InstanceSpec, CostModel] = {}
     engines = []
     for name, spec in fleet.expand():
         cm = cms.get(spec) or cms.setdefault(spec, spec.cost_model())
-        engines.append(Engine(cm, spec.engine_config(**config), name=name))
+        queue = queue_factory() if queue_factory is not None else None
+        engines.append(Engine(cm, spec.engine_config(**config), name=name, queue=queue))
     return engines
 
 

@@ -28,6 +28,7 @@ request meets an engine so that change stays local.
 
 from __future__ import annotations
 
+import dataclasses
 import heapq
 import math
 import time
@@ -80,14 +81,18 @@ ProgressFn = Callable[[int, int], None]
 def simulate(
     fleet: FleetSpec, requests: Sequence[Request], router: Router, *,
     admission: AdmissionHook | None = None, progress: ProgressFn | None = None,
-    progress_every: int = 2000, series_interval_s: float = 0.0, **engine_config: Any,
+    progress_every: int = 2000, series_interval_s: float = 0.0,
+    queue_factory: Callable[[], Any] | None = None, **engine_config: Any,
 ) -> SimResult:
-    """Run ``requests`` (sorted by arrival) through ``fleet`` under ``router`` to the end."""
+    """Run ``requests`` (sorted by arrival) through ``fleet`` under ``router`` to the end.
+
+    ``queue_factory`` gives each engine its own queue discipline (default FCFS).
+    """
     engine_config.setdefault("record_token_times", False)  # the fleet never asks tokens_by
-    engines = build_engines(fleet, **engine_config)
+    engines = build_engines(fleet, queue_factory, **engine_config)
     for e in engines:
         e.series.min_interval_s = series_interval_s
-    sim = FleetSim(engines, router, admission)
+    sim = FleetSim(engines, router, admission, labels=[s.labels for _, s in fleet.expand()])
     t0 = time.perf_counter()
     total = len(requests)
     for k, req in enumerate(requests):
@@ -115,22 +120,31 @@ class FleetSim:
     """The event loop over ready-made engines (``simulate`` builds them from a fleet)."""
 
     def __init__(self, engines: list[Engine], router: Router,
-                 admission: AdmissionHook | None = None) -> None:
+                 admission: AdmissionHook | None = None,
+                 labels: Sequence[tuple[str, ...]] | None = None) -> None:
         self.engines = engines
+        # Instance labels (fleet file) go into the views, for label-aware routers.
+        self._labels = list(labels) if labels and any(labels) else None
         self.router = router
         self.admission = admission
         n = len(engines)
         self._net = [math.inf] * n  # each engine's current next event time
         self._heap: list[tuple[float, int]] = []
-        self._views: list[InstanceView] = [e.view(i) for i, e in enumerate(engines)]
+        self._views: list[InstanceView] = [self._view(i) for i in range(n)]
         self._dirty: set[int] = set()
         self._inflight: dict[int, tuple[Request, int]] = {}
         self.results: dict[int, RequestResult] = {}
         self.placed: dict[int, int] = {}
         self.admission_rejected: dict[str, int] = {}
 
-    def arrive(self, req: Request) -> None:
-        t = req.arrival
+    def _view(self, i: int) -> InstanceView:
+        v = self.engines[i].view(i)
+        if self._labels is not None and self._labels[i]:
+            v = dataclasses.replace(v, labels=self._labels[i])
+        return v
+
+    def catch_up(self, t: float) -> None:
+        """Advance every engine whose next event is due by ``t`` (step 1 of the module doc)."""
         heap, net = self._heap, self._net
         later = []
         while heap and heap[0][0] <= t:
@@ -142,11 +156,15 @@ class FleetSim:
                 later.append(i)  # cannot move before t any more; keep it for later arrivals
         for i in later:
             heapq.heappush(heap, (net[i], i))
+
+    def arrive(self, req: Request) -> None:
+        t = req.arrival
+        self.catch_up(t)
         views = self._views
         if self._dirty:
-            engines = self.engines
+            view = self._view
             for i in self._dirty:
-                views[i] = engines[i].view(i)
+                views[i] = view(i)
             self._dirty.clear()
         if self.admission is not None:
             decision = self.admission.admit(req, views, t)

@@ -1,0 +1,49 @@
+"""``tokenpilot scenario NAME``: the named what-if scenarios (``tokenpilot.scenarios``)."""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+
+import typer
+
+from tokenpilot.cli import app
+from tokenpilot.output import FORMAT_OPTION, Format, emit, fail, log
+
+
+@app.command()
+def scenario(
+    name: str = typer.Argument("", help="Scenario name (see --list)."),
+    list_: bool = typer.Option(False, "--list", help="List the scenarios and exit."),
+    quick: bool = typer.Option(False, "--quick", help="Small sizes: seconds, not minutes."),
+    report: Path | None = typer.Option(None, "--report", help="Write an HTML report here."),
+    fmt: Format = FORMAT_OPTION,
+) -> None:
+    """Run a named scenario: a table of its configurations or load levels, and notes."""
+    from tokenpilot.scenarios import SCENARIOS, TITLES, UnknownScenario, run
+
+    if list_ or not name:
+        if not list_:
+            raise fail(f"give a scenario name; known: {', '.join(SCENARIOS)}")
+        emit([{"name": k, "title": t} for k, t in TITLES.items()], fmt,
+             lambda d: "\n".join(f"{x['name']:<26} {x['title']}" for x in d))
+        return
+    try:
+        log(f"running scenario {name}{' (quick)' if quick else ''}...")
+        res = run(name, quick)
+    except UnknownScenario as exc:
+        raise fail(str(exc)) from None
+    if report is not None:
+        from tokenpilot.report import write_report
+
+        try:
+            index = write_report(report, res.sims, res.metrics, title=f"tokenpilot scenario "
+                                 f"{res.name}", context={"scenario": res.title})
+        except OSError as exc:
+            raise fail(f"cannot write the report to {report}: {exc}") from None
+        page = index.read_text(encoding="utf-8")
+        head, sep, rest = page.partition("</h1>")
+        index.write_text(f"{head}{sep}<pre>{html.escape(res.table())}</pre>{rest}",
+                         encoding="utf-8")
+        log(f"report: {index}")
+    emit(res.to_dict(), fmt, lambda _: res.table())
