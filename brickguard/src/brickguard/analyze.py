@@ -61,6 +61,11 @@ def analyze(paths: Sequence[Path], config: Config) -> AnalysisResult:
         if not paths:
             files = [Path(f) for f in commands]
     front = FrontEnd(config)
+    misra = None
+    if config.misra:  # cppcheck's MISRA addon runs alongside the libclang parse
+        from brickguard.misra import MisraRun
+
+        misra = MisraRun([str(f) for f in files], config).start()
     units = _parse_all(front, [str(f) for f in files], config.jobs)
     program = Program.build(units, config)
     rules = [r for r in all_rules() if config.rule_enabled(r.id)]
@@ -70,6 +75,10 @@ def analyze(paths: Sequence[Path], config: Config) -> AnalysisResult:
             findings.extend(_diagnostic_findings(units, front, claimed_diagnostics(units, config)))
         else:
             findings.extend(rule.check(program, config))
+    if misra is not None:
+        misra_findings, misra_rules = misra.finish()
+        findings.extend(misra_findings)
+        rules = [*rules, *misra_rules]  # SARIF describes every MISRA rule that fired
     findings = _dedupe(findings)
     findings.sort(key=Finding.sort_key)
     return AnalysisResult(

@@ -363,7 +363,15 @@ class BodyWalker:
             key = c.extent.start.offset
             old = self.calls.get(key)
             prot = protected and (old is None or old[4])
-            self.calls[key] = [self.usr, ref.get_usr(), name, where, prot]
+            # Watched calls (DMA starts, cache maintenance, timeouts) keep their arguments.
+            argf = ()
+            if name in self.u.arg_calls:
+                texts = _arg_texts(self.src, c, len(args)) if self.file == self.u.main_file else []
+                argf = tuple(
+                    self.u.arg_fact(a, texts[i] if i < len(texts) else None)
+                    for i, a in enumerate(args)
+                )
+            self.calls[key] = [self.usr, ref.get_usr(), name, where, prot, argf]
         for kind, arg_index in self.u.registrations_for(name):
             idx = arg_index if arg_index >= 0 else len(args) + arg_index
             if 0 <= idx < len(args):
@@ -443,6 +451,31 @@ def _function_refs(arg: Cursor) -> list[Cursor]:
         if ref is not None and ref.kind == K.FUNCTION_DECL:
             out.append(ref)
     return out
+
+
+def _arg_texts(src: bytes, call: Cursor, count: int) -> list[str]:
+    """The arguments of a call as written in this file (macro arguments like ``K_NO_WAIT``
+    stay unexpanded): split at the top-level commas between the call's parentheses."""
+    ext = call.extent
+    if ext.start.file is None or not 0 <= ext.start.offset < ext.end.offset <= len(src):
+        return []
+    text = src[ext.start.offset : ext.end.offset].decode("utf-8", "replace")
+    open_at = text.find("(")
+    if open_at < 0 or not text.rstrip().endswith(")"):
+        return []
+    out, depth, cur = [], 0, []
+    for ch in _strip_comments(text[open_at + 1 : text.rstrip().rfind(")")]):
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        if ch == "," and depth == 0:
+            out.append("".join(cur).strip())
+            cur = []
+        else:
+            cur.append(ch)
+    out.append("".join(cur).strip())
+    return out if len(out) == count else []
 
 
 def _strip_comments(text: str) -> str:

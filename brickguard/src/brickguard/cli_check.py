@@ -110,6 +110,9 @@ def check(
     jobs: int | None = typer.Option(
         None, "--jobs", "-j", min=0, help="Parallel parser processes (0: one per CPU)."
     ),
+    misra: bool = typer.Option(
+        False, "--misra", help="Also check MISRA C:2012 with cppcheck's misra addon."
+    ),
 ) -> None:
     """Check C sources and report what compiles but breaks boards (exit 1 if anything fails)."""
     if fmt not in REPORT_FORMATS:
@@ -131,6 +134,7 @@ def check(
             select=_ids(select),
             ignore=_ids(ignore),
             jobs=jobs,
+            misra=misra or None,
         )
         code = _check(paths, options)
     except BrickguardError as exc:
@@ -150,6 +154,7 @@ class CheckOptions:
     select: list[str] | None = None
     ignore: list[str] | None = None
     jobs: int | None = None
+    misra: bool | None = None  # --misra: on for this run ([misra] enabled otherwise)
 
 
 def _check(paths: list[Path], opts: CheckOptions) -> int:
@@ -158,7 +163,8 @@ def _check(paths: list[Path], opts: CheckOptions) -> int:
 
     config = load_config(path=opts.config_path, start=paths[0])
     config = _with_overrides(
-        config, select=opts.select, ignore=opts.ignore, fail_on=opts.fail_on, jobs=opts.jobs
+        config, select=opts.select, ignore=opts.ignore, fail_on=opts.fail_on, jobs=opts.jobs,
+        misra=opts.misra,
     )
     threshold = opts.fail_on or config.fail_on
     if threshold not in FAIL_LEVELS:
@@ -245,6 +251,11 @@ def explain(
 
     rules = {rule.id.upper(): rule for rule in all_rules()}
     rule = rules.get(rule_id.strip().upper())
+    if rule is None and rule_id.strip().upper().startswith("MISRA-C2012-"):
+        from brickguard.misra import PREFIX, misra_rules, rule_info
+
+        number = rule_id.strip()[len(PREFIX) :]
+        rule = rule_info(number) if number in misra_rules() else None
     if rule is None:
         raise fail(f"unknown rule {rule_id!r}; known rules: {', '.join(sorted(rules))}")
     emit(_rule_dict(rule), fmt, _explain_text)

@@ -34,6 +34,30 @@ replace = false
 pairs = [["__disable_irq", "__enable_irq"], ["my_lock", "my_unlock"]]
 replace = false
 
+[target]                          # (continued) platform profiles: see profiles.py
+profile = "freertos"              # or a list, e.g. ["cmsis", "freertos"]; default: all built in
+profile_files = ["my_rtos.toml"]  # extra profile files with the same layout
+
+[interrupts]                      # (continued) calls never to make from an interrupt handler
+blocking = ["flash_erase_sector"] # may block or wait (BG110)
+unsafe = ["lcd_draw"]             # not interrupt-safe for another reason (BG110)
+nonreentrant = ["fmt_number"]     # keep state between calls (BG112)
+
+[dma]                             # BG501/BG502
+dcache = true                     # default: true when the flags say -mcpu=cortex-m7 (or m55/m85)
+cache_line = 32
+tx = [{function = "my_dma_send", arg = 0}]        # extends the profile's DMA start calls
+rx = [{function = "my_dma_recv", arg = 0}]
+clean = [{function = "my_cache_clean", arg = 0}]  # by-address cache maintenance
+invalidate = [{function = "my_cache_inval", arg = 0}]
+clean_all = ["my_cache_clean_all"]
+invalidate_all = ["my_cache_inval_all"]
+
+[misra]                           # MISRA C:2012 through cppcheck's misra addon
+enabled = true                    # or `brickguard check --misra`
+cppcheck = "cppcheck"             # the executable
+flags = ["--suppress=misra-c2012-2.5"]   # extra cppcheck arguments
+
 [rules]
 select = ["BG1"]                  # rule ids or prefixes; default: all
 ignore = ["BG104"]
@@ -53,6 +77,7 @@ from pathlib import Path
 from typing import Any
 
 from brickguard.errors import ConfigError
+from brickguard.profiles import Platform, default_platform, load_platform
 from brickguard.sdk.spec import SdkSpec, specs_from_config
 
 CONFIG_NAME = "brickguard.toml"
@@ -142,6 +167,20 @@ class Config:
     resource_dir: Path | None = None
     source: Path | None = None  # the brickguard.toml read, if any (for messages)
     sdks: list[SdkSpec] = field(default_factory=list)  # [sdk] / [[sdk]]: BG2xx; see sdk/spec.py
+    # Platform profiles (profiles.py): the API facts BG110-BG112 and BG501/BG502 look up.
+    platform: Platform = field(default_factory=default_platform)
+    dcache: bool | None = None  # None: from the target (-mcpu=cortex-m7/m55/m85 have one)
+    cache_line: int = 32
+    misra: bool = False  # run cppcheck's MISRA C:2012 addon too
+    cppcheck: str = "cppcheck"
+    misra_flags: list[str] = field(default_factory=list)
+
+    def has_dcache(self) -> bool:
+        """Whether the target has a data cache that DMA bypasses (BG501/BG502 apply)."""
+        if self.dcache is not None:
+            return self.dcache
+        text = " ".join([self.target, *self.extra_flags]).lower()
+        return any(cpu in text for cpu in ("cortex-m7", "cortex-m55", "cortex-m85"))
 
     def rule_enabled(self, rule_id: str) -> bool:
         """Selected (by id or prefix; nothing selected = all) and not ignored."""
@@ -151,7 +190,7 @@ class Config:
 
 # Known keys per table, with the type check each value must pass.
 _SCHEMA: dict[str, dict[str, str]] = {
-    "target": {"triple": "str", "word_bits": "int"},
+    "target": {"triple": "str", "word_bits": "int", "profile": "names", "profile_files": "strs"},
     "build": {
         "include": "strs",
         "defines": "strs",
@@ -164,10 +203,24 @@ _SCHEMA: dict[str, dict[str, str]] = {
         "patterns": "strs",
         "callbacks": "strs",
         "registrations": "regs",
+        "blocking": "strs",
+        "unsafe": "strs",
+        "nonreentrant": "strs",
         "replace": "bool",
     },
     "tasks": {"entries": "strs", "creators": "regs", "replace": "bool"},
     "critical": {"pairs": "pairs", "replace": "bool"},
+    "dma": {
+        "dcache": "bool",
+        "cache_line": "int",
+        "tx": "regs",
+        "rx": "regs",
+        "clean": "regs",
+        "invalidate": "regs",
+        "clean_all": "strs",
+        "invalidate_all": "strs",
+    },
+    "misra": {"enabled": "bool", "cppcheck": "str", "flags": "strs"},
     "rules": {"select": "strs", "ignore": "strs", "fail_on": "str", "baseline": "str"},
 }
 
@@ -240,6 +293,8 @@ def config_from_dict(data: dict[str, Any], root: Path, source: Path | None = Non
     if cfg.jobs < 0:
         raise ConfigError(f"{where}: [build] jobs must be 0 (one per CPU) or more")
 
+    _platform(cfg, get, rel, where)
+
     def merged(table: str, key: str, default: list) -> list:
         extra = get(table, key, [])
         return list(extra) if get(table, "replace", False) else [*default, *extra]
@@ -268,6 +323,9 @@ def config_from_dict(data: dict[str, Any], root: Path, source: Path | None = Non
         raise ConfigError(f"{where}: [rules] fail_on must be one of {', '.join(FAIL_ON)}")
     bl = get("rules", "baseline")
     cfg.baseline = rel(bl) if bl else None
+    cfg.misra = get("misra", "enabled", False)
+    cfg.cppcheck = get("misra", "cppcheck", cfg.cppcheck)
+    cfg.misra_flags = list(get("misra", "flags", []))
     cfg.sdks = specs_from_config(data["sdk"], root, where) if "sdk" in data else []
     for spec in cfg.sdks:  # the target SDK's headers are on the project's include path
         if spec.target:
@@ -275,8 +333,52 @@ def config_from_dict(data: dict[str, Any], root: Path, source: Path | None = Non
     return cfg
 
 
+def _platform(cfg: Config, get: Any, rel: Any, where: str) -> None:
+    """Load the selected profiles into ``cfg.platform``; add their entry points and critical
+    sections to the defaults (which the [interrupts]/[tasks]/[critical] tables then extend)."""
+    chosen = get("target", "profile")
+    names = [chosen] if isinstance(chosen, str) else chosen
+    files = [rel(p) for p in get("target", "profile_files", [])]
+    try:
+        plat = load_platform(names, files, cfg.root)
+    except ConfigError as exc:
+        raise ConfigError(f"{where}: [target] profile: {exc}") from None
+    if names is not None or files:
+        extend = [
+            (cfg.interrupt_patterns, plat.interrupt_patterns),
+            (cfg.interrupt_callbacks, plat.interrupt_callbacks),
+            (cfg.interrupt_registrations, [Registration(f, a) for f, a in
+                                           plat.interrupt_registrations]),
+            (cfg.task_creators, [Registration(f, a) for f, a in plat.task_creators]),
+            (cfg.critical_sections, plat.critical_pairs),
+        ]
+        for into, items in extend:
+            into.extend(i for i in items if i not in into)
+    for key, why in (("blocking", "blocks"), ("unsafe", "unsafe")):
+        for name in get("interrupts", key, []):
+            plat.blocking[name] = why
+    for name in get("interrupts", "nonreentrant", []):
+        plat.nonreentrant.setdefault(name, "")
+    for key, into in (("tx", plat.dma_tx), ("rx", plat.dma_rx), ("clean", plat.cache_clean),
+                      ("invalidate", plat.cache_invalidate)):
+        for r in get("dma", key, []):
+            into[r["function"]] = r["arg"]
+    plat.clean_all.update(get("dma", "clean_all", []))
+    plat.invalidate_all.update(get("dma", "invalidate_all", []))
+    cfg.platform = plat
+    cfg.dcache = get("dma", "dcache")
+    cfg.cache_line = get("dma", "cache_line", cfg.cache_line)
+    if cfg.cache_line <= 0 or cfg.cache_line & (cfg.cache_line - 1):
+        raise ConfigError(f"{where}: [dma] cache_line must be a power of two, e.g. 32")
+
+
 def _check(where: str, table: str, key: str, value: Any, kind: str) -> None:
     name = f"{where}: [{table}] {key}"
+    if kind == "names" and not (
+        isinstance(value, str)
+        or isinstance(value, list) and all(isinstance(v, str) for v in value)
+    ):
+        raise ConfigError(f'{name} must be a profile name or a list of them, e.g. "freertos"')
     if kind == "str" and not isinstance(value, str):
         raise ConfigError(f"{name} must be a string")
     if kind == "int" and (not isinstance(value, int) or isinstance(value, bool)):

@@ -30,6 +30,8 @@ class ObjectFact:
     is_scalar: bool  # not an array, struct or union
     is_atomic: bool  # _Atomic: its single accesses need no critical section
     type: str
+    align: int = 0  # alignment asked by aligned(N) / _Alignas(N); 0 none, -1 unreadable
+    in_function: str = ""  # USR of the function a block-scope static belongs to; "" file scope
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,12 +48,26 @@ class AccessFact:
 
 
 @dataclass(frozen=True, slots=True)
+class ArgFact:
+    """One argument of a watched call (DMA starts, cache maintenance, timeouts)."""
+
+    text: str  # as written, e.g. "K_NO_WAIT", "&tx_buf[0]"
+    var: str = ""  # the variable it names (the buffer behind `buf`, `&buf[0]`, `s.buf`), or ""
+    var_usr: str = ""
+    scope: str = ""  # "global" | "static" (block-scope static) | "local" | "param" | ""
+    is_array: bool = False  # the variable is an array (its storage is the buffer itself)
+    decl: Where | None = None  # the variable's declaration
+
+
+@dataclass(frozen=True, slots=True)
 class CallFact:
     caller: str
-    callee: str  # USR of the called function
+    callee: str  # USR of the called function ("macro:NAME" for a watched macro's use)
     callee_name: str
     where: Where
     protected: bool
+    # Filled only for the calls the platform profiles watch (Platform.arg_calls).
+    args: tuple[ArgFact, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

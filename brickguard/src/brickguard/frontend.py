@@ -16,6 +16,7 @@ What libclang does not expose directly, and how it is read here:
 
 from __future__ import annotations
 
+import bisect
 import fnmatch
 import glob
 import json
@@ -40,6 +41,8 @@ from brickguard.bodies import ARRAYS, BodyWalker
 from brickguard.config import Config
 from brickguard.errors import BrickguardError
 from brickguard.facts import (
+    ArgFact,
+    CallFact,
     DiagnosticFact,
     EntryFact,
     FunctionFact,
@@ -61,6 +64,7 @@ _BUILTIN_HEADER = re.compile(
 )
 SDK_WARNINGS = {"-Wenum-conversion", "-Wint-conversion", "-Wincompatible-pointer-types"}
 INTERRUPT_ATTRS = {"interrupt", "isr", "signal", "naked_isr"}
+_ALIGN_TEXT = re.compile(rb"(?:aligned|_Alignas|alignas)\s*(?:\(\s*([^()]*)\))?")
 
 
 def find_resource_dir(configured: Path | None = None) -> Path | None:
@@ -198,6 +202,13 @@ class UnitContext:
         self._sources: dict[str, bytes] = {}
         self._reg_cache: dict[str, list[tuple[str, int]]] = {}
         self.unit = UnitFacts(file=file)
+        # Uses of the API names the profiles watch, as written (xSemaphoreGive is a macro over
+        # xQueueGenericSend): offset in the main file -> name. Calls to arg_calls keep args.
+        self.watched = config.platform.watched_calls()
+        self.arg_calls = config.platform.arg_calls()
+        self.api_macros: dict[int, tuple[str, Where]] = {}
+        self._macro_values: dict[str, str] | None = None
+        self._top: list[Cursor] = []
 
     def source(self, name: str) -> bytes:
         if name not in self._sources:
@@ -241,6 +252,11 @@ class UnitContext:
                 is_scalar=t.kind not in (*ARRAYS, TypeKind.RECORD),
                 is_atomic=base.kind == TypeKind.ATOMIC or "_Atomic" in base.spelling,
                 type=ref.type.spelling,
+                align=max(self.declared_align(d), t.get_align()),
+                in_function=(
+                    ref.semantic_parent.get_usr()
+                    if ref.semantic_parent.kind == K.FUNCTION_DECL else ""
+                ),
             )
             old = self.objects.get(fact.usr)
             if old is None or (fact.is_definition and not old.is_definition):
@@ -259,12 +275,18 @@ class UnitContext:
                 sev = {4: "fatal", 3: "error"}.get(d.severity, "warning")
                 unit.diagnostics.append(DiagnosticFact(where, sev, d.spelling))
         unit.lines = self.source(self.main_file).count(b"\n")
-        top = list(self.tu.cursor.get_children())
+        top = self._top = list(self.tu.cursor.get_children())
         for c in top:
             if c.kind == K.MACRO_INSTANTIATION and c.spelling in self.enters | self.exits:
                 f = c.location.file
                 if f is not None and f.name == self.main_file:
                     self.critical_macros[c.extent.start.offset] = c.spelling
+            if c.kind == K.MACRO_INSTANTIATION and c.spelling in self.watched:
+                f = c.location.file
+                if f is not None and f.name == self.main_file:
+                    where = Where(f.name, c.location.line, c.location.column)
+                    self.api_macros[c.extent.start.offset] = (c.spelling, where)
+        self._macro_offsets = sorted(self.api_macros)
         for c in top:
             if c.kind == K.FUNCTION_DECL:
                 if c.is_definition() and not c.location.is_in_system_header:
@@ -293,8 +315,82 @@ class UnitContext:
         w.run(body)
         self.unit.accesses.extend(w.access_facts())
         self.unit.calls.extend(w.call_facts())
+        self.unit.calls.extend(self.macro_calls(body, w, usr))
         self.unit.entries.extend(w.entries)
         self.unit.section_issues.extend(w.section_issues())
+
+    def macro_calls(self, body: Cursor, w: BodyWalker, usr: str) -> list[CallFact]:
+        """Watched macros used in this body, as calls by the name written (after the call the
+        macro expands to, when there is one, whose protection and arguments they share)."""
+        if not self._macro_offsets or body.extent.start.file is None:
+            return []
+        if body.extent.start.file.name != self.main_file:
+            return []
+        lo, hi = body.extent.start.offset, body.extent.end.offset
+        i = bisect.bisect_left(self._macro_offsets, lo)
+        out = []
+        for off in self._macro_offsets[i : bisect.bisect_right(self._macro_offsets, hi)]:
+            name, where = self.api_macros[off]
+            inner = w.calls.get(off)
+            protected, args = (inner[4], inner[5]) if inner else (False, ())
+            out.append(CallFact(usr, f"macro:{name}", name, where, protected, args))
+        return out
+
+    def arg_fact(self, a: Cursor, text: str | None = None) -> ArgFact:
+        """An argument of a watched call: its text, and the variable whose storage it names."""
+        if text is None:
+            text = " ".join(t.spelling for t in a.get_tokens())
+        text = " ".join(text.split())[:80]
+        todo = [a]
+        while todo:
+            c = todo.pop()
+            if c.kind == K.CXX_UNARY_EXPR:
+                continue  # sizeof(buf) names buf but hands over a number
+            ref = c.referenced if c.kind == K.DECL_REF_EXPR else None
+            if ref is not None and ref.kind in (K.VAR_DECL, K.PARM_DECL):
+                if ref.kind == K.PARM_DECL:
+                    scope = "param"
+                elif self.object_info(ref) is None:
+                    scope = "local"
+                else:
+                    scope = "global" if ref.semantic_parent.kind != K.FUNCTION_DECL else "static"
+                own = ref.type.get_canonical().kind in ARRAYS or "&" in text
+                loc = ref.location
+                decl = Where(loc.file.name if loc.file else self.main_file, loc.line, loc.column)
+                return ArgFact(text, ref.spelling, ref.get_usr(), scope, own, decl)
+            todo.extend(reversed(list(c.get_children())))
+        return ArgFact(text)
+
+    def declared_align(self, d: Cursor) -> int:
+        """N of aligned(N) / _Alignas(N) on a declaration: 0 when none, -1 when unreadable
+        (libclang exposes the attribute, not its value: the source text is read)."""
+        for ch in d.get_children():
+            if ch.kind != K.ALIGNED_ATTR or ch.extent.start.file is None:
+                continue
+            src = self.source(ch.extent.start.file.name)
+            m = _ALIGN_TEXT.match(src, ch.extent.start.offset)
+            if m is None:
+                return -1
+            if m.group(1) is None:
+                return 8  # bare aligned: the target's largest alignment
+            return self._eval_int(m.group(1).decode("utf-8", "replace"))
+        return 0
+
+    def _eval_int(self, text: str, depth: int = 0) -> int:
+        text = text.strip()
+        lit = re.fullmatch(r"(0x[0-9a-fA-F]+|\d+)[uUlL]*", text)
+        if lit:
+            return int(lit.group(1), 0)
+        if self._macro_values is None:
+            self._macro_values = {}
+            for c in self._top:
+                if c.kind == K.MACRO_DEFINITION:
+                    toks = [t.spelling for t in c.get_tokens()]
+                    if len(toks) >= 2:
+                        self._macro_values[toks[0]] = " ".join(toks[1:])
+        if depth < 4 and text in self._macro_values:
+            return self._eval_int(self._macro_values[text].strip("()"), depth + 1)
+        return -1
 
     def vector_table(self, c: Cursor) -> None:
         """An array named like a vector table, or placed in a vector section: its functions

@@ -116,7 +116,7 @@ class Program:
             return same[0] if len(same) == 1 else usr
 
         p.calls = [
-            CallFact(c.caller, resolve(c.callee, n), n, c.where, c.protected)
+            CallFact(c.caller, resolve(c.callee, n), n, c.where, c.protected, c.args)
             for c in calls.values()
             for n in (c.callee_name,)
         ]

@@ -18,17 +18,25 @@ from brickguard.rules import (
     bg103,
     bg104,
     bg105,
+    bg110,
+    bg111,
+    bg112,
     bg201,
     bg202,
     bg203,
     bg204,
     bg205,
+    bg501,
+    bg502,
 )
 from brickguard.rules.base import Rule
 
 _RULES: list[Rule] = [
     m.RULE for m in (bg000, bg101, bg102, bg103, bg104, bg105, bg201, bg202, bg203, bg204, bg205)
 ]
+# Interrupt-unsafe calls (BG11x) and DMA/cache (BG5xx), from the platform profiles.
+_RULES += [m.RULE for m in (bg110, bg111, bg112, bg501, bg502)]
+_RULES.sort(key=lambda r: r.id)
 
 
 def all_rules() -> list[Rule]:

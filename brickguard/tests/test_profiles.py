@@ -1,0 +1,127 @@
+"""Platform profiles: the data files, their selection in brickguard.toml, user extensions, and
+the call chains BG110 reports."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from brickguard.analyze import analyze
+from brickguard.cli import app
+from brickguard.cli_check import run_analysis
+from brickguard.config import Config, load_config
+from brickguard.errors import ConfigError
+from brickguard.profiles import builtin_profiles, load_platform
+from brickguard.report import render_sarif
+
+CASES = Path(__file__).parent / "cases"
+ISR = """
+void flash_erase(int sector);
+void lcd_draw(int x);
+void EXTI0_IRQHandler(void) { flash_erase(1); lcd_draw(2); }
+int main(void) { flash_erase(1); return 0; }
+"""
+
+
+def test_every_platform_has_a_profile() -> None:
+    assert set(builtin_profiles()) == {
+        "cmsis", "freertos", "zephyr", "rtthread", "cmsis-rtos2", "linux",
+    }
+    for name in builtin_profiles():
+        plat = load_platform([name])
+        assert plat.blocking, name  # each says what blocks
+        assert "malloc" in plat.blocking and "strtok" in plat.nonreentrant  # common is loaded
+
+
+def test_freertos_lists_the_real_from_isr_api() -> None:
+    plat = load_platform(["freertos"])
+    from_isr = {n for n in plat.interrupt_safe if n.endswith("FromISR")}
+    assert len(from_isr) >= 45
+    assert {"xQueueSendFromISR", "xSemaphoreGiveFromISR", "vTaskNotifyGiveFromISR"} <= from_isr
+    for task, twin in plat.isr_variants.items():
+        assert twin in plat.interrupt_safe, (task, twin)
+        assert task not in plat.interrupt_safe
+
+
+def test_selecting_a_profile_extends_the_defaults_and_narrows_the_api(tmp_path: Path) -> None:
+    (tmp_path / "brickguard.toml").write_text('[target]\nprofile = "freertos"\n')
+    cfg = load_config(start=tmp_path)
+    assert ("vTaskSuspendAll", "xTaskResumeAll") in cfg.critical_sections
+    assert ("__disable_irq", "__enable_irq") in cfg.critical_sections  # defaults kept
+    assert any(r.function == "xTimerCreate" for r in cfg.task_creators)
+    assert "vTaskDelay" in cfg.platform.blocking and "k_sleep" not in cfg.platform.blocking
+    assert "k_sleep" in Config(root=tmp_path).platform.blocking  # no profile: all of them
+
+
+def test_unknown_or_broken_profiles_are_clear_errors(tmp_path: Path) -> None:
+    (tmp_path / "brickguard.toml").write_text('[target]\nprofile = "freertoss"\n')
+    with pytest.raises(ConfigError, match="unknown profile 'freertoss'.*freertos"):
+        load_config(start=tmp_path)
+    (tmp_path / "mine.toml").write_text('[api]\nblocks = "flash_erase"\n')
+    (tmp_path / "brickguard.toml").write_text('[target]\nprofile_files = ["mine.toml"]\n')
+    with pytest.raises(ConfigError, match="blocks must be a list"):
+        load_config(start=tmp_path)
+    (tmp_path / "brickguard.toml").write_text("[dma]\ncache_line = 48\n")
+    with pytest.raises(ConfigError, match="power of two"):
+        load_config(start=tmp_path)
+
+
+def test_user_profile_file_and_config_keys_add_unsafe_calls(tmp_path: Path) -> None:
+    (tmp_path / "isr.c").write_text(ISR)
+    (tmp_path / "brickguard.toml").write_text('[target]\nprofile = "cmsis"\n')
+    found = analyze([tmp_path / "isr.c"], load_config(start=tmp_path)).findings
+    assert not [f for f in found if f.rule == "BG110"]
+    (tmp_path / "board.toml").write_text('name = "board"\n[api]\nblocks = ["flash_erase"]\n')
+    (tmp_path / "brickguard.toml").write_text(
+        '[target]\nprofile = "cmsis"\nprofile_files = ["board.toml"]\n'
+        '[interrupts]\nunsafe = ["lcd_draw"]\n'
+    )
+    found = analyze([tmp_path / "isr.c"], load_config(start=tmp_path)).findings
+    lines = sorted((f.location.line, f.message.split("(")[0]) for f in found if f.rule == "BG110")
+    assert [n for n, _ in lines] == [4, 4]
+    assert {m.split()[0] for _, m in lines} == {"flash_erase", "lcd_draw"}
+
+
+def test_dcache_follows_the_target_unless_configured(tmp_path: Path) -> None:
+    assert not Config(root=tmp_path).has_dcache()
+    assert Config(root=tmp_path, extra_flags=["-mcpu=cortex-m7"]).has_dcache()
+    assert not Config(root=tmp_path, extra_flags=["-mcpu=cortex-m7"], dcache=False).has_dcache()
+
+
+def test_bg110_flow_is_the_call_chain_in_sarif() -> None:
+    case = CASES / "bg110" / "chain.c"
+    cfg = Config(root=case.parent, include=[CASES / "include"], jobs=1)
+    report = run_analysis([case], cfg)
+    sarif = render_sarif(report)["runs"][0]
+    printf = next(r for r in sarif["results"] if r["ruleId"] == "BG110" and "printf" in
+                  r["message"]["text"])
+    steps = printf["codeFlows"][0]["threadFlows"][0]["locations"]
+    texts = [s["location"]["message"]["text"] for s in steps]
+    assert texts[0].startswith("EXTI0_IRQHandler")
+    assert texts[1:3] == ["calls debounce()", "calls log_event()"]
+    assert texts[-1].startswith("printf()")
+    assert "EXTI0_IRQHandler -> debounce -> log_event -> printf()" in printf["message"]["text"]
+    ids = {r["id"] for r in sarif["tool"]["driver"]["rules"]}
+    assert {"BG110", "BG111", "BG112", "BG501", "BG502"} <= ids
+
+
+@pytest.mark.parametrize("rule", ["BG110", "BG111", "BG112", "BG501", "BG502"])
+def test_explain_new_rules(rule: str) -> None:
+    out = CliRunner().invoke(app, ["explain", rule])
+    assert out.exit_code == 0 and out.stdout.startswith(f"{rule}: ")
+    assert "Example (bad)" in out.stdout
+
+
+@pytest.mark.parametrize("text", [
+    '[critical]\npairs = [["a"]]\n',
+    '[tasks]\ncreators = [{function = "f"}]\n',
+    '[dma]\ntx = ["HAL_UART_Transmit_DMA"]\n',
+    '[api.isr_variants]\nxQueueSend = 1\n',
+    'colour = "blue"\n',
+])
+def test_malformed_profile_files_are_config_errors(tmp_path: Path, text: str) -> None:
+    (tmp_path / "p.toml").write_text(text)
+    with pytest.raises(ConfigError, match="p.toml"):
+        load_platform([], [tmp_path / "p.toml"])
