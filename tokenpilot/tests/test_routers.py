@@ -251,3 +251,31 @@ def test_policy_package_stays_pure():
                 names = [node.module]
             for name in names:
                 assert not any(name == b or name.startswith(b + ".") for b in banned), (path, name)
+
+
+def test_prefix_affinity_shared_head_decides_nothing_longest_chain_wins():
+    router = get_router("prefix-affinity", min_tokens=0, slack=10)
+    views = fleet(4, cached_prefixes=frozenset({0}))  # one system prompt held everywhere
+    views = with_(views, 1, cached_prefixes=frozenset({0, 5}), outstanding_tokens=100)
+    views = with_(views, 2, cached_prefixes=frozenset({0, 5, 6, 7}), outstanding_tokens=200)
+    views = with_(views, 3, outstanding_tokens=50)
+    assert router.pick(req(hashes=(0, 5, 6, 7, 8)), views) == 2
+    # Only the shared head matches: plain least-load, not the deepest-cache instance.
+    views = with_(views, 0, outstanding_tokens=300)
+    assert router.pick(req(hashes=(0, 9)), views) == 3
+
+
+def test_prefix_affinity_guard_credits_the_prefill_a_deep_match_saves():
+    chain = tuple(range(20))  # 20 blocks of 512 tokens: a long conversation's history
+    views = fleet(4, cached_prefixes=frozenset({0}))
+    views = with_(views, 0, cached_prefixes=frozenset(chain), outstanding_tokens=18_000)
+    for i in (1, 2, 3):
+        views = with_(views, i, outstanding_tokens=6_000)
+    # Mean 9000, limit 13500: instance 0 is over it, but sending the request elsewhere would
+    # prefill ~9.7k tokens again; the credit keeps it home.
+    router = get_router("prefix-affinity")
+    assert router.pick(req(prompt=10_500, hashes=chain + (99,)), views) == 0
+    assert router.guard_trips == 0
+    # A short match saves little: the guard trips and the request goes to the least loaded.
+    assert router.pick(req(prompt=10_500, hashes=(0, 1, 2, 77)), views) != 0
+    assert router.guard_trips == 1

@@ -10,6 +10,13 @@ so a load guard overrules affinity: when the preferred instance's outstanding to
 ``(1 + slack)`` times the fleet's mean, and ``min_tokens``, the request goes to the least-loaded
 instance instead. ``min_tokens`` keeps the guard quiet in a nearly idle fleet, where the mean is
 tiny and losing the cache hit would cost more than the queueing it saves.
+
+The guard credits a match with the prefill it saves over the least-loaded instance: sending a
+long conversation elsewhere makes the fleet prefill its whole history again, so the preferred
+instance may carry that many more tokens than the limit before the guard trips. Without the
+credit, a queue about one request deep (Mooncake prompts are ~12k tokens) threw deep
+continuations off their cache. A prefix every instance holds (one system prompt) earns no
+credit, since the least-loaded instance holds it too, so a hot prefix is still spread.
 """
 
 from __future__ import annotations
@@ -73,9 +80,14 @@ class PrefixAffinityRouter(Router):
         if preferred < 0:
             return least
         load = views[preferred].outstanding_tokens
-        if load > self.min_tokens and load > (1.0 + self.slack) * total / count:
-            self.guard_trips += 1
-            return least
+        limit = (1.0 + self.slack) * total / count
+        if load > self.min_tokens and load > limit:
+            # Credit the prefill a deep match saves over the least-loaded instance.
+            base = cached_depth(hashes, views[least].cached_prefixes) if self.use_cached else 0
+            saved = min(max(depth - base, 0) * request.prefix_block_tokens, request.prompt_tokens)
+            if load - saved > limit:
+                self.guard_trips += 1
+                return least
         return preferred
 
     def _from_index(self, hashes: Sequence[int], views: Sequence[InstanceView]) -> tuple[int, int]:
