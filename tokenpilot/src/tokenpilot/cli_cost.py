@@ -17,24 +17,47 @@ from tokenpilot.output import FORMAT_OPTION, Format, emit, fail, log
 CHARS_PER_TOKEN = 4  # the usual rule of thumb for English text with BPE tokenizers
 
 
-def count_prompt_tokens(path: Path, tokenizer: Path | None) -> tuple[int, str]:
-    """Tokens in a prompt file: exact with a local tokenizer.json, else estimated."""
+def count_prompt_tokens(
+    path: Path, tokenizer: Path | None, model: str = ""
+) -> tuple[int, str]:
+    """Tokens in a prompt file: exact with a local tokenizer (a tokenizer.json or a GGUF file,
+    or SmolLM2's GGUF when that model is asked for and installed), else estimated."""
     try:
         text = path.read_text(encoding="utf-8", errors="replace")
     except OSError as e:
         raise fail(f"cannot read prompt file {path}: {e.strerror}") from e
-    if tokenizer is not None:
-        if importlib.util.find_spec("tokenizers") is None:
-            log("the 'tokenizers' package is not installed: prompt tokens are estimated")
-        else:
-            from tokenizers import Tokenizer
+    if tokenizer is None and model.lower().startswith("smollm2"):
+        from tokenpilot.tokenize_gguf import smollm2_path
 
-            try:
-                tok = Tokenizer.from_file(str(tokenizer))
-            except Exception as e:  # the library raises a bare Exception on a bad file
-                raise fail(f"cannot load tokenizer {tokenizer}: {e}") from e
-            return len(tok.encode(text).ids), f"counted with {tokenizer.name}"
+        tokenizer = smollm2_path()
+    if tokenizer is not None:
+        counted = _count_with(tokenizer, text)
+        if counted is not None:
+            return counted, f"counted with {tokenizer.name}"
     return max(1, round(len(text) / CHARS_PER_TOKEN)), f"estimated (~{CHARS_PER_TOKEN} chars/token)"
+
+
+def _count_with(tokenizer: Path, text: str) -> int | None:
+    """Exact count with a local tokenizer; None (after saying why) when it cannot be used."""
+    if not tokenizer.is_file():
+        raise fail(f"tokenizer file {tokenizer} does not exist")
+    if tokenizer.suffix == ".gguf":
+        from tokenpilot.tokenize_gguf import GGUFTokenizer, UnsupportedTokenizer
+
+        try:
+            return GGUFTokenizer(tokenizer).count(text)
+        except (UnsupportedTokenizer, OSError, ValueError) as e:
+            raise fail(f"cannot read the tokenizer in {tokenizer}: {e}") from e
+    if importlib.util.find_spec("tokenizers") is None:
+        log("the 'tokenizers' package is not installed: prompt tokens are estimated")
+        return None
+    from tokenizers import Tokenizer
+
+    try:
+        tok = Tokenizer.from_file(str(tokenizer))
+    except Exception as e:  # the library raises a bare Exception on a bad file
+        raise fail(f"cannot load tokenizer {tokenizer}: {e}") from e
+    return len(tok.encode(text).ids)
 
 
 def _render_cost(d: dict) -> str:
@@ -73,7 +96,9 @@ def cost(
     kv_dtype: str = typer.Option("bf16", "--kv-dtype", help="bf16, fp16, fp8, int8 or int4."),
     weight_dtype: str = typer.Option("bf16", "--weight-dtype", help="bf16, fp8, int8 or int4."),
     prompt_file: Path = typer.Option(None, "--prompt-file", help="Count the prompt from a file."),
-    tokenizer: Path = typer.Option(None, "--tokenizer", help="A tokenizer.json for exact counts."),
+    tokenizer: Path = typer.Option(
+        None, "--tokenizer", help="A tokenizer.json or .gguf file for exact counts."
+    ),
     mem_util: float = typer.Option(0.9, "--mem-util", help="Fraction of GPU memory to use."),
     fmt: Format = FORMAT_OPTION,
 ) -> None:
@@ -87,7 +112,7 @@ def cost(
     if not 0 < mem_util <= 1:
         raise fail(f"--mem-util must be in (0, 1], got {mem_util}")
     if prompt_file is not None:
-        prompt_tokens, source = count_prompt_tokens(prompt_file, tokenizer)
+        prompt_tokens, source = count_prompt_tokens(prompt_file, tokenizer, model)
     elif prompt_tokens is None:
         raise fail("give --prompt-tokens N or --prompt-file F")
     elif prompt_tokens <= 0:
