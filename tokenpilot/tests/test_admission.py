@@ -8,11 +8,16 @@ from pathlib import Path
 
 import pytest
 
+from tokenpilot.costmodel import CostModel
+from tokenpilot.engine import Engine, EngineConfig
+from tokenpilot.hardware import get_gpu
+from tokenpilot.models import get_model
 from tokenpilot.policy.admission import (
     Admission,
     AdmissionConfig,
     AdmissionError,
     TenantLimits,
+    kv_wait_s,
     predicted_ttft_s,
 )
 from tokenpilot.policy.buckets import BucketLimits, BucketStore, MemoryBucketStore
@@ -214,6 +219,77 @@ def test_overload_uses_the_slo_of_the_request_class_and_the_prefix_cache():
     # The same prompt with its 1024 tokens cached there only waits for the queue: 0.8 s.
     cached = req(2, 1024, 10, slo_class="chat", prefix_hashes=(11, 12))
     assert predicted_ttft_s(cached, view) == pytest.approx(0.8)
+
+
+def kv_view(used: int, outstanding: int, queued: int = 0, drain: float = 12.0) -> InstanceView:
+    # 1000 blocks of 16 tokens: a pool of 16,000 KV tokens.
+    return InstanceView(0, "a", kv_blocks_used=used, kv_blocks_total=1000, block_size=16,
+                        outstanding_tokens=outstanding, queued_prefill_tokens=queued,
+                        prefill_tokens_per_s=10_000.0, decode_tokens_per_s=2000.0,
+                        predicted_drain_s=drain)
+
+
+def test_free_kv_predicts_the_prefill_backlog_only():
+    # 1600 held + 2000 to come + 1600 of its own: far below 16,000, so no wait for blocks.
+    view = kv_view(used=100, outstanding=2000, queued=3000, drain=5.0)
+    r = req(0, 1000, 600)
+    assert kv_wait_s(r, view) == 0.0
+    assert predicted_ttft_s(r, view) == pytest.approx((3000 + 1000) / 10_000)
+    # Exactly filling the pool still needs no wait; one token more does.
+    assert kv_wait_s(req(1, 1000, 16_000 - 3600 - 1000), view) == 0.0
+    assert kv_wait_s(req(2, 1000, 16_000 - 3600 - 999), view) > 0
+
+
+def test_full_kv_predicts_the_wait_for_blocks_and_sheds():
+    # The pool is all held and 8000 more tokens are still to come: 24,000 committed. The
+    # request's 1600 put 9600 over the pool, 40% of what the 12 s drain releases.
+    view = kv_view(used=1000, outstanding=8000, queued=0, drain=12.0)
+    r = req(0, 1000, 600)
+    assert kv_wait_s(r, view) == pytest.approx(12.0 * 9600 / 24_000)
+    assert predicted_ttft_s(r, view) == pytest.approx(4.8 + 0.1)  # then its own prefill
+    adm = Admission(AdmissionConfig(shed=True, ttft_slo_s=2.0))
+    d = adm.admit(r, [view], 0.0)
+    assert d.reason == "overloaded"
+    assert d.retry_after_s == pytest.approx(4.9 - 2.0)
+    # The old prefill-only figure would have admitted it.
+    assert (view.queued_prefill_tokens + 1000) / view.prefill_tokens_per_s < 2.0
+    # Without a drain estimate the excess is released at the decode speed.
+    no_drain = kv_view(used=1000, outstanding=8000, drain=0.0)
+    assert kv_wait_s(r, no_drain) == pytest.approx(9600 / 2000.0)
+
+
+def test_kv_room_is_sized_by_the_expected_output_when_configured():
+    view = kv_view(used=500, outstanding=0, drain=40.0)  # 8000 of 16,000 held
+    long_max = req(0, 1000, 8000)  # max_tokens 8000: 1000 over the pool
+    assert predicted_ttft_s(long_max, view) == pytest.approx(40.0 * 1000 / 8000 + 0.1)
+    assert Admission(AdmissionConfig(shed=True, ttft_slo_s=2.0)).admit(
+        long_max, [view], 0.0).reason == "overloaded"
+    cfg = AdmissionConfig(shed=True, ttft_slo_s=2.0, expected_output_tokens=256)
+    assert Admission(cfg).admit(long_max, [view], 0.0).admitted
+
+
+@pytest.mark.parametrize("blocks", [560, 4000])
+def test_kv_wait_flags_what_a_real_engine_would_preempt(blocks):
+    # Four running requests commit 8000 of an 8960-token pool (560 blocks); a fifth of 2000
+    # tokens fits its prompt at once, so the engine takes it, and when all five have grown
+    # they no longer fit: it swaps one out. With 4000 blocks all fit and none is preempted.
+    cm = CostModel(get_model("llama-3.1-8b"), get_gpu("h100-sxm"))
+    eng = Engine(cm, EngineConfig(preemption="swap"), num_blocks=blocks)
+    for i in range(4):
+        eng.add_request(Request(i, 0.0, 1000, 1000), 0.0)
+    eng.advance_to(0.5)
+    view = eng.view(0)
+    new = Request(9, 0.5, 1000, 1000)
+    wait = kv_wait_s(new, view)
+    eng.add_request(new, 0.5)
+    eng.advance_to(float("inf"))
+    swapped = eng.sched.preempt_swap
+    if blocks == 560:
+        assert wait > 0 and swapped > 0
+        assert predicted_ttft_s(new, view) > (view.queued_prefill_tokens + 1000) / \
+            view.prefill_tokens_per_s
+    else:
+        assert wait == 0 and swapped == 0
 
 
 # ---- configuration -----------------------------------------------------------------------------

@@ -11,7 +11,9 @@ Checks run in this order; the first that fails decides the reason code:
 5. ``overloaded`` (only with ``shed``): the predicted time to first token on the best instance
    exceeds the request's TTFT SLO times ``shed_margin``. Queueing it would buy a certain SLO miss
    and delay everyone behind it; rejecting early (as Mooncake's early rejection does) lets the
-   client retry elsewhere or later.
+   client retry elsewhere or later. The prediction (``predicted_ttft_s``) counts both the prefill
+   backlog and the wait for KV room (``kv_wait_s``): once the KV pool is committed, requests
+   wait for blocks, not compute. Retry-After is the predicted TTFT minus that bar.
 
 The bucket is charged at admission with an estimate (prompt tokens plus ``expected_output_tokens``,
 or the request's ``max_tokens`` when that is unset) and settled with the true count when the
@@ -185,19 +187,61 @@ def _tenant(v: Any, where: str) -> TenantLimits:
     )
 
 
-def predicted_ttft_s(request: Request, view: InstanceView) -> float | None:
+def predicted_ttft_s(request: Request, view: InstanceView,
+                     output_tokens: int | None = None) -> float | None:
     """Seconds until ``request`` would see its first token on ``view``; None if unknowable.
 
-    The prefill backlog ahead of it plus its own uncached prompt, at the instance's prefill
-    speed; decode work shares iterations with chunked prefill, so it does not delay the first
-    token the way queued prompts do. Without a prefill speed, the drain estimate stands in.
+    The later of two bounds, each read from the view alone:
+
+    - compute: the prefill backlog ahead of it plus its own uncached prompt, at the instance's
+      prefill speed (decode shares iterations with chunked prefill, so it does not delay the
+      first token the way queued prompts do);
+    - KV: the wait until the KV pool can hold the request for its whole life (``kv_wait_s``),
+      then its own prefill. A request that only fits by evicting others is not served: the
+      engine would preempt (swap or recompute) a running one, whose TPOT is then lost.
+
+    ``output_tokens`` is the output the KV room is sized for (default ``max_tokens``).
+    Without a prefill speed, the drain estimate stands in.
     """
-    if view.prefill_tokens_per_s > 0:
-        own = request.prompt_tokens - cached_tokens(request, view)
-        return (view.queued_prefill_tokens + own) / view.prefill_tokens_per_s
+    if view.prefill_tokens_per_s <= 0:
+        return view.predicted_drain_s if view.predicted_drain_s > 0 else None
+    own = request.prompt_tokens - cached_tokens(request, view)
+    compute = (view.queued_prefill_tokens + own) / view.prefill_tokens_per_s
+    wait = kv_wait_s(request, view, output_tokens)
+    if wait <= 0:
+        return compute
+    return max(compute, wait + own / view.prefill_tokens_per_s)
+
+
+def kv_wait_s(request: Request, view: InstanceView, output_tokens: int | None = None) -> float:
+    """Seconds until ``view``'s KV pool has room for ``request`` and everything ahead of it.
+
+    Every request on the instance will hold, before it ends, the KV it holds now plus the
+    tokens it has still to prefill or generate (``outstanding_tokens``); the new request adds
+    its uncached prompt plus ``output_tokens`` (default ``max_tokens``). What passes the pool's
+    size has to wait until requests finish and release theirs. By ``predicted_drain_s`` all of
+    it has been released; finishes are spread over that time, so the wait is the drain time
+    scaled by the share of the held and coming KV that must be released first. 0 when it all
+    fits (or the view reports no KV pool).
+
+    The sum is exact between events: a decode run moves tokens from outstanding to held.
+    It misses the KV of swapped-out requests (in host memory, not in ``kv_blocks_used``),
+    which the view does not report.
+    """
+    if view.kv_blocks_total <= 0:
+        return 0.0
+    bs = view.block_size
+    capacity = view.kv_blocks_total * bs
+    committed = view.kv_blocks_used * bs + view.outstanding_tokens
+    out = request.output_tokens if output_tokens is None else output_tokens
+    own = request.prompt_tokens - cached_tokens(request, view) + out
+    excess = committed + own - capacity
+    if excess <= 0 or committed <= 0:
+        return 0.0
     if view.predicted_drain_s > 0:
-        return view.predicted_drain_s
-    return None
+        return view.predicted_drain_s * min(1.0, excess / committed)
+    # No drain estimate: release at the decode speed (a lower bound of the wait).
+    return excess / view.decode_tokens_per_s if view.decode_tokens_per_s > 0 else 0.0
 
 
 class Admission:
@@ -248,7 +292,7 @@ class Admission:
                        f"the limit is {tl.max_inflight_tokens}")
             return Decision(False, take.reason, msg, retry)
         if cfg.shed:
-            best = _best_ttft_s(request, views)
+            best = _best_ttft_s(request, views, cost - request.prompt_tokens)
             bar = cfg.slo_for(request) * cfg.shed_margin
             if best is not None and best > bar:
                 # Give back what the take charged: a shed request consumes nothing.
@@ -278,12 +322,13 @@ class Admission:
         return len(self._charged)
 
 
-def _best_ttft_s(request: Request, views: Sequence[InstanceView]) -> float | None:
+def _best_ttft_s(request: Request, views: Sequence[InstanceView],
+                 output_tokens: int) -> float | None:
     best: float | None = None
     for v in views:
         if not v.healthy:
             continue
-        t = predicted_ttft_s(request, v)
+        t = predicted_ttft_s(request, v, output_tokens)
         if t is None:
             return None  # an instance we cannot judge may well be idle: do not shed
         if best is None or t < best:

@@ -9,7 +9,8 @@ capacity, ``tokenpilot.cluster.fleet``) and admission setting:
 
 - ``none``: everything admitted;
 - ``shed``: ``Admission(shed=True)`` rejects a request early when its predicted TTFT on every
-  instance exceeds the TTFT SLO;
+  instance exceeds the TTFT SLO; the prediction counts the prefill backlog and the wait for
+  KV room (``tokenpilot.policy.admission.kv_wait_s``), and needs no KV capacity setting;
 - ``inflight``: a fleet-wide in-flight token limit equal to the fleet's KV capacity (one
   tenant), so admitted work always fits in KV.
 
@@ -42,6 +43,19 @@ def _admission(kind: str) -> Admission | None:
     return Admission(AdmissionConfig(default_tenant=TenantLimits(max_inflight_tokens=kv_tokens)))
 
 
+def _misses(sim) -> tuple[int, int]:
+    """Admitted requests over the TTFT SLO, and those within it but over the TPOT SLO."""
+    ttft = tpot = 0
+    for r in sim.results.values():
+        if r.rejected:
+            continue
+        if r.first_token - r.arrival > SLO_TTFT:
+            ttft += 1
+        elif r.output_tokens > 1 and (r.finish - r.first_token) / (r.output_tokens - 1) > SLO_TPOT:
+            tpot += 1
+    return ttft, tpot
+
+
 def run_scenario(quick: bool = False) -> ScenarioResult:
     n = 300 if quick else 2500
     base = poisson(1.0, n, prompt=1500, output=600, prompt_cv=0.5, output_cv=0.5, seed=3)
@@ -60,6 +74,8 @@ def run_scenario(quick: bool = False) -> ScenarioResult:
                          slo_ttft=SLO_TTFT, slo_tpot=SLO_TPOT, admission=_admission(kind))
             adm = subset(sim, [r.id for r in reqs], SLO_TTFT, SLO_TPOT)
             good[(load, kind)] = (m.goodput_rps, adm["slo_met"])
+            if (load, kind) == (2.0, "shed"):
+                misses = _misses(sim)
             res.sims.append(sim)
             res.metrics.append(m)
             res.rows.append({
@@ -73,10 +89,11 @@ def run_scenario(quick: bool = False) -> ScenarioResult:
     shed_g, shed_met = good[(2.0, "shed")]
     none_g, none_met = good[(2.0, "none")]
     res.checks = {
-        f"2x load, shed: goodput {shed_g:.2f}/s >= 90% of goodput at capacity "
-        f"{at_cap:.2f}/s": shed_g >= 0.9 * at_cap,
-        f"2x load, shed: {shed_met * 100:.1f}% of admitted meet the SLO (>= 99%)":
-            shed_met >= 0.99,
+        f"2x load, shed: goodput >= 90% of goodput at capacity (no admission); measured "
+        f"{shed_g:.2f}/s = {shed_g / at_cap * 100:.0f}% of {at_cap:.2f}/s":
+            shed_g >= 0.9 * at_cap,
+        f"2x load, shed: >= 99% of admitted requests meet the SLO; measured "
+        f"{shed_met * 100:.1f}%": shed_met >= 0.99,
     }
     inf_g, inf_met = good[(2.0, "inflight")]
     res.notes = [
@@ -84,11 +101,17 @@ def run_scenario(quick: bool = False) -> ScenarioResult:
         f"requests; SLO TTFT <= {SLO_TTFT:g}s and TPOT <= {SLO_TPOT * 1e3:g}ms.",
         f"without admission at 2x: goodput {none_g:.2f}/s, {none_met * 100:.1f}% of requests "
         "meet the SLO: the queue grows for the whole run and every late arrival waits behind it.",
-        "shed: rejects at arrival when the predicted TTFT (queued prefill / prefill speed) "
-        "exceeds the TTFT SLO on every instance; it does not see KV pressure, so TPOT under "
-        "swapping is what it cannot protect. When the KV pool is full, waiting requests are "
-        "held back by blocks, not by prefill compute, so the predictor is optimistic and "
-        "admits requests that then queue for KV: that is why the shedding target is missed.",
+        "shed: rejects at arrival when the predicted TTFT exceeds the TTFT SLO on every "
+        "instance. The prediction is the later of the prefill backlog at prefill speed and "
+        "the wait for KV room: KV held plus tokens still to prefill or generate, plus the "
+        "request's own, against the pool; the excess waits its share of the drain time. "
+        "Counting prefill alone admitted requests that then queued for blocks (goodput "
+        "0.66/s, 16% within SLO at 2x before this).",
+        f"shed at 2x: {shed_g:.2f}/s ({shed_g / at_cap * 100:.0f}% of goodput at capacity), "
+        f"{shed_met * 100:.1f}% of admitted meet the SLO; misses: {misses[0]} TTFT, "
+        f"{misses[1]} TPOT only. TTFT misses come from requests admitted on the strength of "
+        "one instance and routed by least-tokens to another (the router does not see KV "
+        "held): routing to the instance admission judged best removed them at full size.",
         f"inflight limit at 2x: goodput {inf_g:.2f}/s ({inf_g / at_cap * 100:.0f}% of goodput "
         f"at capacity), {inf_met * 100:.1f}% of admitted meet the SLO: bounding admitted "
         "work by KV capacity is what holds the line here.",
