@@ -122,3 +122,26 @@ def test_bad_arguments():
         cm(kv_dtype="fp4x")
     with pytest.raises(ValueError):
         cm().decode_steps_within(0, 0, 0, 1.0)
+
+
+CHUNKS = st.lists(st.tuples(st.integers(0, 9000), st.integers(0, 200_000)), max_size=6)
+
+
+@settings(max_examples=300, deadline=None)
+@given(MODELS, CHUNKS, st.integers(-2, 512), st.integers(0, 2_000_000))
+def test_iteration_timing_is_iteration_bit_for_bit(spec, prefill, n, ctx):
+    m = cm(*spec)
+    full = m.iteration(prefill, n, ctx)
+    assert m.iteration_timing(prefill, n, ctx) == (full.time_s, full.bound == "compute")
+    assert m.iteration_time(prefill, n, ctx) == full.time_s
+    assert m.decode_coeffs(max(n, 1)) == m._decode_coeffs(max(n, 1))
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(1, 512), st.integers(0, 2_000_000), st.integers(0, 1024),
+       st.floats(0, 30))
+def test_decode_steps_within_when_the_bound_side_changes(n, s0, growth, budget):
+    # On an L4 a fast-growing context turns decode compute-bound within the span.
+    m = cm("llama-3.1-8b", "l4")
+    k = m.decode_steps_within(n, s0, growth * 50, budget)
+    assert m.decode_span(n, s0, growth * 50, k) <= budget < m.decode_span(n, s0, growth * 50, k + 1)

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tokenpilot.costmodel.calibration import Calibration, calibration_for
+from tokenpilot.costmodel.steps import largest_within, steps_guess
 from tokenpilot.hardware import GiB, GPUSpec
 from tokenpilot.models import ModelSpec
 
@@ -140,6 +141,11 @@ class CostModel:
             self._ar_per_token = 2 * m.layers * m.hidden * ACT_BYTES * 2 * (tp - 1) / tp / link
         else:
             self._ar_latency = self._ar_per_token = 0.0
+        # A dense model streams the same weights every iteration: keep that time once, for the
+        # engine's hot path (``iteration_timing``), computed exactly as ``iteration`` does.
+        self._dense = not m.is_moe
+        self._dense_weights_s = self.weights_read(0) / self._bw
+        self._coeff_cache: dict[int, tuple[float, float, float, float, float]] = {}
 
     # ---- memory ---------------------------------------------------------------------------
     def _activation_reserve(self) -> float:
@@ -187,6 +193,16 @@ class CostModel:
         c += self._ar_latency + self._ar_per_token * n
         return a_c, b_c, a_m, b_m, c
 
+    def decode_coeffs(self, n: int) -> tuple[float, float, float, float, float]:
+        """(a_c, b_c, a_m, b_m, c) of :meth:`_decode_coeffs`, cached per batch size ``n``.
+
+        A simulation meets few distinct batch sizes but asks for them at every event.
+        """
+        co = self._coeff_cache.get(n)
+        if co is None:
+            co = self._coeff_cache[n] = self._decode_coeffs(n)
+        return co
+
     def iteration(
         self,
         prefill: Sequence[tuple[int, int]] = (),
@@ -208,7 +224,7 @@ class CostModel:
         pm_kv = (kv_ctx + t_p) * self.kv_bytes_per_token / self._bw
 
         n = max(decode_n, 0)
-        a_c, b_c, a_m, b_m, c = self._decode_coeffs(n) if n else (0.0, 0.0, 0.0, 0.0, 0.0)
+        a_c, b_c, a_m, b_m, c = self.decode_coeffs(n) if n else (0.0, 0.0, 0.0, 0.0, 0.0)
         dc = a_c + b_c * decode_ctx_sum if n else 0.0
         weights = self.weights_read(t_p + n) / self._bw
         dm_kv = (n + decode_ctx_sum) * self.kv_bytes_per_token / self._bw if n else 0.0
@@ -238,17 +254,74 @@ class CostModel:
             bytes=memory * self._bw,
         )
 
+    def iteration_timing(
+        self,
+        prefill: Sequence[tuple[int, int]] = (),
+        decode_n: int = 0,
+        decode_ctx_sum: int = 0,
+    ) -> tuple[float, bool]:
+        """(time_s, compute-bound) of :meth:`iteration`, bit for bit, without the report.
+
+        The engine times every iteration that prefills with this: building the full
+        ``IterationCost`` (labels, FLOPs, list copies) took most of an event's time. Every
+        float below is computed by the same operations, in the same order, as in
+        :meth:`iteration`, so both give identical numbers (a test holds them to ``==``).
+        """
+        n_p = t_p = pairs = kv_ctx = 0
+        w = self.window
+        for c, p in prefill:
+            if c > 0:
+                n_p += 1
+                t_p += c
+                if w is None:
+                    pairs += (2 * p + c + 1) * c // 2  # attention_pairs without a window
+                    kv_ctx += p
+                else:
+                    pairs += attention_pairs(c, p, w)
+                    kv_ctx += min(p, w) if w else p
+        n = decode_n if decode_n > 0 else 0
+        if not n_p:
+            if not n:
+                return 0.0, False
+            a_c, b_c, a_m, b_m, c = self._coeff_cache.get(n) or self.decode_coeffs(n)
+            compute, memory = a_c + b_c * decode_ctx_sum, a_m + b_m * decode_ctx_sum
+            return (compute if compute >= memory else memory) + c, compute >= memory
+        bw, kvb = self._bw, self.kv_bytes_per_token
+        pc = (t_p * self._body_flops_per_token + n_p * self._head_flops_per_seq) / self._linear_rate
+        pc += pairs * self._attn_pair_prefill / self._attn_rate
+        pm_kv = (kv_ctx + t_p) * kvb / bw
+        if n:
+            a_c, b_c = (self._coeff_cache.get(n) or self.decode_coeffs(n))[:2]
+            compute = pc + (a_c + b_c * decode_ctx_sum)
+            dm_kv = (n + decode_ctx_sum) * kvb / bw
+        else:
+            compute, dm_kv = pc + 0.0, 0.0
+        weights = self._dense_weights_s if self._dense else self.weights_read(t_p + n) / bw
+        memory = weights + pm_kv + dm_kv
+        const = self.cal.step_overhead_s + self.cal.seq_overhead_s * (n_p + n)
+        const += self._ar_latency + self._ar_per_token * (t_p + n)
+        return (compute if compute >= memory else memory) + const, compute >= memory
+
+    def iteration_time(
+        self,
+        prefill: Sequence[tuple[int, int]] = (),
+        decode_n: int = 0,
+        decode_ctx_sum: int = 0,
+    ) -> float:
+        """``iteration(...).time_s``, cheaply (see :meth:`iteration_timing`)."""
+        return self.iteration_timing(prefill, decode_n, decode_ctx_sum)[0]
+
     def decode_time(self, n: int, ctx_sum: int) -> float:
         if n <= 0:
             return 0.0
-        a_c, b_c, a_m, b_m, c = self._decode_coeffs(n)
+        a_c, b_c, a_m, b_m, c = self.decode_coeffs(n)
         return max(a_c + b_c * ctx_sum, a_m + b_m * ctx_sum) + c
 
     def decode_span(self, n: int, ctx_sum0: int, growth: int, k: int) -> float:
         """Exactly sum(decode_time(n, ctx_sum0 + i*growth) for i in range(k)), in O(1)."""
         if n <= 0 or k <= 0:
             return 0.0
-        a_c, b_c, a_m, b_m, c = self._decode_coeffs(n)
+        a_c, b_c, a_m, b_m, c = self.decode_coeffs(n)
         # Term i is max(A + a*i, B + b*i) + c: two arithmetic series split where they cross.
         A, a = a_c + b_c * ctx_sum0, b_c * growth
         B, b = a_m + b_m * ctx_sum0, b_m * growth
@@ -263,22 +336,26 @@ class CostModel:
         return _series(*first, 0, split) + _series(*second, split, k) + c * k
 
     def decode_steps_within(self, n: int, ctx_sum0: int, growth: int, budget_s: float) -> int:
-        """The largest k >= 0 with decode_span(n, ctx_sum0, growth, k) <= budget_s (O(log k))."""
+        """The largest k >= 0 with decode_span(n, ctx_sum0, growth, k) <= budget_s.
+
+        Solved in closed form on the line that bounds the first step, then checked (and, when
+        the roofline side changes within the span, corrected) against :meth:`decode_span`.
+        """
         if n <= 0:
             raise ValueError("decode_steps_within needs a decode batch of at least one sequence")
         if growth < 0:
             raise ValueError("context growth per step must be >= 0")
-        first = self.decode_time(n, ctx_sum0)
+        if not budget_s < math.inf:
+            raise ValueError(f"the time budget must be finite, got {budget_s}")
+        a_c, b_c, a_m, b_m, c = self.decode_coeffs(n)
+        A, B = a_c + b_c * ctx_sum0, a_m + b_m * ctx_sum0
+        first = (A if A >= B else B) + c  # == decode_time(n, ctx_sum0)
         if budget_s < first:
             return 0
-        lo, hi = 1, int(budget_s / first) + 1  # steps never get cheaper, so k <= budget/first
-        while lo < hi:  # invariant: span(lo) <= budget
-            mid = (lo + hi + 1) // 2
-            if self.decode_span(n, ctx_sum0, growth, mid) <= budget_s:
-                lo = mid
-            else:
-                hi = mid - 1
-        return lo
+        slope = (b_c if A >= B else b_m) * growth
+        guess = steps_guess(first, slope, budget_s)
+        return largest_within(lambda k: self.decode_span(n, ctx_sum0, growth, k), guess,
+                              budget_s, strict=False)
 
     def prefill_time(self, tokens: int, context: int = 0) -> float:
         return self.iteration(prefill=[(tokens, context)]).time_s
@@ -290,3 +367,4 @@ def _series(start: float, step: float, i0: int, i1: int) -> float:
     if m <= 0:
         return 0.0
     return m * start + step * (m * (i0 + i1 - 1) / 2)
+

@@ -18,13 +18,21 @@ Driving it from a fleet simulator::
 
 from __future__ import annotations
 
+import gc
 import math
 from array import array
 from bisect import bisect_right
 from collections.abc import Iterable
+from struct import Struct
 
 from tokenpilot.engine.block_manager import BlockManager
-from tokenpilot.engine.metrics import EngineStats, RequestResult, TimeSeries
+from tokenpilot.engine.metrics import (
+    EngineStats,
+    RequestResult,
+    TimeSeries,
+    _pack_row,
+    make_result,
+)
 from tokenpilot.engine.queues import FCFS, QueueDiscipline
 from tokenpilot.engine.scheduler import Scheduler
 from tokenpilot.engine.sequence import DECODE, FINISHED, REJECTED, EngineConfig, Seq
@@ -33,6 +41,8 @@ from tokenpilot.policy.view import InstanceView
 from tokenpilot.workload.request import Request
 
 INF_STEPS = 1 << 62
+_LOG = Struct("qqqqqd")  # one event of the tokens_by() log
+_pack_log = _LOG.pack
 
 
 class Engine:
@@ -62,16 +72,25 @@ class Engine:
         self.series = TimeSeries()
         self.finished: list[Seq] = []
         self.rejected: list[Seq] = []
-        # Log of simulated chunks for tokens_by(): start time, first iteration, iterations,
-        # and for decode-only runs the batch (n, summed context, growth); n = 0 for a single
-        # mixed iteration whose end time is ``t0 + dur``.
+        # Log of simulated chunks for tokens_by(): the start time of each event (apart, for
+        # bisect), and per event one packed record (``_LOG``, appended in one call): first
+        # iteration, iterations, and for decode-only runs the batch (n, summed context,
+        # growth), n = 0 for a single mixed iteration; then its duration.
         self._log_t0 = array("d")
-        self._log_s0 = array("q")
-        self._log_k = array("q")
-        self._log_n = array("l")
-        self._log_ctx = array("q")
-        self._log_g = array("l")
-        self._log_dur = array("d")
+        self._log = bytearray()
+        # Settings the event loop reads every time, looked up once.
+        self._fast = cfg.fast
+        self._record = cfg.record_token_times
+        # The fast mode times prefill iterations without building the cost report.
+        self._timing = getattr(cm, "iteration_timing", None) if cfg.fast else None
+        q = self.sched.waiting
+        self._report_decode = (getattr(q, "on_decode", None) or q.on_service) if getattr(
+            q, "wants_decode_service", False) else None
+        # FCFS ignores the service it is told about: skip a call per prefill chunk for it.
+        self._report_prefill = None if getattr(type(q), "on_service", None) is FCFS.on_service \
+            else q.on_service
+        self._version = 0  # bumped whenever the state a view shows may have changed
+        self._view: tuple[int, int, InstanceView] | None = None
         budget = cfg.max_num_batched_tokens
         self.prefill_tps = budget / max(cm.prefill_time(budget), 1e-12)
 
@@ -83,6 +102,7 @@ class Engine:
             raise ValueError(f"request id {req.id} was already added to {self.name}")
         seq = Seq(req)
         self.seqs[req.id] = seq
+        self._version += 1
         total = req.prompt_tokens + req.output_tokens
         sched = self.sched
         if req.prompt_tokens <= 0 or req.output_tokens <= 0:
@@ -104,6 +124,7 @@ class Engine:
         sched.queued_prefill += req.prompt_tokens
         sched.nd_rem += req.output_tokens
         sched.waiting.push(req)
+        sched.n_waiting += 1
         return True
 
     def next_event_time(self) -> float:
@@ -117,7 +138,7 @@ class Engine:
         if not sched.has_work():
             return math.inf
         dec = sched.dec
-        if dec.n and not sched.prefilling and not sched.swapped and not len(sched.waiting):
+        if dec.n and not sched.prefilling and not sched.swapped and not sched.n_waiting:
             k = min(dec.next_finish(), dec.next_cap()) - self.s + 1
             return self.now + self.clock.span(dec.n, dec.ctx_sum(self.s), dec.n_unc, k)
         return self.now + self.cm.decode_time(max(dec.n, 1), dec.ctx_sum(self.s))
@@ -133,19 +154,29 @@ class Engine:
         return [self.result(q.id) for q in self.finished[start:]]
 
     def _advance(self, t: float) -> None:
-        sched = self.sched
-        while self.now < t and sched.has_work():
-            self._event(t)
+        sched, event = self.sched, self._event
+        # sched.has_work(), inlined: this test runs once per event.
+        while self.now < t and (sched.running or sched.swapped or sched.n_waiting):
+            event(t)
         if self.now < t and t != math.inf and not sched.has_work():
             self.now = t  # idle until t
 
     def run(self, requests: Iterable[Request]) -> list[RequestResult]:
         """Simulate ``requests`` (sorted by arrival) on this instance alone, to completion."""
-        for req in requests:
-            self._advance(req.arrival)
-            self.add_request(req, req.arrival)
-        self._advance(math.inf)
-        return self.results()
+        # A run allocates a few objects per request and frees almost none until the end, so
+        # the cyclic GC would rescan an ever-growing heap for nothing (no cycles are made).
+        was_enabled = gc.isenabled()
+        gc.disable()
+        try:
+            advance, add = self._advance, self.add_request
+            for req in requests:
+                advance(req.arrival)
+                add(req, req.arrival)
+            advance(math.inf)
+            return self.results()
+        finally:
+            if was_enabled:
+                gc.enable()
 
     def results(self) -> list[RequestResult]:
         """Every request added so far, finished or rejected or not, by id."""
@@ -153,7 +184,7 @@ class Engine:
 
     def result(self, req_id: int) -> RequestResult:
         q = self.seqs[req_id]
-        return RequestResult(
+        return make_result(
             q.id, q.arrival, q.prompt, q.output, q.first_scheduled, q.first_token, q.finish,
             max(q.cached_tokens, 0), tuple(q.preemptions), q.reason)
 
@@ -183,11 +214,11 @@ class Engine:
         i = bisect_right(self._log_t0, t) - 1
         if i < 0:
             return 0
-        s0, k, n = self._log_s0[i], self._log_k[i], self._log_n[i]
+        s0, k, n, ctx, g, dur = _LOG.unpack_from(self._log, _LOG.size * i)
         t0 = self._log_t0[i]
         if n == 0:
-            return s0 + (1 if t >= t0 + self._log_dur[i] else 0)
-        ctx, g, budget = self._log_ctx[i], self._log_g[i], t - t0
+            return s0 + (1 if t >= t0 + dur else 0)
+        budget = t - t0
         j = self.clock.steps_before(n, ctx, g, budget) - 1  # span(j) < budget
         if j + 1 <= k and self.clock.span(n, ctx, g, j + 1) <= budget:
             j += 1
@@ -195,6 +226,16 @@ class Engine:
 
     # ---- the view -------------------------------------------------------------------------
     def view(self, index: int = 0) -> InstanceView:
+        # A fleet asks every instance's view at each routing decision, mostly of instances
+        # whose state has not moved since the last ask: reuse the view until it does.
+        cached = self._view
+        if cached is not None and cached[0] == self._version and cached[1] == index:
+            return cached[2]
+        v = self._make_view(index)
+        self._view = (self._version, index, v)
+        return v
+
+    def _make_view(self, index: int) -> InstanceView:
         sched, dec, bm = self.sched, self.sched.dec, self.bm
         s = self.s
         n = dec.n
@@ -203,7 +244,7 @@ class Engine:
         queued = sched.queued_prefill
         # Drain estimate: the prefill backlog at full chunk speed, then the decode backlog at
         # the throughput of a full batch (or of the current one when it is smaller).
-        full = max(n, min(self.cfg.max_num_seqs, len(sched.running) + len(sched.waiting)))
+        full = max(n, min(self.cfg.max_num_seqs, len(sched.running) + sched.n_waiting))
         if rem_decode and full:
             avg_ctx = dec.ctx_sum(s) // n if n else 0
             tps = full / self.cm.decode_time(full, avg_ctx * full)
@@ -212,7 +253,7 @@ class Engine:
         drain = queued / self.prefill_tps + rem_decode / tps
         return InstanceView(
             index=index, name=self.name, gpu=self.gpu_name, model=self.model_name,
-            num_running=len(sched.running), num_waiting=len(sched.waiting) + len(sched.swapped),
+            num_running=len(sched.running), num_waiting=sched.n_waiting + len(sched.swapped),
             queued_prefill_tokens=queued, outstanding_tokens=queued + rem_decode,
             kv_blocks_used=bm.used, kv_blocks_total=bm.num_blocks,
             block_size=self.cfg.block_size, max_model_len=self.max_model_len,
@@ -221,80 +262,120 @@ class Engine:
 
     # ---- the event loop -------------------------------------------------------------------
     def _event(self, horizon: float) -> None:
-        sched, dec, bm, stats = self.sched, self.sched.dec, self.bm, self.stats
+        # The hot path of every simulation: attribute reads are hoisted into locals, and the
+        # decode aggregates (``DecodeSet.n``, ``ctx_sum``) and block counts are read inline.
+        sched, stats, bm = self.sched, self.stats, self.bm
+        dec = sched.dec
         s, now = self.s, self.now
-        sched.schedule(s, now)
-        plan = sched.plan
-        n = dec.n
+        n_unc = dec.n_unc
+        need = dec.cnt[(1 - s) % dec.bs] if n_unc else 0
+        if (self._fast and need <= bm.free and not sched.prefilling and not sched.swapped
+                and not sched.n_waiting and not dec.caps):
+            # Only running decodes and the blocks they need are free: what ``schedule`` would
+            # decide in its first lines, without the call (half of all events are these).
+            if need:
+                bm.free -= need
+                bm.anon += need
+            sched.plan = plan = []
+            sched.swap_in = sched.swap_out = 0
+            sched.preempted = False
+        else:
+            sched.schedule(s, now)
+            plan = sched.plan
+            n_unc = dec.n_unc  # a preemption may have changed the batch
+        n = n_unc + dec.n_cap
         if not plan and not n:
             raise RuntimeError(f"{self.name}: nothing schedulable at t={now:.6f} (deadlock)")
-        ctx = dec.ctx_sum(s)
-        stable = (self.cfg.fast and not plan and not sched.preempted and not sched.swap_in)
-        if stable:
+        ctx = dec.off_sum + n_unc * s + (dec.n_cap * dec.window if dec.n_cap else 0)
+        if not plan and self._fast and not sched.preempted and not sched.swap_in:
             # A run of identical decode iterations: as many as no event interrupts.
-            k = min(dec.next_finish(), dec.next_cap()) - s + 1
+            k = dec.next_finish()
+            if dec.caps:
+                k = min(k, dec.next_cap())
+            k -= s - 1
             if k > 1:
-                k = 1 + dec.steps_within_blocks(s + 1, bm.available, k - 1)
-            if k > 1 and horizon != math.inf:
-                k = min(k, self.clock.steps_before(n, ctx, dec.n_unc, horizon - now))
-            dt = self.clock.span(n, ctx, dec.n_unc, k)
+                k = 1 + dec.steps_within_blocks(s + 1, bm.free + len(bm.lru), k - 1)
+            # Then only the steps that start before the horizon (the next arrival).
+            k, dt, compute = self.clock.decode_run(n, ctx, n_unc, k, horizon - now)
             if k > 1:
-                bm.allocate(dec.blocks_for_steps(s + 1, k - 1))
-            if self.clock.compute_bound(n, ctx):
-                stats.compute_bound_s += dt
-            else:
-                stats.memory_bound_s += dt
+                blocks = dec.blocks_for_steps(s + 1, k - 1)
+                if blocks <= bm.free:  # bm.allocate(blocks) when nothing has to be evicted
+                    bm.free -= blocks
+                    bm.anon += blocks
+                else:
+                    bm.allocate(blocks)
+            busy = dt
             log_n = n
         else:
             k = 1
-            cost = self.cm.iteration([(c, q.computed) for q, c in plan], n, ctx)
-            swap = self.cm.swap_time(sched.swap_in + sched.swap_out) if (
-                sched.swap_in or sched.swap_out) else 0.0
-            dt = cost.time_s + swap
-            stats.swap_s += swap
-            stats.swap_in_tokens += sched.swap_in
-            stats.swap_out_tokens += sched.swap_out
-            if cost.bound == "compute":
-                stats.compute_bound_s += cost.time_s
+            if len(plan) == 1:  # the usual case, without a comprehension's call
+                q, c = plan[0]
+                chunks = ((c, q.computed),)
             else:
-                stats.memory_bound_s += cost.time_s
+                chunks = [(c, q.computed) for q, c in plan]
+            if self._timing is not None:
+                busy, compute = self._timing(chunks, n, ctx)
+            else:  # the reference: the cost model's full report, as a reader would ask it
+                cost = self.cm.iteration(chunks, n, ctx)
+                busy, compute = cost.time_s, cost.bound == "compute"
+            dt = busy
+            if sched.swap_in or sched.swap_out:
+                swap = self.cm.swap_time(sched.swap_in + sched.swap_out)
+                dt += swap
+                stats.swap_s += swap
+                stats.swap_in_tokens += sched.swap_in
+                stats.swap_out_tokens += sched.swap_out
             log_n = 0
-            on_service = sched.waiting.on_service
-            for q, c in plan:
-                on_service(q.req, c)
-        if self.cfg.record_token_times:
+            on_service = self._report_prefill
+            if on_service is not None:
+                for q, c in plan:
+                    on_service(q.req, c)
+        if compute:
+            stats.compute_bound_s += busy
+        else:
+            stats.memory_bound_s += busy
+        if self._record:
             self._log_t0.append(now)
-            self._log_s0.append(s)
-            self._log_k.append(k)
-            self._log_n.append(log_n)
-            self._log_ctx.append(ctx)
-            self._log_g.append(dec.n_unc)
-            self._log_dur.append(dt)
+            self._log += _pack_log(s, k, log_n, ctx, n_unc, dt)
         t_end = now + dt
         stats.iterations += k
         stats.events += 1
         stats.busy_s += dt
-        if n and getattr(sched.waiting, "wants_decode_service", False):
+        if n and self._report_decode is not None:
             # Decode tokens go to ``on_decode`` when the discipline tells them apart.
-            report = getattr(sched.waiting, "on_decode", None) or sched.waiting.on_service
+            report = self._report_decode
             for q in sched.running.values():
                 if q.state == DECODE and q.s_join <= s:
                     report(q.req, k)
         last = s + k - 1
-        done = sched.complete_prefills(s, t_end) if plan else []
-        if n and dec.fin and dec.fin[0][0] <= last:
-            for q in dec.pop_finished(last):
-                sched.finish(q, t_end)
-                done.append(q)
+        done = sched.complete_prefills(s, t_end) if plan else None
+        fin = dec.fin
+        if n and fin and fin[0][0] <= last:
+            popped = dec.pop_finished(last)
+            finish = sched.finish
+            for q in popped:
+                finish(q, t_end)
+            done = done + popped if done else popped
         if done:
             self.finished.extend(done)
             stats.finished += len(done)
         self.s = s + k
         self.now = t_end
+        self._version += 1
         if self.cfg.check:
             sched.check(self.s)
-        self.series.record(t_end, len(sched.running), len(sched.waiting) + len(sched.swapped),
-                           sched.queued_prefill, bm.used)
+        # Record on change only (the series' own rule), checked here to save a call per event.
+        row = (len(sched.running), sched.n_waiting + len(sched.swapped),
+               sched.queued_prefill, bm.num_blocks - bm.free - len(bm.lru))
+        series = self.series
+        if row != series._last:
+            if series.min_interval_s:
+                series.record_row(t_end, row)
+            else:  # record_row without its interval test, inlined
+                series._last = row
+                series.t.append(t_end)
+                series._rows += _pack_row(*row)
+                series._cols = None
 
     def finalize_stats(self) -> EngineStats:
         """The counters, with the scheduler's and block manager's folded in."""

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from array import array
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from struct import Struct
+
+_pack_row = Struct("qqqq").pack
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,36 +44,76 @@ class RequestResult:
         return self.first_scheduled - self.arrival
 
 
+# A frozen dataclass's generated __init__ sets each field through object.__setattr__, which
+# is slow; the engine makes one result per request, so it fills the slots directly instead.
+_RESULT_SETTERS = tuple(getattr(RequestResult, f.name).__set__ for f in fields(RequestResult))
+
+
+def make_result(*values: object) -> RequestResult:
+    """``RequestResult(*values)`` (all fields, in order), built faster."""
+    r = object.__new__(RequestResult)
+    for set_field, v in zip(_RESULT_SETTERS, values, strict=True):
+        set_field(r, v)
+    return r
+
+
 class TimeSeries:
     """Instance state sampled on change, into compact arrays (bounded: a few numbers per event).
+
+    ``t`` holds the sample times; ``running``, ``waiting``, ``queued_tokens`` and ``kv_used``
+    are integer arrays of the same length. The four counts of a sample are packed into one
+    growing buffer (one append per sample instead of four: this runs at every event), and
+    the columns are cut from it when first read after a change.
 
     ``min_interval_s`` > 0 keeps at most one sample per interval, for very long runs.
     """
 
-    __slots__ = ("t", "running", "waiting", "queued_tokens", "kv_used", "min_interval_s",
-                 "_last")
+    __slots__ = ("t", "_rows", "_cols", "min_interval_s", "_last")
 
     def __init__(self, min_interval_s: float = 0.0) -> None:
         self.t = array("d")
-        self.running = array("l")
-        self.waiting = array("l")
-        self.queued_tokens = array("q")
-        self.kv_used = array("l")
+        self._rows = bytearray()  # _ROW-packed (running, waiting, queued, kv_used) samples
+        self._cols: tuple[array, array, array, array] | None = None
         self.min_interval_s = min_interval_s
         self._last: tuple[int, int, int, int] | None = None
 
     def record(self, t: float, running: int, waiting: int, queued: int, kv_used: int) -> None:
-        row = (running, waiting, queued, kv_used)
+        self.record_row(t, (running, waiting, queued, kv_used))
+
+    def record_row(self, t: float, row: tuple[int, int, int, int]) -> None:
+        """Record ``(running, waiting, queued, kv_used)`` at ``t`` if it changed."""
         if row == self._last:
             return
         if self.min_interval_s and self.t and t - self.t[-1] < self.min_interval_s:
             return
         self._last = row
         self.t.append(t)
-        self.running.append(running)
-        self.waiting.append(waiting)
-        self.queued_tokens.append(queued)
-        self.kv_used.append(kv_used)
+        self._rows += _pack_row(*row)
+        self._cols = None
+
+    def _columns(self) -> tuple[array, array, array, array]:
+        cols = self._cols
+        if cols is None:
+            rows = array("q")
+            rows.frombytes(self._rows)
+            cols = self._cols = (rows[0::4], rows[1::4], rows[2::4], rows[3::4])
+        return cols
+
+    @property
+    def running(self) -> array:
+        return self._columns()[0]
+
+    @property
+    def waiting(self) -> array:
+        return self._columns()[1]
+
+    @property
+    def queued_tokens(self) -> array:
+        return self._columns()[2]
+
+    @property
+    def kv_used(self) -> array:
+        return self._columns()[3]
 
     def __len__(self) -> int:
         return len(self.t)

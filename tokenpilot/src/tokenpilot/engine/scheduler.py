@@ -41,6 +41,9 @@ class Scheduler:
         self.bs = cfg.block_size
         self.window = window
         self.waiting = queue
+        # len(waiting), kept here: a discipline's __len__ is a Python call, asked every event.
+        # Only the engine and this scheduler push to and pop from the queue.
+        self.n_waiting = 0
         self.seqs = seqs
         self.swapped: deque[Seq] = deque()
         self.running: dict[int, Seq] = {}  # admission order
@@ -57,6 +60,7 @@ class Scheduler:
         self.swap_out = 0
         self.preempted = False
         self._budget = 0
+        self.max_tokens = cfg.max_num_batched_tokens
 
     def blocks_for(self, tokens: int) -> int:
         w = self.window
@@ -65,42 +69,55 @@ class Scheduler:
         return -(-tokens // self.bs)
 
     def has_work(self) -> bool:
-        return bool(self.running or self.swapped or len(self.waiting))
+        return bool(self.running or self.swapped or self.n_waiting)
 
     # ---- one iteration --------------------------------------------------------------------
     def schedule(self, s: int, t: float) -> None:
         """Decide iteration ``s`` starting at time ``t``; allocates its KV blocks."""
-        dec, bm = self.dec, self.bm
+        # Runs once per event: the block counts and ``blocks_for`` are inlined, and the usual
+        # case (no chunked prefill in flight, enough free blocks) takes the shortest way.
+        dec, bm, bs, w = self.dec, self.bm, self.bs, self.window
         self.swap_in = self.swap_out = 0
         self.preempted = False
         if dec.caps:
             dec.cap_due(s)
-        budget = self.cfg.max_num_batched_tokens - dec.n
-        need = dec.need(s) if dec.n_unc else 0
+        budget = self.max_tokens - dec.n_unc - dec.n_cap
+        need = dec.cnt[(1 - s) % bs] if dec.n_unc else 0  # dec.need(s)
         plan: list[tuple[Seq, int]] = []
-        adds = []
-        for seq in self.prefilling.values():
-            if budget <= 0:
-                break
-            c = seq.num_tokens - seq.computed
-            if c > budget:
-                c = budget
-            add = self.blocks_for(seq.computed + c) - len(seq.hashed) - seq.anon
-            plan.append((seq, c))
-            adds.append(add)
-            need += add
-            budget -= c
-        if need <= bm.available:
-            bm.allocate(need)
-            for (seq, _), add in zip(plan, adds, strict=True):
-                seq.anon += add
+        prefilling = self.prefilling
+        if prefilling:
+            adds = []
+            for seq in prefilling.values():
+                if budget <= 0:
+                    break
+                c = seq.num_tokens - seq.computed
+                if c > budget:
+                    c = budget
+                tokens = seq.computed + c
+                if w is not None and tokens > w:
+                    tokens = w
+                add = -(-tokens // bs) - len(seq.hashed) - seq.anon
+                plan.append((seq, c))
+                adds.append(add)
+                need += add
+                budget -= c
+        if need <= bm.free + len(bm.lru):
+            if need > 0:
+                if need <= bm.free:  # bm.allocate(need) when nothing has to be evicted
+                    bm.free -= need
+                    bm.anon += need
+                else:
+                    bm.allocate(need)
+            if prefilling:
+                for (seq, _), add in zip(plan, adds, strict=True):
+                    seq.anon += add
         else:
             plan, budget = self._schedule_under_pressure(s, t)
         self.plan = plan
         if not self.preempted:
             if self.swapped:
                 budget = self._resume_swapped(s, t, budget)
-            if not self.swapped and budget > 0 and len(self.waiting):
+            if not self.swapped and budget > 0 and self.n_waiting:
                 self._admit(t, budget)
 
     def _schedule_under_pressure(self, s: int, t: float) -> tuple[list[tuple[Seq, int]], int]:
@@ -177,6 +194,7 @@ class Scheduler:
             seq.reg_stop = False
             seq.preemptions.append((t, "recompute"))
             self.waiting.push(seq.req)
+            self.n_waiting += 1
         self.queued_prefill += seq.num_tokens - seq.computed
 
     def _resume_swapped(self, s: int, t: float, budget: int) -> int:
@@ -205,25 +223,33 @@ class Scheduler:
         return budget
 
     def _admit(self, t: float, budget: int) -> None:
-        q, bm, bs, running = self.waiting, self.bm, self.bs, self.running
+        q, bm, bs, w, running = self.waiting, self.bm, self.bs, self.window, self.running
         max_seqs = self.cfg.max_num_seqs
-        plan = self.plan
-        while len(q) and len(running) < max_seqs and budget > 0:
-            seq = self.seqs[q.peek().id]
+        plan, seqs, prefilling = self.plan, self.seqs, self.prefilling
+        while self.n_waiting and len(running) < max_seqs and budget > 0:
+            seq = seqs[q.peek().id]
             hits = idle = 0
             if seq.keys:
                 # The last prompt token is always computed: its logits give the next token.
                 hits, idle = bm.match(seq.keys, (seq.num_tokens - 1) // bs)
             computed = hits * bs
             c = min(seq.num_tokens - computed, budget)
-            add = self.blocks_for(computed + c) - hits
-            if add + idle > bm.available:
+            tokens = computed + c
+            if w is not None and tokens > w:
+                tokens = w
+            add = -(-tokens // bs) - hits  # self.blocks_for(computed + c) - hits
+            if add + idle > bm.free + len(bm.lru):
                 break
             q.pop()
+            self.n_waiting -= 1
             if hits:
                 seq.hashed = seq.keys[:hits]
                 bm.acquire(seq.hashed)
-            bm.allocate(add)
+            if add <= bm.free:  # bm.allocate(add) when nothing has to be evicted
+                bm.free -= add
+                bm.anon += add
+            else:
+                bm.allocate(add)
             seq.anon = add
             seq.computed = computed
             self.queued_prefill -= computed
@@ -236,7 +262,7 @@ class Scheduler:
             seq.admit_no = self.admitted
             seq.state = PREFILL
             running[seq.id] = seq
-            self.prefilling[seq.id] = seq
+            prefilling[seq.id] = seq
             plan.append((seq, c))
             budget -= c
 
@@ -276,14 +302,20 @@ class Scheduler:
 
     def finish(self, seq: Seq, t_end: float) -> None:
         """Free a finished request's KV: its prefix blocks stay cached, the rest is freed."""
+        bm, hashed = self.bm, seq.hashed
         if seq.state == DECODE:
-            anon = self.blocks_for(seq.computed) - len(seq.hashed)
+            kv, w = seq.computed, self.window
+            if w is not None and kv > w:
+                kv = w
+            anon = -(-kv // self.bs) - len(hashed)  # self.blocks_for(seq.computed) - ...
         else:
             anon = seq.anon
-        self.bm.release(anon)
-        self.bm.drop(seq.hashed)
+        bm.anon -= anon  # bm.release(anon), once per request
+        bm.free += anon
+        if hashed:
+            bm.drop(hashed)
+            seq.hashed = []
         seq.anon = 0
-        seq.hashed = []
         seq.state = FINISHED
         seq.finish = t_end
         del self.running[seq.id]

@@ -4,20 +4,16 @@ For a fixed decode batch of ``n`` sequences the cost model's step time is
 ``max(A + a*i, B + b*i) + c`` at step ``i`` (summed context grows by ``growth`` per step), so
 the time of ``k`` steps and the number of steps that fit before a deadline are sums of
 arithmetic series. The cost model exposes ``decode_span``/``decode_steps_within``; this clock
-caches the per-batch-size coefficients (through ``_decode_coeffs`` when the model has it) so a
-span costs about a microsecond instead of re-deriving them each time.
+caches the per-batch-size coefficients (``decode_coeffs`` when the model has it) in a dict of
+its own, so a span costs about a microsecond instead of re-deriving them each time, and it
+solves "how many steps start before the next arrival" with one square root and two checks.
 """
 
 from __future__ import annotations
 
 import math
 
-
-def _series(start: float, step: float, i0: int, i1: int) -> float:
-    m = i1 - i0
-    if m <= 0:
-        return 0.0
-    return m * start + step * (m * (i0 + i1 - 1) / 2)
+from tokenpilot.costmodel.steps import largest_within, steps_guess
 
 
 class DecodeClock:
@@ -42,15 +38,73 @@ class DecodeClock:
             return 0.0
         if self._get is None:
             return self.cm.decode_span(n, ctx0, growth, k)
-        a_c, b_c, a_m, b_m, c = self.coeffs(n)
+        a_c, b_c, a_m, b_m, c = self._coeffs.get(n) or self.coeffs(n)
         A, a = a_c + b_c * ctx0, b_c * growth
         B, b = a_m + b_m * ctx0, b_m * growth
         # One line usually dominates the whole span (memory for decode); check both ends.
-        if A >= B and A + a * (k - 1) >= B + b * (k - 1):
-            return _series(A, a, 0, k) + c * k
-        if B >= A and B + b * (k - 1) >= A + a * (k - 1):
-            return _series(B, b, 0, k) + c * k
+        # The sums are _series(start, step, 0, k), inlined: this runs at every event.
+        j = k - 1
+        if A >= B and A + a * j >= B + b * j:
+            return k * A + a * (k * j / 2) + c * k
+        if B >= A and B + b * j >= A + a * j:
+            return k * B + b * (k * j / 2) + c * k
         return self.cm.decode_span(n, ctx0, growth, k)
+
+    def span_bound(self, n: int, ctx0: int, growth: int, k: int) -> tuple[float, bool]:
+        """(span(n, ctx0, growth, k), compute_bound(n, ctx0)) for one cache lookup."""
+        if self._get is None:
+            return self.span(n, ctx0, growth, k), self.compute_bound(n, ctx0)
+        a_c, b_c, a_m, b_m, c = self._coeffs.get(n) or self.coeffs(n)
+        A, B = a_c + b_c * ctx0, a_m + b_m * ctx0
+        if k <= 0:
+            return 0.0, A >= B
+        a, b = b_c * growth, b_m * growth
+        j = k - 1
+        # The same arithmetic as ``span`` (one line dominating the whole span), inlined.
+        if A >= B and A + a * j >= B + b * j:
+            return k * A + a * (k * j / 2) + c * k, True
+        if B >= A and B + b * j >= A + a * j:
+            return k * B + b * (k * j / 2) + c * k, A >= B
+        return self.cm.decode_span(n, ctx0, growth, k), A >= B
+
+    def decode_run(self, n: int, ctx0: int, growth: int, k: int,
+                   budget: float) -> tuple[int, float, bool]:
+        """One decode-only event in one call: (steps, their time, first step compute-bound).
+
+        ``k`` steps are wanted, but only those that start strictly before ``budget`` seconds
+        from now (at least one): ``min(k, steps_before(...))``, then ``span_bound`` of that.
+        This is the engine's hottest call, so the usual case (one roofline side bounds every
+        step considered) is computed inline with the exact arithmetic of ``span``, and anything
+        else goes the general way.
+        """
+        if self._get is None:
+            if k > 1 and budget != math.inf:
+                k = min(k, self.steps_before(n, ctx0, growth, budget))
+            dt, compute = self.span_bound(n, ctx0, growth, k)
+            return k, dt, compute
+        a_c, b_c, a_m, b_m, c = self._coeffs.get(n) or self.coeffs(n)
+        A, a = a_c + b_c * ctx0, b_c * growth
+        B, b = a_m + b_m * ctx0, b_m * growth
+        compute = A >= B
+        # P + p*i: the line bounding the first step; Q + q*i: the other one.
+        P, p, Q, q = (A, a, B, b) if compute else (B, b, A, a)
+        if k > 1 and budget != math.inf:
+            j = steps_guess(P + c, p, budget)  # span(j) < budget <= span(j + 1), if exact
+            if j + 1 >= k:
+                # Only whether step k - 1 starts in time matters: k stands if span(k-1) fits.
+                j = k - 1
+                if not (P + p * j >= Q + q * j and j * P + p * (j * (j - 1) / 2) + c * j < budget):
+                    k = min(k, self.steps_before(n, ctx0, growth, budget))
+            elif (P + p * j >= Q + q * j
+                  and j * P + p * (j * (j - 1) / 2) + c * j < budget
+                  <= (j + 1) * P + p * ((j + 1) * j / 2) + c * (j + 1)):
+                k = j + 1
+            else:
+                k = min(k, self.steps_before(n, ctx0, growth, budget))
+        m = k - 1
+        if P + p * m >= Q + q * m:
+            return k, k * P + p * (k * m / 2) + c * k, compute
+        return k, self.span(n, ctx0, growth, k), compute
 
     def compute_bound(self, n: int, ctx0: int) -> bool:
         """Whether the first step of such a batch is on the compute side of the roofline."""
@@ -64,46 +118,15 @@ class DecodeClock:
         if budget == math.inf:
             return 1 << 62
         span = self.span
-        # Guess from the dominant line of the step time, solving its quadratic; then correct.
+        # Guess from the line that bounds the first step, solving its quadratic; then check.
         if self._get is None:
             t0 = span(n, ctx0, growth, 1)
             slope = max(span(n, ctx0, growth, 2) - 2 * t0, 0.0)
         else:
-            a_c, b_c, a_m, b_m, c = self.coeffs(n)
+            a_c, b_c, a_m, b_m, c = self._coeffs.get(n) or self.coeffs(n)
             A, B = a_c + b_c * ctx0, a_m + b_m * ctx0
             t0, slope = (A + c, b_c * growth) if A >= B else (B + c, b_m * growth)
-        if slope > 0:
-            # span(j) ~ (slope/2) j^2 + (t0 - slope/2) j
-            h = t0 - slope / 2
-            j = int((-h + math.sqrt(h * h + 2 * slope * budget)) / slope)
-        else:
-            j = int(budget / t0)
-        j = max(j, 0)
-        # Largest j with span(j) < budget; search outward if the guess is off.
-        if span(n, ctx0, growth, j) < budget:
-            step = 1
-            while span(n, ctx0, growth, j + step) < budget:
-                j += step
-                step *= 2
-            hi = j + step  # span(hi) >= budget
-            while hi - j > 1:
-                mid = (j + hi) // 2
-                if span(n, ctx0, growth, mid) < budget:
-                    j = mid
-                else:
-                    hi = mid
-        else:
-            lo, step = j, 1
-            while lo > 0 and span(n, ctx0, growth, lo) >= budget:
-                j = lo
-                lo = max(lo - step, 0)
-                step *= 2
-            hi = j  # span(hi) >= budget, span(lo) < budget (span(0) = 0)
-            while hi - lo > 1:
-                mid = (lo + hi) // 2
-                if span(n, ctx0, growth, mid) < budget:
-                    lo = mid
-                else:
-                    hi = mid
-            j = lo
-        return j + 1
+        j = steps_guess(t0, slope, budget)
+        if span(n, ctx0, growth, j) < budget <= span(n, ctx0, growth, j + 1):
+            return j + 1  # the usual case: the guess is exact
+        return largest_within(lambda i: span(n, ctx0, growth, i), j, budget, strict=True) + 1

@@ -1,0 +1,97 @@
+"""The engine's shortcuts equal the plain computations they replace."""
+
+from __future__ import annotations
+
+import math
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tokenpilot.costmodel import CostModel
+from tokenpilot.engine import Engine, EngineConfig, RequestResult, TimeSeries
+from tokenpilot.engine.metrics import make_result
+from tokenpilot.engine.timing import DecodeClock
+from tokenpilot.hardware import get_gpu
+from tokenpilot.models import get_model
+from tokenpilot.workload import Request
+
+CM = CostModel(get_model("llama-3.1-8b"), get_gpu("h100-sxm"))
+# On an L4 a fast-growing decode context turns compute-bound within a span.
+L4 = CostModel(get_model("llama-3.1-8b"), get_gpu("l4"))
+
+
+class _NoCoeffs:
+    """A cost model without ``decode_coeffs``: the clock must take the general way."""
+
+    def __init__(self, cm: CostModel) -> None:
+        self.cm = cm
+
+    def decode_span(self, *a):
+        return self.cm.decode_span(*a)
+
+    def iteration(self, *a):
+        return self.cm.iteration(*a)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from([CM, L4]), st.booleans(), st.integers(1, 300),
+       st.integers(0, 3_000_000), st.integers(0, 20_000), st.integers(1, 5000),
+       st.one_of(st.just(math.inf), st.floats(1e-4, 60)))
+def test_decode_run_is_min_of_steps_before_then_span(cm, plain, n, ctx, growth, k, budget):
+    clock = DecodeClock(_NoCoeffs(cm) if plain else cm)
+    ref = DecodeClock(cm)
+    want_k = min(k, ref.steps_before(n, ctx, growth, budget)) if k > 1 else k
+    got_k, dt, compute = clock.decode_run(n, ctx, growth, k, budget)
+    assert got_k == want_k
+    assert dt == ref.span(n, ctx, growth, want_k) or plain
+    assert math.isclose(dt, cm.decode_span(n, ctx, growth, want_k), rel_tol=1e-9)
+    assert compute == (cm.iteration((), n, ctx).bound == "compute")
+    if want_k < k:  # the last step taken starts before the budget, the next one does not
+        assert ref.span(n, ctx, growth, want_k - 1) < budget <= ref.span(n, ctx, growth, want_k)
+
+
+def test_view_is_reused_until_the_engine_moves():
+    eng = Engine(CM, EngineConfig())
+    for i in range(5):
+        eng.add_request(Request(i, 0.0, 500, 50), 0.0)
+    v = eng.view(2)
+    assert eng.view(2) is v  # nothing happened in between
+    assert eng.view(1) is not v and eng.view(1).index == 1
+    eng.advance_to(0.05)
+    fresh = eng.view(2)
+    assert fresh is not v and fresh == eng._make_view(2)
+    assert fresh.num_running != v.num_running or fresh.queued_prefill_tokens \
+        != v.queued_prefill_tokens
+    eng.add_request(Request(9, 0.05, 300, 10), 0.05)
+    assert eng.view(2).num_waiting + eng.view(2).num_running == fresh.num_waiting \
+        + fresh.num_running + 1
+
+
+def test_time_series_columns_and_results():
+    ts = TimeSeries()
+    ts.record(0.0, 1, 2, 3, 4)
+    ts.record(0.5, 1, 2, 3, 4)  # unchanged: not kept
+    ts.record(1.0, 5, 0, 7, 9)
+    assert list(ts.t) == [0.0, 1.0] and len(ts) == 2
+    assert (list(ts.running), list(ts.waiting), list(ts.queued_tokens), list(ts.kv_used)) == (
+        [1, 5], [2, 0], [3, 7], [4, 9])
+    ts.record(2.0, 6, 0, 0, 1)
+    assert list(ts.kv_used) == [4, 9, 1]  # columns are rebuilt after a new sample
+    vals = (3, 0.5, 10, 20, 0.6, 0.7, 0.9, 4, ((0.8, "swap"),), "")
+    assert make_result(*vals) == RequestResult(*vals)
+    assert hash(make_result(*vals)) == hash(RequestResult(*vals))
+
+
+def test_run_restores_the_garbage_collector():
+    import gc
+
+    reqs = [Request(i, i * 0.1, 100, 5) for i in range(5)]
+    assert gc.isenabled()
+    Engine(CM, EngineConfig()).run(reqs)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        Engine(CM, EngineConfig()).run(reqs)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
