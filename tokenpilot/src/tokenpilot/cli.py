@@ -5,6 +5,7 @@ from __future__ import annotations
 import typer
 
 from tokenpilot import __version__
+from tokenpilot.output import FORMAT_OPTION, Format, emit
 
 app = typer.Typer(
     name="tokenpilot",
@@ -31,13 +32,21 @@ def _root(
 
 
 @app.command()
-def demo() -> None:
-    """Run tokenpilot's main job on built-in defaults (what `make demo` runs)."""
-    typer.echo(f"tokenpilot {__version__}: no demo yet; the commands so far:")
-    typer.echo(typer.main.get_command(app).get_help(typer.Context(typer.main.get_command(app))))
+def demo(fmt: Format = FORMAT_OPTION) -> None:
+    """A mixed simulated GPU fleet behind the gateway: round-robin vs tokenpilot's router."""
+    from tokenpilot.demo import render, run_demo
+
+    emit(run_demo(), fmt, render)
 
 
-from tokenpilot import cli_cost  # noqa: E402,F401  (registers cost, calibrate)
+# Each command module registers its commands on `app` when imported.
+from tokenpilot import (  # noqa: E402,F401
+    cli_cost,  # cost, calibrate
+    cli_gateway,  # serve, sim-backend, bench
+    cli_llama,  # llama-fleet
+    cli_scenario,  # scenario
+    cli_sim,  # simulate, compare
+)
 
 
 def main() -> None:

@@ -1,0 +1,136 @@
+"""The gateway's cost: added time to first token, and the streamed request rate it sustains.
+
+Run:  .venv/bin/python tokenpilot/benchmarks/bench_gateway.py [--requests N] [--concurrency C]
+
+Starts two simulated backends (speedup 1000, so the engine adds ~nothing) as their own
+processes and a gateway on 127.0.0.1 in this process (``--in-process``: the backends too), then
+1. overhead: the same streamed request sent one at a time, directly to a backend and through
+   the gateway; the p50/p99 TTFT difference is what the gateway adds (targets: p50 <= 1 ms);
+2. rate: N streamed requests, C at a time, through the gateway to two backends; completed
+   requests per second (target: >= 1,000/s).
+The client runs in the gateway's process (a raw asyncio HTTP client, not httpx), so the
+figures include its CPU: an upper bound on the gateway's own cost.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import statistics
+import subprocess
+import sys
+import time
+
+import httpx
+
+from tokenpilot.gateway.app import create_app
+from tokenpilot.gateway.config import GatewayConfig
+from tokenpilot.gateway.fleet import start_gateway, start_sims
+from tokenpilot.gateway.runner import ServerPool, bind
+from tokenpilot.gateway.wire import WireClient
+from tokenpilot.loadgen import pct
+
+BODY = {"model": "llama-3.1-8b", "messages": [{"role": "user", "content": "hi " * 40}],
+        "max_tokens": 4, "stream": True, "stream_options": {"include_usage": True}}
+
+
+async def ttfts(url: str, n: int) -> list[float]:
+    out = []
+    async with WireClient(url, 4) as c:
+        for _ in range(n):
+            t = time.perf_counter()
+            r = await c.request("POST", "/v1/chat/completions", BODY)
+            first = None
+            async for _chunk in r.iter_chunks():
+                if first is None:
+                    first = time.perf_counter() - t
+            out.append(first)
+    return out
+
+
+async def rate(url: str, n: int, concurrency: int) -> tuple[float, int]:
+    ok = 0
+    async with WireClient(url, concurrency) as c:
+        async def one() -> None:
+            nonlocal ok
+            r = await c.request("POST", "/v1/chat/completions", BODY)
+            body = await r.read()
+            ok += r.status == 200 and body.endswith(b"[DONE]\n\n")
+
+        t = time.perf_counter()
+        await asyncio.wait_for(asyncio.gather(*(one() for _ in range(n))), 300)
+        return time.perf_counter() - t, ok
+
+
+@contextlib.contextmanager
+def sim_processes(n: int):
+    """``n`` simulated backends as separate processes (``tokenpilot sim-backend``)."""
+    ports = []
+    for _ in range(n):
+        sock = bind()
+        ports.append(sock.getsockname()[1])
+        sock.close()
+    procs = [subprocess.Popen([sys.executable, "-m", "tokenpilot.cli", "sim-backend",
+                               "--port", str(p), "--speedup", "1000"],
+                              stderr=subprocess.DEVNULL) for p in ports]
+    try:
+        urls = [f"http://127.0.0.1:{p}" for p in ports]
+        for url in urls:
+            for _ in range(200):  # bounded: 20 s
+                with contextlib.suppress(httpx.HTTPError):
+                    if httpx.get(url + "/health").status_code == 200:
+                        break
+                time.sleep(0.1)
+        yield urls
+    finally:
+        for p in procs:
+            p.terminate()
+        for p in procs:
+            p.wait(10)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--samples", type=int, default=300, help="sequential requests per path")
+    ap.add_argument("--requests", type=int, default=3000)
+    ap.add_argument("--concurrency", type=int, default=128)
+    ap.add_argument("--in-process", action="store_true",
+                    help="run the simulated backends in this process too (default: two "
+                    "`tokenpilot sim-backend` processes)")
+    a = ap.parse_args()
+    with ServerPool() as pool, contextlib.ExitStack() as stack:
+        if a.in_process:
+            sims = start_sims(pool, ("h100-sxm", "h100-sxm"), speedup=1000)
+            gw = start_gateway(pool, sims, "least-tokens")
+            sim_url = sims[0].url
+        else:
+            urls = stack.enter_context(sim_processes(2))
+            gw = pool.start(create_app(GatewayConfig.from_dict(
+                {"backends": urls, "router": "least-tokens"})))
+            sim_url = urls[0]
+        asyncio.run(ttfts(gw.url, 30))  # warm up both paths
+        asyncio.run(ttfts(sim_url, 30))
+        # Interleave the two paths in rounds so machine noise hits both alike.
+        direct, via = [], []
+        for _ in range(5):
+            direct += asyncio.run(ttfts(sim_url, a.samples // 5))
+            via += asyncio.run(ttfts(gw.url, a.samples // 5))
+        wall, ok = asyncio.run(rate(gw.url, a.requests, a.concurrency))
+    d50, d99, g50, g99 = pct(direct, 50), pct(direct, 99), pct(via, 50), pct(via, 99)
+    print(f"command: {' '.join(sys.argv)}")
+    print(f"TTFT direct       p50 {d50 * 1e3:7.2f} ms   p99 {d99 * 1e3:7.2f} ms   "
+          f"(n={len(direct)})")
+    print(f"TTFT via gateway  p50 {g50 * 1e3:7.2f} ms   p99 {g99 * 1e3:7.2f} ms   "
+          f"(n={len(via)})")
+    print(f"gateway overhead  p50 {(g50 - d50) * 1e3:7.2f} ms   p99 {(g99 - d99) * 1e3:7.2f} ms"
+          f"   mean {(statistics.mean(via) - statistics.mean(direct)) * 1e3:.2f} ms"
+          "   (target p50 <= 1 ms)")
+    print(f"sustained rate    {ok / wall:7.0f} streamed requests/s through the gateway "
+          f"({ok}/{a.requests} ok in {wall:.1f} s, {a.concurrency} concurrent; "
+          "target >= 1000/s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

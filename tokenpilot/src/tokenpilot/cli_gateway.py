@@ -1,0 +1,130 @@
+"""``tokenpilot serve``, ``tokenpilot sim-backend`` and ``tokenpilot bench``."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from pathlib import Path
+
+import typer
+
+from tokenpilot.cli import app
+from tokenpilot.output import FORMAT_OPTION, Format, emit, fail, log
+
+LOOPBACK = "127.0.0.1"
+
+
+def _serve(asgi, host: str, port: int) -> None:
+    import uvicorn
+
+    from tokenpilot.gateway.runner import bind
+
+    try:
+        sock = bind(host, port)
+    except OSError as exc:
+        raise fail(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+    config = uvicorn.Config(asgi, log_level="warning", access_log=False, lifespan="on",
+                            backlog=2048, timeout_graceful_shutdown=5)
+    uvicorn.Server(config).run(sockets=[sock])
+
+
+@app.command()
+def serve(
+    config: Path = typer.Option(None, "--config", "-c", help="Gateway YAML (see "
+                                "examples/gateway.yaml)."),
+    backend: list[str] = typer.Option(None, "--backend", "-b", help="Backend URL (repeatable); "
+                                      "added to the config's backends, kind vllm."),
+    router: str = typer.Option(None, "--router", "-r", help="Router: NAME, NAME:k=v,... or a "
+                               "composition file; overrides the config."),
+    host: str = typer.Option(None, "--host", help="Address to bind (default 127.0.0.1)."),
+    port: int = typer.Option(None, "--port", "-p", help="Port (default 8080)."),
+) -> None:
+    """Run the gateway: an OpenAI-compatible front that routes with tokenpilot's policies."""
+    from tokenpilot.gateway.app import create_app
+    from tokenpilot.gateway.config import ConfigError, GatewayConfig
+    from tokenpilot.gateway.config import backend as parse_backend
+    from tokenpilot.policy import RouterError
+    from tokenpilot.policy.admission import AdmissionError
+
+    try:
+        cfg = GatewayConfig.load(config) if config else GatewayConfig()
+        cfg.backends.extend(parse_backend(u, f"--backend {u}") for u in backend or [])
+        if router:
+            cfg.router = router
+        if not cfg.backends:
+            raise ConfigError("no backends: pass --backend URL or list them in --config")
+        asgi = create_app(cfg)
+    except (ConfigError, RouterError, AdmissionError, OSError) as exc:
+        raise fail(str(exc)) from None
+    host = host or cfg.host
+    port = port if port is not None else cfg.port
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    logging.getLogger("httpx").setLevel(logging.WARNING)  # a line per proxied request is noise
+    log(f"tokenpilot gateway on http://{host}:{port} -> {len(cfg.backends)} backend(s), "
+        f"router {cfg.router if isinstance(cfg.router, str) else 'composed'}")
+    _serve(asgi, host, port)
+
+
+@app.command("sim-backend")
+def sim_backend(
+    gpu: str = typer.Option("h100-sxm", "--gpu", help="GPU from the hardware catalog."),
+    model: str = typer.Option("llama-3.1-8b", "--model", help="Model from the model catalog."),
+    port: int = typer.Option(8001, "--port", "-p", help="Port on 127.0.0.1."),
+    speedup: float = typer.Option(1.0, "--speedup", help="Run the simulated clock K times "
+                                  "faster than the wall clock."),
+    tp: int = typer.Option(1, "--tp", help="Tensor-parallel degree."),
+) -> None:
+    """One simulated inference instance behind the OpenAI API, with vLLM-named metrics."""
+    from tokenpilot.costmodel import DoesNotFitError
+    from tokenpilot.gateway.simbackend import SimConfig, create_sim_app
+    from tokenpilot.hardware import UnknownGPUError
+    from tokenpilot.models import UnknownModelError
+
+    try:
+        asgi = create_sim_app(SimConfig(gpu=gpu, model=model, speedup=speedup, tp=tp))
+    except (UnknownGPUError, UnknownModelError, DoesNotFitError, ValueError) as exc:
+        raise fail(str(exc).strip("'\"")) from None
+    log(f"simulated {model} on {tp} x {gpu} at {speedup:g}x on http://{LOOPBACK}:{port}")
+    _serve(asgi, LOOPBACK, port)
+
+
+@app.command()
+def bench(
+    target: str = typer.Option(..., "--target", "-t", help="Base URL of an OpenAI-compatible "
+                               "endpoint, e.g. http://127.0.0.1:8080."),
+    workload: str = typer.Option(..., "--workload", "-w", help="Workload spec, e.g. "
+                                 "'poisson:rps=5,n=200,prompt=500,output=100'."),
+    rate_scale: float = typer.Option(1.0, "--rate-scale", help="Multiply the arrival rate."),
+    duration: float = typer.Option(60.0, "--duration", help="Stop launching after S seconds."),
+    max_requests: int = typer.Option(1000, "--max-requests", help="Send at most N requests."),
+    model: str = typer.Option(None, "--model", help="Model name (default: the target's first)."),
+    api_key: str = typer.Option(None, "--api-key", envvar="TOKENPILOT_API_KEY",
+                                help="Bearer key for gateways with tenants."),
+    timeout: float = typer.Option(60.0, "--timeout", help="Seconds to wait for stragglers."),
+    output: Path = typer.Option(None, "--output", "-o", help="Write per-request JSON here."),
+    fmt: Format = FORMAT_OPTION,
+) -> None:
+    """Replay a workload open-loop against an endpoint; report TTFT, TPOT, goodput."""
+    from tokenpilot.loadgen import render, replay
+    from tokenpilot.workload import WorkloadError, load_workload
+
+    if rate_scale <= 0 or duration <= 0 or max_requests <= 0 or timeout <= 0:
+        raise fail("--rate-scale, --duration, --max-requests and --timeout must be positive")
+    if not target.startswith("http://"):
+        raise fail(f"--target {target!r}: give an http:// base URL like http://127.0.0.1:8080")
+    try:
+        reqs = load_workload(workload)
+    except WorkloadError as exc:
+        raise fail(str(exc)) from None
+    log(f"replaying up to {min(max_requests, len(reqs))} requests against {target}")
+    try:
+        result = asyncio.run(replay(target.rstrip("/"), reqs, model=model, rate_scale=rate_scale,
+                                    duration_s=duration, max_requests=max_requests,
+                                    api_key=api_key, timeout_s=timeout))
+    except OSError as exc:
+        raise fail(f"cannot bench {target}: {exc}", 1) from None
+    if output:
+        output.write_text(json.dumps(result.to_dict(), indent=1, default=str) + "\n")
+        log(f"wrote {len(result.records)} records to {output}")
+    emit(result.summary(), fmt, lambda s: render(s, f"bench {target} ({workload})"))

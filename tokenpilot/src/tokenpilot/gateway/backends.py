@@ -1,0 +1,146 @@
+"""One upstream server as the gateway knows it: health, its own accounting, the last scrape.
+
+The router sees each backend as an ``InstanceView``, the same type the simulator's engines
+produce. What the backend's ``/metrics`` says (running, waiting, KV usage) is up to one health
+interval old; what the gateway itself sent there (requests in flight, prompt tokens not yet
+answered, output tokens still to come) is exact and immediate, so the view takes the fresher
+of the two. Speeds come from the cost model when the backend's GPU and model are known.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Sequence
+
+from tokenpilot.costmodel import CostModel, DoesNotFitError
+from tokenpilot.gateway.adapters import MetricsSnapshot
+from tokenpilot.gateway.config import BackendConfig
+from tokenpilot.hardware import UnknownGPUError, get_gpu
+from tokenpilot.models import UnknownModelError, get_model
+from tokenpilot.policy.view import InstanceView
+from tokenpilot.workload.request import Request
+
+BUDGET = 8192  # tokens per prefill chunk, as the engine's default max_num_batched_tokens
+MAX_REMEMBERED_PREFIXES = 50_000
+
+
+class Backend:
+    """Runtime state of one backend. Mutated only on the gateway's event loop."""
+
+    def __init__(self, cfg: BackendConfig, index: int) -> None:
+        self.cfg = cfg
+        self.index = index
+        self.name = cfg.name
+        self.url = cfg.url
+        self.model = cfg.model
+        self.gpu = cfg.gpu
+        self.healthy = True  # optimistic until the first check says otherwise
+        self.ejected = False  # passive: too many consecutive failures
+        self.failures = 0
+        self.checked = False
+        self.inflight = 0
+        self.prefill_pending = 0  # prompt tokens sent, first token not yet back
+        self.decode_pending = 0  # output tokens asked for and not yet streamed back
+        self.metrics: MetricsSnapshot | None = None
+        self.max_model_len = 0
+        self.block_size = 16
+        self.kv_blocks_total = 0
+        self.cm: CostModel | None = None
+        self.prefill_tps = 0.0
+        # Prefixes this gateway sent here: the best live knowledge of what its KV cache holds.
+        self.prefixes: OrderedDict[int, None] = OrderedDict()
+        self.learn(cfg.gpu, cfg.model, cfg.tp)
+
+    # ---- what the backend is ----------------------------------------------------------------
+    def learn(self, gpu: str, model: str, tp: int = 1, kv_blocks: int = 0, block_size: int = 0,
+              max_model_len: int = 0) -> None:
+        """Fill in hardware facts (from the config, or from what the backend reports)."""
+        if model and not self.model:
+            self.model = model
+        if gpu and not self.gpu:
+            self.gpu = gpu
+        if gpu and model and self.cm is None:
+            try:
+                self.cm = CostModel(get_model(model), get_gpu(gpu), tp)
+            except (UnknownGPUError, UnknownModelError, DoesNotFitError, ValueError):
+                self.cm = None  # not in the catalogs: route on load alone
+            if self.cm is not None:
+                self.prefill_tps = BUDGET / max(self.cm.prefill_time(BUDGET), 1e-12)
+                self.kv_blocks_total = self.cm.kv_capacity_blocks(self.block_size)
+                self.max_model_len = self.max_model_len or (self.cm.model.max_context or 0)
+        if block_size:
+            self.block_size = block_size
+        if kv_blocks:
+            self.kv_blocks_total = kv_blocks
+        if max_model_len:
+            self.max_model_len = max_model_len
+
+    @property
+    def available(self) -> bool:
+        return self.healthy and not self.ejected and self.inflight < self.cfg.max_concurrency
+
+    # ---- accounting -------------------------------------------------------------------------
+    def begin(self, req: Request) -> None:
+        self.inflight += 1
+        self.prefill_pending += req.prompt_tokens
+        self.decode_pending += req.output_tokens
+        prefixes = self.prefixes
+        for h in req.prefix_hashes:
+            prefixes[h] = None
+            prefixes.move_to_end(h)
+        while len(prefixes) > MAX_REMEMBERED_PREFIXES:
+            prefixes.popitem(last=False)
+
+    def first_token(self, req: Request) -> None:
+        self.prefill_pending -= req.prompt_tokens
+
+    def end(self, req: Request, started: bool, streamed: int) -> None:
+        """The request left: ``started`` if its first token came, ``streamed`` tokens so far."""
+        self.inflight -= 1
+        if not started:
+            self.prefill_pending -= req.prompt_tokens
+        self.decode_pending -= req.output_tokens
+
+    def succeeded(self) -> None:
+        self.failures = 0
+
+    def failed(self, threshold: int) -> None:
+        self.failures += 1
+        if self.failures >= threshold:
+            self.ejected = True
+
+    # ---- the view ---------------------------------------------------------------------------
+    def view(self, index: int, usable: bool | None = None) -> InstanceView:
+        m = self.metrics
+        inflight = self.inflight
+        if m is not None and m.running is not None:
+            running = int(m.running)
+            waiting = max(int(m.waiting or 0), inflight - running)
+        else:
+            running, waiting = inflight, 0
+        total = self.kv_blocks_total
+        used = int(m.kv_usage * total) if m is not None and m.kv_usage is not None else 0
+        queued, decode = max(self.prefill_pending, 0), max(self.decode_pending, 0)
+        decode_tps = drain = 0.0
+        cm = self.cm
+        if cm is not None:
+            n = max(running, 1)
+            ctx = used * self.block_size
+            step = cm.decode_time(n, ctx)
+            decode_tps = n / step if running else 0.0
+            drain = queued / self.prefill_tps + decode * step / n
+        return InstanceView(
+            index=index, name=self.name, gpu=self.gpu, model=self.model,
+            healthy=self.available if usable is None else usable,
+            num_running=running, num_waiting=waiting, queued_prefill_tokens=queued,
+            outstanding_tokens=queued + decode, kv_blocks_used=used, kv_blocks_total=total,
+            block_size=self.block_size, max_model_len=self.max_model_len,
+            prefill_tokens_per_s=self.prefill_tps, decode_tokens_per_s=decode_tps,
+            predicted_drain_s=drain, cached_prefixes=self.prefixes.keys(),
+            labels=self.cfg.labels)
+
+
+def views(backends: Sequence[Backend], exclude: set[int] | frozenset[int] = frozenset()
+          ) -> list[InstanceView]:
+    """The router's input: one view per backend; excluded or unavailable ones unhealthy."""
+    return [b.view(i, b.available and i not in exclude) for i, b in enumerate(backends)]

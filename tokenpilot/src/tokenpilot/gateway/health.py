@@ -1,0 +1,77 @@
+"""Active health checks: poll every backend's ``/health`` and ``/metrics`` every interval.
+
+A backend that fails its check is taken out of routing at once; one that passes is put back,
+which also re-admits a backend ejected passively (too many consecutive request failures). The
+first successful check also asks ``/v1/models`` which model it serves and, for the simulated
+backend, reads its GPU and KV size from ``tokenpilot:sim_info``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+import httpx
+
+from tokenpilot.gateway.adapters import parse_llamacpp_slots, parse_metrics
+from tokenpilot.gateway.backends import Backend
+from tokenpilot.gateway.config import HealthConfig
+
+log = logging.getLogger("tokenpilot.gateway")
+
+
+async def check(client: httpx.AsyncClient, b: Backend, timeout_s: float) -> bool:
+    """One check of ``b``: True if healthy. Updates its state and its metrics snapshot."""
+    try:
+        r = await client.get(b.url + "/health", timeout=timeout_s)
+        ok = r.status_code == 200
+        if ok and b.cfg.kind != "openai":
+            m = await client.get(b.url + "/metrics", timeout=timeout_s)
+            if m.status_code == 200:
+                b.metrics = parse_metrics(m.text, b.cfg.kind)
+                info = b.metrics.info
+                if info:
+                    b.learn(info.get("gpu", ""), info.get("model", ""),
+                            kv_blocks=int(info.get("kv_blocks", 0) or 0),
+                            block_size=int(info.get("block_size", 0) or 0),
+                            max_model_len=int(info.get("max_model_len", 0) or 0))
+        if ok and b.cfg.kind == "llamacpp" and b.metrics is not None:
+            s = await client.get(b.url + "/slots", timeout=timeout_s)
+            if s.status_code == 200:  # 501 when the server runs without --slots
+                slots = parse_llamacpp_slots(s.json())
+                b.metrics.kv_usage = slots.kv_usage
+                b.learn("", "", kv_blocks=slots.total_ctx // b.block_size,
+                        max_model_len=slots.slot_ctx)
+        if ok and not b.model:
+            r = await client.get(b.url + "/v1/models", timeout=timeout_s)
+            data = r.json().get("data") or [] if r.status_code == 200 else []
+            if data:
+                b.learn("", str(data[0].get("id", "")),
+                        max_model_len=int(data[0].get("max_model_len", 0) or 0))
+    except (httpx.HTTPError, ValueError) as exc:
+        log.debug("health check of %s failed: %s", b.name, exc)
+        ok = False
+    if ok and (b.ejected or not b.healthy):
+        log.info("backend %s is healthy again", b.name)
+    elif not ok and b.healthy:
+        log.warning("backend %s failed its health check", b.name)
+    b.healthy = ok
+    b.checked = True
+    if ok:
+        b.ejected = False
+        b.failures = 0
+    return ok
+
+
+async def check_all(client: httpx.AsyncClient, backends: list[Backend], cfg: HealthConfig) -> None:
+    await asyncio.gather(*(check(client, b, cfg.timeout_s) for b in backends))
+
+
+async def health_loop(client: httpx.AsyncClient, backends: list[Backend], cfg: HealthConfig
+                      ) -> None:
+    """Check every backend every ``interval_ms`` until cancelled."""
+    while True:
+        with contextlib.suppress(Exception):  # a bug in one round must not stop the checks
+            await check_all(client, backends, cfg)
+        await asyncio.sleep(cfg.interval_ms / 1000)

@@ -1,0 +1,87 @@
+"""The gateway's ``/metrics``: one registry per app, so several gateways can share a process.
+
+Per backend and per tenant: requests by outcome, prompt and completion tokens, TTFT and TPOT;
+per backend: queue length, requests and tokens in flight, KV usage and health (read from the
+live state at scrape time); rejections by reason; routing decisions by policy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
+from prometheus_client.core import GaugeMetricFamily
+
+from tokenpilot.gateway.backends import Backend
+
+TTFT_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0,
+                30.0, 60.0)
+TPOT_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
+
+
+class GatewayMetrics:
+    def __init__(self, backends: Sequence[Backend], token_source: str,
+                 queue_len: Callable[[], int] = lambda: 0) -> None:
+        self.registry = r = CollectorRegistry()
+        bt = ["backend", "tenant"]
+        self.requests = Counter("tokenpilot_requests", "Requests by outcome",
+                                ["backend", "tenant", "outcome"], registry=r)
+        self.prompt_tokens = Counter("tokenpilot_prompt_tokens", "Prompt tokens served", bt,
+                                     registry=r)
+        self.completion_tokens = Counter("tokenpilot_completion_tokens",
+                                         "Completion tokens served", bt, registry=r)
+        self.ttft = Histogram("tokenpilot_ttft_seconds", "Time to first token through the gateway",
+                              bt, buckets=TTFT_BUCKETS, registry=r)
+        self.tpot = Histogram("tokenpilot_tpot_seconds", "Time per output token after the first",
+                              bt, buckets=TPOT_BUCKETS, registry=r)
+        self.rejections = Counter("tokenpilot_rejections", "Requests refused before routing",
+                                  ["tenant", "reason"], registry=r)
+        self.routed = Counter("tokenpilot_routing_decisions", "Routing decisions",
+                              ["policy", "backend"], registry=r)
+        self.retries = Counter("tokenpilot_retries", "Requests retried on another backend after "
+                               "this one failed before the first byte", ["backend"], registry=r)
+        r.register(_LiveCollector(backends, token_source, queue_len))
+
+    def render(self) -> bytes:
+        return generate_latest(self.registry)
+
+
+class _LiveCollector:
+    def __init__(self, backends: Sequence[Backend], token_source: str,
+                 queue_len: Callable[[], int]) -> None:
+        self.backends = backends
+        self.token_source = token_source
+        self.queue_len = queue_len
+
+    def collect(self):  # noqa: ANN201 - the prometheus_client collector protocol
+        fams = {
+            "queue": GaugeMetricFamily("tokenpilot_backend_queue_length",
+                                       "Requests waiting at the backend", labels=["backend"]),
+            "inflight": GaugeMetricFamily("tokenpilot_backend_inflight_requests",
+                                          "Requests in flight to the backend", labels=["backend"]),
+            "tokens": GaugeMetricFamily("tokenpilot_backend_inflight_tokens",
+                                        "Prompt tokens not yet answered plus output tokens still "
+                                        "to come", labels=["backend"]),
+            "kv": GaugeMetricFamily("tokenpilot_backend_kv_usage",
+                                    "Backend KV-cache usage (1 = full)", labels=["backend"]),
+            "healthy": GaugeMetricFamily("tokenpilot_backend_healthy",
+                                         "1 if the backend takes requests", labels=["backend"]),
+        }
+        for i, b in enumerate(self.backends):
+            v = b.view(i)
+            fams["queue"].add_metric([b.name], v.num_waiting)
+            fams["inflight"].add_metric([b.name], b.inflight)
+            fams["tokens"].add_metric([b.name], v.outstanding_tokens)
+            kv = b.metrics.kv_usage if b.metrics and b.metrics.kv_usage is not None else 0.0
+            fams["kv"].add_metric([b.name], kv)
+            fams["healthy"].add_metric([b.name], 1.0 if b.healthy and not b.ejected else 0.0)
+        yield from fams.values()
+        info = GaugeMetricFamily("tokenpilot_prompt_token_counting",
+                                 "How prompt tokens are counted for admission and routing",
+                                 labels=["source"])
+        info.add_metric([self.token_source], 1)
+        yield info
+        q = GaugeMetricFamily("tokenpilot_gateway_queue_length",
+                              "Requests waiting in the gateway for a backend slot")
+        q.add_metric([], self.queue_len())
+        yield q

@@ -1,0 +1,107 @@
+"""OpenAI wire format shared by the gateway and the simulated backend: errors, chunks, limits."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from starlette.requests import Request as HTTPRequest
+from starlette.responses import Response
+
+from tokenpilot.gateway.text import BadRequest
+
+ERROR_TYPES = {
+    400: "invalid_request_error",
+    401: "authentication_error",
+    404: "invalid_request_error",
+    405: "invalid_request_error",
+    413: "invalid_request_error",
+    429: "rate_limit_error",
+    500: "server_error",
+    502: "server_error",
+    503: "service_unavailable",
+    504: "timeout",
+}
+
+
+def error_body(status: int, message: str, code: str | None = None,
+               param: str | None = None) -> dict[str, Any]:
+    return {"error": {"message": message, "type": ERROR_TYPES.get(status, "error"),
+                      "code": code, "param": param}}
+
+
+def error_response(status: int, message: str, code: str | None = None, param: str | None = None,
+                   retry_after_s: float | None = None) -> Response:
+    headers = {}
+    if retry_after_s is not None:
+        headers["Retry-After"] = str(max(1, int(retry_after_s + 0.999)))
+    return Response(json.dumps(error_body(status, message, code, param)), status,
+                    headers=headers, media_type="application/json")
+
+
+def sse_error(message: str, code: str = "upstream_error") -> bytes:
+    """The event a stream ends with when its backend fails after the first byte."""
+    return b"data: " + json.dumps(error_body(502, message, code)).encode() + b"\n\n"
+
+
+async def read_json(request: HTTPRequest, max_bytes: int) -> dict[str, Any]:
+    """The body as a JSON object; ``BadRequest`` (with status) saying what is wrong otherwise."""
+    declared = request.headers.get("content-length")
+    if declared and declared.isdigit() and int(declared) > max_bytes:
+        raise TooLarge(max_bytes)
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > max_bytes:
+            raise TooLarge(max_bytes)
+        chunks.append(chunk)
+    raw = b"".join(chunks)
+    if not raw:
+        raise BadRequest("the request body is empty; send a JSON object")
+    try:
+        body = json.loads(raw)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise BadRequest(f"the request body is not valid JSON ({exc})",
+                         code="invalid_json") from None
+    if not isinstance(body, dict):
+        raise BadRequest("the request body must be a JSON object")
+    return body
+
+
+class TooLarge(BadRequest):
+    def __init__(self, max_bytes: int) -> None:
+        super().__init__(f"the request body exceeds the {max_bytes}-byte limit; send a shorter "
+                         "prompt", code="body_too_large")
+
+
+def max_tokens_of(body: Mapping[str, Any], default: int, limit: int) -> int:
+    """``max_completion_tokens`` or ``max_tokens``, checked: a positive integer up to ``limit``."""
+    key = "max_completion_tokens" if "max_completion_tokens" in body else "max_tokens"
+    value = body.get(key)
+    if value is None:
+        return min(default, limit)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise BadRequest(f"'{key}' must be a positive integer, got {value!r}", key)
+    if value <= 0:
+        raise BadRequest(f"'{key}' must be at least 1, got {value}", key)
+    if value > limit:
+        raise BadRequest(f"'{key}' is {value}, above this server's limit of {limit}; ask for "
+                         "fewer tokens", key)
+    return value
+
+
+def stream_flags(body: Mapping[str, Any]) -> tuple[bool, bool]:
+    """(stream, include_usage) from the body, type-checked."""
+    stream = body.get("stream", False)
+    if not isinstance(stream, bool):
+        raise BadRequest(f"'stream' must be true or false, got {stream!r}", "stream")
+    opts = body.get("stream_options") or {}
+    if not isinstance(opts, Mapping):
+        raise BadRequest("'stream_options' must be an object", "stream_options")
+    return stream, bool(opts.get("include_usage", False))
+
+
+def now_s() -> int:
+    return int(time.time())

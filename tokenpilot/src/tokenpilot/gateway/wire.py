@@ -1,0 +1,177 @@
+"""A small HTTP/1.1 client on asyncio streams, for the load generator and the tests.
+
+Why not httpx here: its connection pool re-checks every pooled connection (a syscall each) on
+every request event, so a client holding hundreds of open streams spends its time in the pool,
+and a load generator must never be the bottleneck it measures. This client keeps idle
+keep-alive connections in a stack, parses chunked and sized bodies, and hands each body chunk
+over as it arrives. Plain ``http://`` only: it talks to loopback gateways and backends.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator, Mapping
+from typing import Any
+from urllib.parse import urlsplit
+
+
+class WireError(OSError):
+    """The connection failed or the server broke the protocol."""
+
+
+class WireConnectError(WireError):
+    """No connection could be made (nothing was sent)."""
+
+
+class WireResponse:
+    def __init__(self, client: WireClient, reader: asyncio.StreamReader,
+                 writer: asyncio.StreamWriter, status: int, headers: dict[str, str]) -> None:
+        self._client, self._reader, self._writer = client, reader, writer
+        self.status = status
+        self.headers = headers
+        self._done = False
+
+    async def iter_chunks(self) -> AsyncIterator[bytes]:
+        """The body, chunk by chunk as the server sends it."""
+        r = self._reader
+        try:
+            if self.headers.get("transfer-encoding", "").lower() == "chunked":
+                while True:
+                    line = await r.readline()
+                    if not line:
+                        raise WireError("connection closed mid-body")
+                    size = int(line.split(b";")[0].strip() or b"0", 16)
+                    if size == 0:
+                        await r.readline()
+                        break
+                    data = await r.readexactly(size)
+                    await r.readexactly(2)
+                    yield data
+            elif "content-length" in self.headers:
+                left = int(self.headers["content-length"])
+                while left:
+                    data = await r.read(min(left, 65536))
+                    if not data:
+                        raise WireError("connection closed mid-body")
+                    left -= len(data)
+                    yield data
+            else:
+                while data := await r.read(65536):
+                    yield data
+                self.headers["connection"] = "close"
+        except (asyncio.IncompleteReadError, ConnectionError, ValueError) as exc:
+            self.close(reuse=False)
+            raise WireError(f"broken response body: {exc!r}") from None
+        self.close(reuse=self.headers.get("connection", "").lower() != "close")
+
+    async def read(self) -> bytes:
+        return b"".join([c async for c in self.iter_chunks()])
+
+    async def json(self) -> Any:
+        return json.loads(await self.read())
+
+    def close(self, reuse: bool = False) -> None:
+        if self._done:
+            return
+        self._done = True
+        self._client._release(self._reader, self._writer, reuse)
+
+
+class WireClient:
+    """Requests to one ``http://host:port``, at most ``max_connections`` at a time."""
+
+    def __init__(self, base_url: str, max_connections: int = 256, timeout_s: float = 30.0) -> None:
+        parts = urlsplit(base_url)
+        if parts.scheme != "http" or not parts.hostname:
+            raise ValueError(f"{base_url!r}: only http://host:port URLs are supported")
+        self.host, self.port = parts.hostname, parts.port or 80
+        self.prefix = parts.path.rstrip("/")
+        self.timeout_s = timeout_s
+        self._idle: list[tuple[asyncio.StreamReader, asyncio.StreamWriter]] = []
+        self._sem = asyncio.Semaphore(max_connections)
+
+    async def request(self, method: str, path: str, body: Any = None,
+                      headers: Mapping[str, str] | None = None) -> WireResponse:
+        """Send; return once the status line and headers are in (the body streams after)."""
+        data = b"" if body is None else body if isinstance(body, bytes) else json.dumps(
+            body).encode()
+        head = [f"{method} {self.prefix}{path} HTTP/1.1", f"Host: {self.host}:{self.port}",
+                f"Content-Length: {len(data)}"]
+        if body is not None:
+            head.append("Content-Type: application/json")
+        head.extend(f"{k}: {v}" for k, v in (headers or {}).items())
+        raw = ("\r\n".join(head) + "\r\n\r\n").encode() + data
+        return await self.send_raw(raw, f"{method} {path}")
+
+    async def send_raw(self, raw: bytes, what: str = "request", connect_s: float | None = None,
+                       head_s: float | None = None) -> WireResponse:
+        """Send a complete HTTP/1.1 request (head and body); wait for the response head."""
+        await self._sem.acquire()
+        for attempt in range(2):  # a pooled connection may have been closed by the server
+            fresh = not self._idle
+            if fresh:
+                reader, writer = await self._connect(connect_s)
+            else:
+                reader, writer = self._idle.pop()
+            try:
+                writer.write(raw)
+                status, hdrs = await asyncio.wait_for(self._head(reader),
+                                                      head_s or self.timeout_s)
+                return WireResponse(self, reader, writer, status, hdrs)
+            except (ConnectionError, asyncio.IncompleteReadError, WireError) as exc:
+                writer.close()
+                if fresh or attempt:
+                    self._sem.release()
+                    raise WireError(f"{what}: {exc!r}") from None
+            except BaseException:
+                writer.close()
+                self._sem.release()
+                raise
+        raise AssertionError("unreachable")
+
+    async def _connect(self, timeout_s: float | None = None
+                       ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+        try:
+            return await asyncio.wait_for(asyncio.open_connection(self.host, self.port),
+                                          timeout_s or self.timeout_s)
+        except (OSError, TimeoutError) as exc:
+            self._sem.release()
+            raise WireConnectError(f"cannot connect to {self.host}:{self.port}: {exc!r}"
+                                   ) from None
+
+    @staticmethod
+    async def _head(reader: asyncio.StreamReader) -> tuple[int, dict[str, str]]:
+        line = await reader.readline()
+        if not line:
+            raise WireError("connection closed before the response")
+        try:
+            status = int(line.split(b" ", 2)[1])
+        except (IndexError, ValueError):
+            raise WireError(f"bad status line {line[:80]!r}") from None
+        headers: dict[str, str] = {}
+        while True:
+            line = await reader.readline()
+            if line in (b"\r\n", b"\n", b""):
+                break
+            k, _, v = line.decode("latin-1").partition(":")
+            headers[k.strip().lower()] = v.strip()
+        return status, headers
+
+    def _release(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                 reuse: bool) -> None:
+        if reuse and not writer.is_closing():
+            self._idle.append((reader, writer))
+        else:
+            writer.close()
+        self._sem.release()
+
+    async def aclose(self) -> None:
+        while self._idle:
+            self._idle.pop()[1].close()
+
+    async def __aenter__(self) -> WireClient:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()

@@ -1,0 +1,194 @@
+"""The gateway's parts on their own: metrics adapters, config, SSE relay, token counting, CLI."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from tokenpilot.cli import app
+from tokenpilot.gateway.adapters import parse_metrics
+from tokenpilot.gateway.config import ConfigError, GatewayConfig
+from tokenpilot.gateway.relay import StreamTally
+from tokenpilot.gateway.runner import ServerPool
+from tokenpilot.gateway.simbackend import SimConfig, create_sim_app
+from tokenpilot.gateway.text import estimate_tokens, prefix_hashes, synthetic_prompt
+
+VLLM = """\
+# TYPE vllm:num_requests_running gauge
+vllm:num_requests_running{engine="0",model_name="m"} 3.0
+# TYPE vllm:num_requests_waiting gauge
+vllm:num_requests_waiting{engine="0",model_name="m"} 5.0
+# TYPE vllm:gpu_cache_usage_perc gauge
+vllm:gpu_cache_usage_perc{model_name="m"} 0.9
+# TYPE vllm:kv_cache_usage_perc gauge
+vllm:kv_cache_usage_perc{engine="0",model_name="m"} 0.25
+# TYPE vllm:prefix_cache_queries counter
+vllm:prefix_cache_queries_total{model_name="m"} 1000.0
+# TYPE vllm:prefix_cache_hits counter
+vllm:prefix_cache_hits_total{model_name="m"} 400.0
+# TYPE vllm:num_preemptions counter
+vllm:num_preemptions_total{model_name="m"} 7.0
+"""
+SGLANG = """\
+# TYPE sglang:num_running_reqs gauge
+sglang:num_running_reqs{model_name="m"} 2.0
+# TYPE sglang:num_queue_reqs gauge
+sglang:num_queue_reqs{model_name="m"} 4.0
+# TYPE sglang:token_usage gauge
+sglang:token_usage{model_name="m"} 0.5
+# TYPE sglang:cache_hit_rate gauge
+sglang:cache_hit_rate{model_name="m"} 0.3
+"""
+LLAMACPP = """\
+# TYPE llamacpp:requests_processing gauge
+llamacpp:requests_processing 1
+# TYPE llamacpp:requests_deferred gauge
+llamacpp:requests_deferred 6
+"""
+
+
+def test_adapters_read_each_servers_names() -> None:
+    v = parse_metrics(VLLM, "vllm")
+    assert (v.running, v.waiting, v.kv_usage, v.preemptions) == (3, 5, 0.25, 7)
+    assert v.prefix_hit_rate == pytest.approx(0.4)
+    s = parse_metrics(SGLANG, "sglang")
+    assert (s.running, s.waiting, s.kv_usage, s.prefix_hit_rate) == (2, 4, 0.5, 0.3)
+    ll = parse_metrics(LLAMACPP, "llamacpp")
+    assert (ll.running, ll.waiting, ll.kv_usage) == (1, 6, None)
+    old = parse_metrics(VLLM.replace("kv_cache_usage_perc", "other_thing"), "vllm")
+    assert old.kv_usage == 0.9  # the pre-0.10 name still works
+    assert parse_metrics(VLLM, "openai").running is None
+
+
+def test_sim_backend_metrics_parse_as_vllm() -> None:
+    with ServerPool() as pool:
+        h = pool.start(create_sim_app(SimConfig(gpu="l40s", speedup=20)))
+        import httpx
+
+        r = httpx.post(h.url + "/v1/completions", json={"prompt": "a" * 4000, "max_tokens": 3})
+        assert r.status_code == 200
+        text = httpx.get(h.url + "/metrics").text
+    snap = parse_metrics(text, "vllm")
+    assert snap.running == 0 and snap.waiting == 0
+    assert snap.prefix_queries == 1000  # the prompt's tokens were looked up
+    assert snap.info["gpu"] == "l40s"
+    assert "vllm:time_to_first_token_seconds_count" in text
+    assert "vllm:generation_tokens_total" in text
+
+
+def test_config_errors_name_the_key() -> None:
+    with pytest.raises(ConfigError, match="unknown key"):
+        GatewayConfig.from_dict({"backend": []})
+    with pytest.raises(ConfigError, match="not an http"):
+        GatewayConfig.from_dict({"backends": ["ftp://x"]})
+    with pytest.raises(ConfigError, match="unknown kind"):
+        GatewayConfig.from_dict({"backends": [{"url": "http://a:1", "kind": "tgi"}]})
+    with pytest.raises(ConfigError, match="timeouts.connect_s"):
+        GatewayConfig.from_dict({"timeouts": {"connect_s": 0}})
+    cfg = GatewayConfig.from_dict({"backends": ["http://127.0.0.1:9/"],
+                                   "limits": {"retries": 0}})
+    assert cfg.backends[0].url == "http://127.0.0.1:9" and cfg.limits.retries == 0
+
+
+def _event(obj: dict) -> bytes:
+    return b"data: " + json.dumps(obj, separators=(",", ":")).encode() + b"\n\n"
+
+
+def test_stream_tally_finds_usage_across_chunk_boundaries_and_can_strip_it() -> None:
+    token = _event({"choices": [{"delta": {"content": "a"}, "finish_reason": None}]})
+    usage = _event({"choices": [], "usage": {"prompt_tokens": 9, "completion_tokens": 2}})
+    stream = token * 2 + usage + b"data: [DONE]\n\n"
+    for cut in range(1, len(stream)):
+        for strip in (False, True):
+            t = StreamTally()
+            out = t.feed(stream[:cut], strip) + t.feed(stream[cut:], strip) + t.flush(strip)
+            assert (t.prompt_tokens, t.completion_tokens, t.tokens_out) == (9, 2, 2)
+            assert out == (token * 2 + b"data: [DONE]\n\n" if strip else stream)
+
+
+def test_token_estimates_and_prefix_hashes() -> None:
+    assert estimate_tokens("abcd" * 100) == 100
+    text = synthetic_prompt(3000, (11, 22), 512)
+    assert estimate_tokens(text) == 3000
+    other = synthetic_prompt(2000, (11, 33), 512)
+    a, b = prefix_hashes(text, 128), prefix_hashes(other, 128)
+    assert a[:4] == b[:4] and a[4] != b[4]  # the first 512-token block is shared, not the 2nd
+
+
+def test_cli_bench_against_a_sim_backend(tmp_path) -> None:
+    out = tmp_path / "bench.json"
+    with ServerPool() as pool:
+        h = pool.start(create_sim_app(SimConfig(speedup=50)))
+        r = CliRunner().invoke(app, [
+            "bench", "--target", h.url, "--workload", "poisson:rps=50,n=20,prompt=200,output=8",
+            "--max-requests", "20", "--duration", "10", "--output", str(out), "-f", "json"])
+    assert r.exit_code == 0, r.output
+    summary = json.loads(r.stdout)
+    assert summary["ok"] == 20 and summary["errors"] == 0
+    assert summary["ttft_p50_s"] > 0
+    records = json.loads(out.read_text())["requests"]
+    assert all(rec["completion_tokens"] == 8 for rec in records)
+
+
+def test_cli_usage_errors_exit_2() -> None:
+    runner = CliRunner()
+    r = runner.invoke(app, ["serve"])
+    assert r.exit_code == 2 and "no backends" in r.output
+    r = runner.invoke(app, ["bench", "--target", "http://127.0.0.1:1", "--workload", "bogus"])
+    assert r.exit_code == 2 and "workload" in r.output
+    r = runner.invoke(app, ["sim-backend", "--gpu", "tpu-v9"])
+    assert r.exit_code == 2 and "tpu-v9" in r.output
+
+
+def test_example_config_loads() -> None:
+    from pathlib import Path
+
+    from tokenpilot.gateway.app import create_app
+
+    path = Path(__file__).resolve().parents[1] / "examples" / "gateway.yaml"
+    gw = create_app(GatewayConfig.load(path)).state.gateway
+    assert [b.name for b in gw.backends] == ["h100", "a100", "l40s"]
+    assert gw.tenants.resolve("Bearer sk-acme-example") == "acme"
+    assert gw.tenants.resolve("Bearer sk-acme-examplX") is None
+
+
+def test_demo_small_run_answers_every_request() -> None:
+    from tokenpilot.demo import DemoSettings, render, run_demo
+
+    d = run_demo(DemoSettings(requests=30, rps=20, speedup=4))
+    assert [r["router"] for r in d["rows"]] == ["round-robin", "earliest-completion"]
+    for row in d["rows"]:
+        assert row["by_status"] == {"200": 30}
+        assert row["goodput_rps"] > 0 and row["token_imbalance"] >= 1.0
+    assert "p99 TTFT, short requests" in render(d)
+
+
+def test_passive_ejection_then_readmission_by_health_check() -> None:
+    import asyncio
+
+    import httpx
+
+    from tokenpilot.gateway.backends import Backend
+    from tokenpilot.gateway.config import backend
+    from tokenpilot.gateway.health import check
+
+    with ServerPool() as pool:
+        h = pool.start(create_sim_app(SimConfig(gpu="l40s", speedup=20)))
+        b = Backend(backend({"url": h.url, "name": "x"}), 0)
+        for _ in range(2):
+            b.failed(threshold=3)
+        assert b.available  # two failures: still in rotation
+        b.failed(threshold=3)
+        assert b.ejected and not b.available and not b.view(0).healthy
+
+        async def probe() -> bool:
+            async with httpx.AsyncClient() as client:
+                return await check(client, b, 2.0)
+
+        assert asyncio.run(probe())
+        assert b.available and b.failures == 0
+        assert b.model == "llama-3.1-8b" and b.gpu == "l40s"  # learned from the backend
+        pool.stop(h)
+        assert not asyncio.run(probe()) and not b.available
