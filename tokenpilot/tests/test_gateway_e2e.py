@@ -95,6 +95,25 @@ def test_streaming_is_not_buffered() -> None:
     assert arrivals[-1] - arrivals[0] > 0.1
 
 
+def test_streamed_tokens_leave_the_backends_outstanding_work() -> None:
+    """Mid-stream, the gateway's view of the backend owes only what is not streamed yet; an idle
+    backend still reports its single-stream decode speed, so speed-aware routers can price it."""
+    with ServerPool() as pool:
+        gw = start_gateway(pool, start_sims(pool, ("h100-sxm",), speedup=1))
+        backend = gw.app.state.gateway.backends[0]
+        idle = backend.view(0)
+        assert idle.num_running == 0 and idle.decode_tokens_per_s > 0
+        with httpx.Client(base_url=gw.url, timeout=10) as c, c.stream(
+                "POST", "/v1/chat/completions", json=chat(max_tokens=300, stream=True)) as r:
+            seen = 0
+            for line in r.iter_lines():
+                seen += '"content"' in line
+                if seen == 150:
+                    mid = backend.view(0).outstanding_tokens
+        assert 0 < mid <= 300 - 140  # the streamed ~150 tokens are off the books
+        assert backend.view(0).outstanding_tokens == 0
+
+
 def test_same_policy_picks_same_instance_as_in_simulator(fleet) -> None:
     """The gateway's router is the simulator's router: over the same views, the same pick."""
     _, sims, gw = fleet

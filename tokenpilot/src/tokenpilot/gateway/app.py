@@ -305,10 +305,17 @@ class Gateway:
         deadline = t_send + self.cfg.timeouts.total_s
         outcome = "cancelled"
         t_last = t_first
+        accounted, owed = 0, req.output_tokens
         try:
             chunk = first
             while True:
                 out = tally.feed(chunk, strip)
+                # Tokens streamed back leave the backend's outstanding work as they come, so
+                # routers and admission see a long stream shrink rather than stay at max_tokens.
+                done = min(tally.tokens_out, owed) - accounted
+                if done > 0:
+                    b.decoded(done)
+                    accounted += done
                 if out:
                     yield out
                 t_last = time.perf_counter()
@@ -337,11 +344,11 @@ class Gateway:
             if n > 1 and outcome == "success":
                 m.tpot.labels(b.name, req.tenant).observe((t_last - t_first) / (n - 1))
             self._finish(req, b, i, outcome, tally.prompt_tokens or req.prompt_tokens, n,
-                         started=True)
+                         started=True, accounted=accounted)
 
     def _finish(self, req: Request, b: Backend, i: int, outcome: str, prompt: int,
-                completion: int, started: bool = False) -> None:
-        b.end(req, started, completion)
+                completion: int, started: bool = False, accounted: int = 0) -> None:
+        b.end(req, started, completion, accounted)
         self.router.on_finished(req, i)
         on_decode = getattr(self.waiting, "on_decode", None)
         if on_decode is not None and completion:

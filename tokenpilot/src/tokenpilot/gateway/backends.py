@@ -94,12 +94,17 @@ class Backend:
     def first_token(self, req: Request) -> None:
         self.prefill_pending -= req.prompt_tokens
 
-    def end(self, req: Request, started: bool, streamed: int) -> None:
-        """The request left: ``started`` if its first token came, ``streamed`` tokens so far."""
+    def decoded(self, tokens: int) -> None:
+        """``tokens`` more output tokens streamed back: work the backend no longer owes."""
+        self.decode_pending -= tokens
+
+    def end(self, req: Request, started: bool, streamed: int, accounted: int = 0) -> None:
+        """The request left: ``started`` if its first token came, ``streamed`` tokens so far,
+        ``accounted`` of which were already taken off through ``decoded``."""
         self.inflight -= 1
         if not started:
             self.prefill_pending -= req.prompt_tokens
-        self.decode_pending -= req.output_tokens
+        self.decode_pending -= req.output_tokens - accounted
 
     def succeeded(self) -> None:
         self.failures = 0
@@ -127,7 +132,7 @@ class Backend:
             n = max(running, 1)
             ctx = used * self.block_size
             step = cm.decode_time(n, ctx)
-            decode_tps = n / step if running else 0.0
+            decode_tps = n / step  # when idle, the single-sequence rate (n = 1)
             drain = queued / self.prefill_tps + decode * step / n
         return InstanceView(
             index=index, name=self.name, gpu=self.gpu, model=self.model,
