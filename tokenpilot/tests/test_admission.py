@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import dataclasses
 import random
 from pathlib import Path
 
@@ -375,3 +376,51 @@ def test_policy_modules_do_no_io_and_read_no_clock(name):
             assert node.func.id != "open"
     banned = ("time", "datetime", "os", "socket", "tokenpilot.cluster", "tokenpilot.gateway")
     assert not [m for m in imported if m.split(".")[0] in banned[:4] or m.startswith(banned[4:])]
+
+
+def test_swapped_out_kv_counts_as_committed():
+    # 900 blocks held (14,400 tokens) + 1000 to come: 15,400 of 16,000 committed, so a
+    # request of 600 fits exactly; 2000 tokens parked in host memory push it over.
+    view = kv_view(used=900, outstanding=1000, drain=10.0)
+    r = req(0, 300, 300)
+    assert kv_wait_s(r, view) == 0.0
+    swapped = dataclasses.replace(view, swapped_kv_tokens=2000)
+    # 17,400 committed with the swapped KV, 2000 over the pool of 16,000.
+    assert kv_wait_s(r, swapped) == pytest.approx(10.0 * 2000 / 17_400)
+    assert predicted_ttft_s(r, swapped) > predicted_ttft_s(r, view)
+
+
+def test_full_batch_slots_make_a_request_wait_for_one():
+    # KV and prefill are free; 8 running and 2 waiting on 8 slots: 3 of 10 must finish first.
+    view = InstanceView(0, "a", num_running=8, num_waiting=2, prefill_tokens_per_s=10_000.0,
+                        predicted_drain_s=5.0, queued_prefill_tokens=0)
+    r = req(0, 1000, 100)
+    assert predicted_ttft_s(r, view) == pytest.approx(0.1)  # slots unknown: prefill only
+    full = dataclasses.replace(view, max_num_seqs=8)
+    assert predicted_ttft_s(r, full) == pytest.approx(5.0 * 3 / 10 + 0.1)
+    roomy = dataclasses.replace(view, max_num_seqs=16)
+    assert predicted_ttft_s(r, roomy) == pytest.approx(0.1)
+    adm = Admission(AdmissionConfig(shed=True, ttft_slo_s=1.0))
+    assert adm.admit(r, [roomy], 0.0).admitted
+    assert adm.admit(req(1, 1000, 100), [full], 0.0).reason == "overloaded"
+
+
+def test_engine_view_reports_slots_swapped_kv_and_an_idle_decode_rate():
+    cm = CostModel(get_model("llama-3.1-8b"), get_gpu("h100-sxm"))
+    eng = Engine(cm, EngineConfig(max_num_seqs=8, max_num_batched_tokens=512,
+                                  preemption="swap"), num_blocks=60)
+    idle = eng.view()
+    assert idle.max_num_seqs == 8 and idle.swapped_kv_tokens == 0
+    assert idle.decode_tokens_per_s == pytest.approx(1 / cm.decode_time(1, 1))
+    for i in range(8):
+        eng.add_request(req(i, 100, 300), 0.0)
+    seen = 0
+    while eng.sched.has_work():
+        eng.advance_to(eng.next_event_time())
+        v = eng.view()
+        swapped = sum(q.computed for q in eng.sched.swapped)
+        assert v.swapped_kv_tokens == swapped
+        seen = max(seen, swapped)
+        if v.num_running:
+            assert v.decode_tokens_per_s > 0
+    assert seen > 0  # the pool of 60 blocks forced swaps

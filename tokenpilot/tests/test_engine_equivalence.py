@@ -12,6 +12,7 @@ from tokenpilot.costmodel import CostModel
 from tokenpilot.engine import Engine, EngineConfig
 from tokenpilot.hardware import get_gpu
 from tokenpilot.models import get_model
+from tokenpilot.policy.isolation import IsolationPolicy
 from tokenpilot.workload import Request
 
 CM = CostModel(get_model("llama-3.1-8b"), get_gpu("h100-sxm"))
@@ -84,3 +85,20 @@ def test_fast_mode_skips_most_iterations(mode):
     st_ = eng.finalize_stats()
     assert st_.events * 3 < st_.iterations
     assert st_.preempt_recompute + st_.preempt_swap > 0
+
+
+@SETTINGS
+@given(workloads(), st.sampled_from(["recompute", "swap"]), st.integers(60, 400),
+       st.integers(100, 500), st.sampled_from([0.0, 0.3, 0.6]), st.sampled_from([0.0, 0.5]))
+def test_fast_equals_step_with_isolation(reqs, mode, blocks, threshold, kv_reserve, seq_reserve):
+    policy = IsolationPolicy(long_threshold=threshold, short_kv_reserve=kv_reserve,
+                             short_seq_reserve=seq_reserve, max_request_kv_share=0.6)
+    eng, res = assert_same(reqs, preemption=mode, num_blocks=blocks, max_num_seqs=8,
+                           max_num_batched_tokens=256, isolation=policy)
+    assert eng.sched.long_blocks == 0 and eng.sched.long_seqs == 0 and not eng.sched.held
+    for r, q in zip(res, reqs, strict=True):
+        assert bool(r.rejected) == (-(-(q.prompt_tokens + q.output_tokens) // 16) >
+                              policy.max_request_blocks(blocks) or
+                              (q.prompt_tokens >= threshold and
+                               -(-(q.prompt_tokens + q.output_tokens) // 16) >
+                               policy.long_block_budget(blocks)))

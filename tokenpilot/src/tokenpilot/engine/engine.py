@@ -14,10 +14,14 @@ Driving it from a fleet simulator::
     engine.advance_to(t)                # run every iteration that starts before t
     engine.next_event_time()            # when it would next finish something on its own
     engine.view(i)                      # the InstanceView routers see
+
+The queue discipline is ``queue=`` (an object) or ``EngineConfig.queue`` (a name); size-class
+isolation (``policy.isolation.IsolationPolicy``) is ``EngineConfig.isolation`` or ``isolation=``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import math
 from array import array
@@ -33,10 +37,11 @@ from tokenpilot.engine.metrics import (
     _pack_row,
     make_result,
 )
-from tokenpilot.engine.queues import FCFS, QueueDiscipline
+from tokenpilot.engine.queues import FCFS, QueueDiscipline, make_discipline
 from tokenpilot.engine.scheduler import Scheduler
 from tokenpilot.engine.sequence import DECODE, FINISHED, REJECTED, EngineConfig, Seq
 from tokenpilot.engine.timing import DecodeClock
+from tokenpilot.policy.isolation import LONG, IsolationPolicy
 from tokenpilot.policy.view import InstanceView
 from tokenpilot.workload.request import Request
 
@@ -50,8 +55,12 @@ class Engine:
 
     def __init__(self, cm, config: EngineConfig | None = None, *,
                  queue: QueueDiscipline | None = None, name: str = "engine",
-                 num_blocks: int | None = None, window: int | None = -1) -> None:
-        cfg = self.cfg = config or EngineConfig()
+                 num_blocks: int | None = None, window: int | None = -1,
+                 isolation: IsolationPolicy | None = None) -> None:
+        cfg = config or EngineConfig()
+        if isolation is not None:  # a shorthand for EngineConfig(isolation=...)
+            cfg = dataclasses.replace(cfg, isolation=isolation)
+        self.cfg = cfg
         self.cm = cm
         self.name = name
         self.window = cm.window if window == -1 else window
@@ -63,8 +72,10 @@ class Engine:
         blocks = num_blocks if num_blocks is not None else cm.kv_capacity_blocks(cfg.block_size)
         self.bm = BlockManager(blocks, cfg.block_size)
         self.seqs: dict[int, Seq] = {}
-        self.sched = Scheduler(cfg, self.bm, queue if queue is not None else FCFS(),
+        self.sched = Scheduler(cfg, self.bm,
+                               queue if queue is not None else make_discipline(cfg.queue),
                                self.window, self.seqs)
+        self.isolation = cfg.isolation
         self.clock = DecodeClock(cm)
         self.now = 0.0  # when the next iteration starts
         self.s = 0  # index of the next iteration
@@ -89,10 +100,13 @@ class Engine:
         # FCFS ignores the service it is told about: skip a call per prefill chunk for it.
         self._report_prefill = None if getattr(type(q), "on_service", None) is FCFS.on_service \
             else q.on_service
+        # VTC forgets a request's state when it ends (e.g. before all of its output_tokens).
+        self._on_finished = getattr(q, "on_finished", None)
         self._version = 0  # bumped whenever the state a view shows may have changed
         self._view: tuple[int, int, InstanceView] | None = None
         budget = cfg.max_num_batched_tokens
         self.prefill_tps = budget / max(cm.prefill_time(budget), 1e-12)
+        self.idle_decode_tps = 1.0 / max(cm.decode_time(1, 1), 1e-12)
 
     # ---- the fleet-facing API -------------------------------------------------------------
     def add_request(self, req: Request, now: float | None = None) -> bool:
@@ -112,6 +126,8 @@ class Engine:
         elif sched.blocks_for(total) > self.bm.num_blocks:
             seq.reason = (f"{total} tokens need {sched.blocks_for(total)} KV blocks, "
                           f"the instance has {self.bm.num_blocks}")
+        elif self.isolation is not None:
+            seq.reason = self._isolate(seq, sched.blocks_for(total))
         if seq.reason:
             seq.state = REJECTED
             self.rejected.append(seq)
@@ -126,6 +142,21 @@ class Engine:
         sched.waiting.push(req)
         sched.n_waiting += 1
         return True
+
+    def _isolate(self, seq: Seq, blocks: int) -> str:
+        """Size-class a request under isolation; why it can never run here, or ""."""
+        iso, total = self.isolation, self.bm.num_blocks
+        cap = iso.max_request_blocks(total)
+        if blocks > cap:
+            return (f"{blocks} KV blocks exceed the per-request cap of {cap} "
+                    f"({iso.max_request_kv_share:g} of {total})")
+        if iso.size_class(seq.req) == LONG:
+            budget = iso.long_block_budget(total)
+            if blocks > budget:  # it would wait forever for room the reserve keeps from it
+                return (f"a long request's {blocks} KV blocks exceed the {budget} long "
+                        f"requests may use ({total} less the short reserve)")
+            seq.long_blocks = blocks
+        return ""
 
     def next_event_time(self) -> float:
         """When the engine next finishes a request or changes its batch on its own.
@@ -239,7 +270,18 @@ class Engine:
         sched, dec, bm = self.sched, self.sched.dec, self.bm
         s = self.s
         n = dec.n
-        decode_tps = n / self.cm.decode_time(n, dec.ctx_sum(s)) if n else 0.0
+        # Aggregate decode tokens/s of the batch of every running sequence (those still in
+        # prefill decode next), so that a reader's decode_tokens_per_s / num_running is one
+        # sequence's rate; when idle, the rate of one sequence alone (a router must not read
+        # an idle instance as "speed unknown").
+        batch = len(sched.running)
+        if batch:
+            ctx = dec.ctx_sum(s)
+            if sched.prefilling:
+                ctx += sum(q.computed for q in sched.prefilling.values())
+            decode_tps = batch / self.cm.decode_time(batch, ctx)
+        else:
+            decode_tps = self.idle_decode_tps
         rem_decode = dec.remaining(s) + sched.nd_rem
         queued = sched.queued_prefill
         # Drain estimate: the prefill backlog at full chunk speed, then the decode backlog at
@@ -251,9 +293,13 @@ class Engine:
         else:
             tps = 1.0
         drain = queued / self.prefill_tps + rem_decode / tps
+        swapped_kv = 0
+        for q in sched.swapped:  # KV parked in host memory, owed back to the pool
+            swapped_kv += q.computed
         return InstanceView(
             index=index, name=self.name, gpu=self.gpu_name, model=self.model_name,
             num_running=len(sched.running), num_waiting=sched.n_waiting + len(sched.swapped),
+            max_num_seqs=self.cfg.max_num_seqs, swapped_kv_tokens=swapped_kv,
             queued_prefill_tokens=queued, outstanding_tokens=queued + rem_decode,
             kv_blocks_used=bm.used, kv_blocks_total=bm.num_blocks,
             block_size=self.cfg.block_size, max_model_len=self.max_model_len,
@@ -359,6 +405,9 @@ class Engine:
         if done:
             self.finished.extend(done)
             stats.finished += len(done)
+            if self._on_finished is not None:
+                for q in done:
+                    self._on_finished(q.req)
         self.s = s + k
         self.now = t_end
         self._version += 1

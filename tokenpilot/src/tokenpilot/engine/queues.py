@@ -63,11 +63,29 @@ class FCFS:
         pass
 
 
-DISCIPLINES = {"fcfs": FCFS}
+# The engine's own disciplines; ``make_discipline`` adds ``policy.disciplines``' (priority, vtc)
+# on first use, imported there because ``policy`` is the layer above the engine.
+DISCIPLINES: dict[str, type] = {"fcfs": FCFS}
+
+
+def discipline_names() -> tuple[str, ...]:
+    """Every name ``make_discipline`` accepts."""
+    _load_policy_disciplines()
+    return tuple(DISCIPLINES)
+
+
+def _load_policy_disciplines() -> None:
+    if "vtc" not in DISCIPLINES:
+        from tokenpilot.policy.disciplines import DISCIPLINES as POLICY_DISCIPLINES
+
+        for k, v in POLICY_DISCIPLINES.items():
+            DISCIPLINES.setdefault(k, v)
 
 
 def make_discipline(name: str = "fcfs") -> QueueDiscipline:
-    """A fresh discipline by name."""
+    """A fresh discipline by name: ``fcfs``, ``priority`` or ``vtc`` (equal tenant weights)."""
+    if name not in DISCIPLINES:
+        _load_policy_disciplines()
     try:
         return DISCIPLINES[name]()
     except KeyError:

@@ -10,11 +10,14 @@ The order of one ``schedule`` call, and why:
    to host memory). Nothing new is admitted in an iteration that preempted.
 4. Swapped-out requests come back before any new request is admitted (they are older).
 5. Waiting requests, in the order the queue discipline gives, while sequences, budget and KV
-   allow; the first that does not fit stops admission (no overtaking, as in vLLM).
+   allow; the first that does not fit stops admission (no overtaking, as in vLLM). With size-
+   class isolation (``EngineConfig.isolation``), a long request the policy blocks (the KV and
+   slots reserved for short ones) is set aside instead, so the short ones behind it go on.
 """
 
 from __future__ import annotations
 
+from bisect import insort
 from collections import deque
 
 from tokenpilot.engine.block_manager import BlockManager
@@ -31,6 +34,10 @@ from tokenpilot.engine.sequence import (
 )
 
 OPEN = 1 << 62  # end of a decode segment still running
+
+
+def _arrival_order(seq: Seq) -> tuple[float, int]:
+    return seq.arrival, seq.id
 
 
 class Scheduler:
@@ -61,6 +68,13 @@ class Scheduler:
         self.preempted = False
         self._budget = 0
         self.max_tokens = cfg.max_num_batched_tokens
+        # Size-class isolation (``policy.isolation``): the lifetime KV blocks and the number of
+        # running long sequences, kept at admit, finish, preempt and swap-in; and the long
+        # requests it set aside while blocked, oldest first (still counted in n_waiting).
+        self.iso = cfg.isolation
+        self.long_blocks = 0
+        self.long_seqs = 0
+        self.held: list[Seq] = []
 
     def blocks_for(self, tokens: int) -> int:
         w = self.window
@@ -176,6 +190,9 @@ class Scheduler:
             self.queued_prefill -= seq.num_tokens - seq.computed
             anon = seq.anon
         del self.running[seq.id]
+        if seq.long_blocks:
+            self.long_blocks -= seq.long_blocks
+            self.long_seqs -= 1
         self.bm.release(anon)
         self.bm.drop(seq.hashed)
         seq.anon = 0
@@ -209,6 +226,9 @@ class Scheduler:
             bm.allocate(need)
             self.swap_in += seq.computed
             running[seq.id] = seq
+            if seq.long_blocks:  # it comes back regardless of the reserve: it is older
+                self.long_blocks += seq.long_blocks
+                self.long_seqs += 1
             budget -= c
             if seq.num_tokens - seq.computed == 1:
                 self.queued_prefill -= 1
@@ -226,8 +246,14 @@ class Scheduler:
         q, bm, bs, w, running = self.waiting, self.bm, self.bs, self.window, self.running
         max_seqs = self.cfg.max_num_seqs
         plan, seqs, prefilling = self.plan, self.seqs, self.prefilling
+        iso, held = self.iso, False
         while self.n_waiting and len(running) < max_seqs and budget > 0:
-            seq = seqs[q.peek().id]
+            if iso is None:
+                seq = seqs[q.peek().id]
+            else:
+                seq, held = self._next_isolated()
+                if seq is None:
+                    break
             hits = idle = 0
             if seq.keys:
                 # The last prompt token is always computed: its logits give the next token.
@@ -240,8 +266,14 @@ class Scheduler:
             add = -(-tokens // bs) - hits  # self.blocks_for(computed + c) - hits
             if add + idle > bm.free + len(bm.lru):
                 break
-            q.pop()
+            if held:
+                del self.held[0]
+            else:
+                q.pop()
             self.n_waiting -= 1
+            if seq.long_blocks:
+                self.long_blocks += seq.long_blocks
+                self.long_seqs += 1
             if hits:
                 seq.hashed = seq.keys[:hits]
                 bm.acquire(seq.hashed)
@@ -265,6 +297,35 @@ class Scheduler:
             prefilling[seq.id] = seq
             plan.append((seq, c))
             budget -= c
+
+    def _next_isolated(self) -> tuple[Seq | None, bool]:
+        """The next waiting request isolation lets start (and whether it was set aside).
+
+        A long request the policy blocks is taken out of the discipline and set aside, so the
+        short ones behind it may start; it stays ahead of the queue (it was at its head), and a
+        later long request waits behind it (first come, first served within the class). Only a
+        finish or a preemption of a long sequence can unblock it: between those the answer does
+        not change, which keeps decode runs skippable in closed form.
+        """
+        iso, held, seqs, q = self.iso, self.held, self.seqs, self.waiting
+        total, max_seqs = self.bm.num_blocks, self.cfg.max_num_seqs
+        if held:
+            head = held[0]
+            if iso.can_schedule(head.req, self.long_blocks, total, self.long_seqs, max_seqs,
+                                head.long_blocks):
+                return head, True
+        while self.n_waiting > len(held):
+            seq = seqs[q.peek().id]
+            if not seq.long_blocks:
+                return seq, False
+            if held or not iso.can_schedule(seq.req, self.long_blocks, total, self.long_seqs,
+                                            max_seqs, seq.long_blocks):
+                q.pop()
+                # By arrival: a request preempted by recompute goes back to its place.
+                insort(held, seq, key=_arrival_order)
+                continue
+            return seq, False
+        return None, False
 
     # ---- after the iteration --------------------------------------------------------------
     def complete_prefills(self, s: int, t_end: float) -> list[Seq]:
@@ -319,6 +380,9 @@ class Scheduler:
         seq.state = FINISHED
         seq.finish = t_end
         del self.running[seq.id]
+        if seq.long_blocks:
+            self.long_blocks -= seq.long_blocks
+            self.long_seqs -= 1
 
     def check(self, s: int) -> None:
         """Recount every running sequence's blocks one by one against the books."""

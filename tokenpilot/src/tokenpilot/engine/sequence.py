@@ -14,8 +14,12 @@ brought up to date when it stops decoding.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from tokenpilot.workload.request import Request
+
+if TYPE_CHECKING:
+    from tokenpilot.policy.isolation import IsolationPolicy
 
 WAITING, PREFILL, DECODE, SWAPPED, FINISHED, REJECTED = range(6)
 
@@ -38,6 +42,10 @@ class EngineConfig:
     fast: bool = True  # False: the step-by-step reference mode
     record_token_times: bool = True  # keep the decode-span log for tokens_by()
     check: bool = False  # assert the block books after every iteration (slow; tests)
+    queue: str = "fcfs"  # queue discipline by name (queues.make_discipline): fcfs|priority|vtc
+    # Size classes (policy.isolation): KV blocks and batch slots long requests may not take,
+    # and a cap on one request's KV. None: off.
+    isolation: IsolationPolicy | None = None
 
     def __post_init__(self) -> None:
         if self.block_size <= 0:
@@ -51,6 +59,11 @@ class EngineConfig:
             )
         if self.preemption not in ("recompute", "swap"):
             raise ValueError(f"preemption must be 'recompute' or 'swap', got {self.preemption!r}")
+        from tokenpilot.engine.queues import discipline_names
+
+        if self.queue not in discipline_names():
+            raise ValueError(f"unknown queue discipline {self.queue!r}; "
+                             f"known: {', '.join(discipline_names())}")
 
 
 class Seq:
@@ -61,7 +74,7 @@ class Seq:
         "state", "num_tokens", "computed", "produced", "anon", "hashed", "keys", "raws",
         "reg_stop", "off", "s_join", "p_join", "capped", "admit_no",
         "first_scheduled", "first_token", "finish", "cached_tokens", "preemptions", "segments",
-        "reason",
+        "reason", "long_blocks",
     )
 
     def __init__(self, req: Request) -> None:
@@ -93,3 +106,6 @@ class Seq:
         # Decode segments: (iteration joined, tokens produced then, iteration left or OPEN).
         self.segments: list[tuple[int, int, int]] = []
         self.reason = ""
+        # Under isolation, a long request's lifetime KV blocks, counted against the long class
+        # while it runs (0: short, or isolation off).
+        self.long_blocks = 0

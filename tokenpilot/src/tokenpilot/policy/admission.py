@@ -11,9 +11,10 @@ Checks run in this order; the first that fails decides the reason code:
 5. ``overloaded`` (only with ``shed``): the predicted time to first token on the best instance
    exceeds the request's TTFT SLO times ``shed_margin``. Queueing it would buy a certain SLO miss
    and delay everyone behind it; rejecting early (as Mooncake's early rejection does) lets the
-   client retry elsewhere or later. The prediction (``predicted_ttft_s``) counts both the prefill
-   backlog and the wait for KV room (``kv_wait_s``): once the KV pool is committed, requests
-   wait for blocks, not compute. Retry-After is the predicted TTFT minus that bar.
+   client retry elsewhere or later. The prediction (``predicted_ttft_s``) counts the prefill
+   backlog, the wait for KV room (``kv_wait_s``; swapped-out KV included): once the KV pool is
+   committed, requests wait for blocks, not compute; and the wait for a batch slot when all
+   ``max_num_seqs`` are taken. Retry-After is the predicted TTFT minus that bar.
 
 The bucket is charged at admission with an estimate (prompt tokens plus ``expected_output_tokens``,
 or the request's ``max_tokens`` when that is unset) and settled with the true count when the
@@ -52,7 +53,7 @@ from tokenpilot.policy.buckets import (
     MemoryBucketStore,
 )
 from tokenpilot.policy.router import cached_tokens
-from tokenpilot.policy.view import InstanceView
+from tokenpilot.policy.view import InstanceView, slot_wait_s
 from tokenpilot.workload.request import Request
 
 ADMITTED = "admitted"
@@ -198,7 +199,10 @@ def predicted_ttft_s(request: Request, view: InstanceView,
       first token the way queued prompts do);
     - KV: the wait until the KV pool can hold the request for its whole life (``kv_wait_s``),
       then its own prefill. A request that only fits by evicting others is not served: the
-      engine would preempt (swap or recompute) a running one, whose TPOT is then lost.
+      engine would preempt (swap or recompute) a running one, whose TPOT is then lost;
+    - slots: when ``num_running`` (plus the queue ahead) has taken all ``max_num_seqs`` batch
+      slots, the wait for one to free (``view.slot_wait_s``, a share of the drain time), then
+      its own prefill.
 
     ``output_tokens`` is the output the KV room is sized for (default ``max_tokens``).
     Without a prefill speed, the drain estimate stands in.
@@ -207,7 +211,7 @@ def predicted_ttft_s(request: Request, view: InstanceView,
         return view.predicted_drain_s if view.predicted_drain_s > 0 else None
     own = request.prompt_tokens - cached_tokens(request, view)
     compute = (view.queued_prefill_tokens + own) / view.prefill_tokens_per_s
-    wait = kv_wait_s(request, view, output_tokens)
+    wait = max(kv_wait_s(request, view, output_tokens), slot_wait_s(view))
     if wait <= 0:
         return compute
     return max(compute, wait + own / view.prefill_tokens_per_s)
@@ -225,14 +229,14 @@ def kv_wait_s(request: Request, view: InstanceView, output_tokens: int | None = 
     fits (or the view reports no KV pool).
 
     The sum is exact between events: a decode run moves tokens from outstanding to held.
-    It misses the KV of swapped-out requests (in host memory, not in ``kv_blocks_used``),
-    which the view does not report.
+    The KV of swapped-out requests (``swapped_kv_tokens``: in host memory, not in
+    ``kv_blocks_used``) counts as committed: it must come back into the pool before they end.
     """
     if view.kv_blocks_total <= 0:
         return 0.0
     bs = view.block_size
     capacity = view.kv_blocks_total * bs
-    committed = view.kv_blocks_used * bs + view.outstanding_tokens
+    committed = view.kv_blocks_used * bs + view.outstanding_tokens + view.swapped_kv_tokens
     out = request.output_tokens if output_tokens is None else output_tokens
     own = request.prompt_tokens - cached_tokens(request, view) + out
     excess = committed + own - capacity

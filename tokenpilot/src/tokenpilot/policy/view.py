@@ -20,7 +20,11 @@ class InstanceView:
     model: str = ""
     healthy: bool = True
     num_running: int = 0
-    num_waiting: int = 0
+    num_waiting: int = 0  # queued plus swapped out
+    max_num_seqs: int = 0  # batch slots (running sequences at most); 0: unknown
+    # KV tokens of swapped-out requests (in host memory, waiting to come back): not in
+    # ``kv_blocks_used``, yet owed to the pool before anything new fits.
+    swapped_kv_tokens: int = 0
     # Prompt tokens not yet prefilled (waiting requests plus unfinished chunked prefills).
     queued_prefill_tokens: int = 0
     # Tokens still to be produced or processed by all requests on the instance (prefill + decode).
@@ -30,7 +34,11 @@ class InstanceView:
     block_size: int = 16
     max_model_len: int = 0  # 0: unknown
     # Predicted speeds from the cost model (0: unknown).
+    # Prefill: prompt tokens/s of a full chunk budget.
     prefill_tokens_per_s: float = 0.0
+    # Decode: aggregate decode tokens/s at the current batch; at batch 1 when idle; 0 only when
+    # unknown. One sequence of a batch of ``num_running`` gets ``decode_tokens_per_s /
+    # max(num_running, 1)`` of it (one token per decode step).
     decode_tokens_per_s: float = 0.0
     # Predicted seconds until the work now on the instance is done.
     predicted_drain_s: float = 0.0
@@ -47,3 +55,19 @@ class InstanceView:
     @property
     def kv_usage(self) -> float:
         return self.kv_blocks_used / self.kv_blocks_total if self.kv_blocks_total else 0.0
+
+
+def slot_wait_s(v: InstanceView) -> float:
+    """Seconds a request arriving now waits for a batch slot on ``v`` (0: a slot is free).
+
+    With every one of ``max_num_seqs`` slots taken (counting the queue ahead, which takes
+    slots first), the request starts once ``running + waiting - max_num_seqs + 1`` of those
+    sequences have finished. All of them have by ``predicted_drain_s``; finishes are spread over
+    that time, so the wait is the drain time scaled by that share. 0 when the slot count is
+    unknown.
+    """
+    ms = v.max_num_seqs
+    total = v.num_running + v.num_waiting
+    if not ms or total < ms or v.predicted_drain_s <= 0:
+        return 0.0
+    return v.predicted_drain_s * (total - ms + 1) / total

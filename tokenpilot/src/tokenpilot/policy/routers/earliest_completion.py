@@ -6,12 +6,15 @@ request on each instance with that instance's own speeds, from its view:
 
     wait     = queued_prefill_tokens / prefill_tokens_per_s      (prefill queue ahead of it)
                or predicted_drain_s when the request's KV does not fit in the free blocks
-               (it must wait for running work to finish) or the prefill speed is unknown
+               (it must wait for running work to finish) or the prefill speed is unknown,
+               or the share of it until a batch slot frees when all ``max_num_seqs`` are
+               taken (``slot_wait_s``)
     prefill  = (prompt_tokens - cached prefix tokens) / prefill_tokens_per_s
     decode   = output_tokens / (decode_tokens_per_s / num_running)
                decode_tokens_per_s is the instance's aggregate decode throughput (as the
                engine, the gateway and admission read it); one sequence of a batch of n
-               gets 1/n of it, i.e. one token per decode step
+               gets 1/n of it, i.e. one token per decode step (an idle instance reports
+               its batch-1 rate, so n = max(num_running, 1))
 
 and picks the smallest ``wait + prefill + decode``. Unknown speeds (0 in the view) take the
 router's defaults, so a fleet without a cost model still routes by queue depth.
@@ -23,7 +26,7 @@ from collections.abc import Sequence
 from itertools import chain
 
 from tokenpilot.policy.router import NoHealthyInstance, Router, RouterError, cached_tokens
-from tokenpilot.policy.view import InstanceView
+from tokenpilot.policy.view import InstanceView, slot_wait_s
 from tokenpilot.workload.request import Request
 
 DEFAULT_PREFILL_TOKENS_PER_S = 5000.0
@@ -66,6 +69,9 @@ class EarliestCompletionRouter(Router):
             total = v.kv_blocks_total
             if total and -(-kv_tokens // v.block_size) > total - v.kv_blocks_used:
                 wait = max(wait, v.predicted_drain_s)
+            slots = v.max_num_seqs
+            if slots and v.num_running + v.num_waiting >= slots:
+                wait = max(wait, slot_wait_s(v))
             own = prompt
             if hashes and v.cached_prefixes:
                 own -= cached_tokens(request, v)
@@ -95,6 +101,7 @@ def completion_s(
         need = -(-(request.prompt_tokens + request.output_tokens) // v.block_size)
         if need > v.kv_blocks_total - v.kv_blocks_used and v.predicted_drain_s > wait:
             wait = v.predicted_drain_s
+    wait = max(wait, slot_wait_s(v))
     own = request.prompt_tokens
     if v.cached_prefixes and request.prefix_hashes:
         own -= cached_tokens(request, v)

@@ -1,0 +1,107 @@
+"""Size-class isolation inside the engine, and queue disciplines chosen by name."""
+
+from __future__ import annotations
+
+import pytest
+
+from tokenpilot.costmodel import CostModel
+from tokenpilot.engine import FCFS, Engine, EngineConfig, make_discipline
+from tokenpilot.hardware import get_gpu
+from tokenpilot.models import get_model
+from tokenpilot.policy.disciplines import VTC, StrictPriority
+from tokenpilot.policy.isolation import IsolationPolicy
+from tokenpilot.workload import Request
+
+CM = CostModel(get_model("llama-3.1-8b"), get_gpu("h100-sxm"))
+
+
+def _isolated_run(policy: IsolationPolicy | None):
+    # Four long requests first, then twenty short ones, all at once on 4 slots.
+    reqs = [Request(i, i * 1e-3, 2000, 100) for i in range(4)]
+    reqs += [Request(4 + i, 0.01 + i * 1e-3, 100, 20) for i in range(20)]
+    eng = Engine(CM, EngineConfig(max_num_seqs=4, max_num_batched_tokens=4096),
+                 isolation=policy)
+    return eng, {r.id: r for r in eng.run(reqs)}
+
+
+def test_a_blocked_long_request_does_not_hold_back_short_ones():
+    # Half the slots are the short requests' own: two long ones run, the other two wait.
+    policy = IsolationPolicy(long_threshold=1000, short_seq_reserve=0.5)
+    eng, res = _isolated_run(policy)
+    assert policy.long_seq_budget(4) == 2
+    first_two_done = sorted(res[i].finish for i in range(2))
+    # Long 2 and 3 start only as long 0 and 1 finish, in arrival order (FCFS in the class).
+    assert res[2].first_scheduled >= first_two_done[0]
+    assert res[3].first_scheduled >= first_two_done[1]
+    assert res[2].first_scheduled <= res[3].first_scheduled
+    # Short requests arrived after all four long ones, yet the first ones start before 2 and 3.
+    shorts = [res[i] for i in range(4, 24)]
+    assert all(not r.rejected for r in res.values())
+    assert min(r.first_scheduled for r in shorts) < res[2].first_scheduled
+    assert eng.sched.long_seqs == 0 and eng.sched.long_blocks == 0 and not eng.sched.held
+    # Without isolation the four long ones take all four slots first: shorts wait for them.
+    _, plain = _isolated_run(None)
+    assert min(plain[i].first_scheduled for i in range(4, 24)) >= min(
+        plain[i].finish for i in range(4))
+    assert max(r.first_token for r in shorts) < max(plain[i].first_token for i in range(4, 24))
+
+
+def test_books_of_running_long_requests_stay_within_the_long_budget():
+    policy = IsolationPolicy(long_threshold=500, short_kv_reserve=0.4, short_seq_reserve=0.25)
+    eng = Engine(CM, EngineConfig(max_num_seqs=8, max_num_batched_tokens=512, check=True),
+                 num_blocks=400, isolation=policy)
+    for i in range(40):
+        eng.add_request(Request(i, 0.0, 900 if i % 3 == 0 else 120, 60 + 7 * i), 0.0)
+    while eng.sched.has_work():
+        eng.advance_to(eng.next_event_time())
+        sched = eng.sched
+        longs = [q for q in sched.running.values() if q.prompt >= 500]
+        assert sched.long_seqs == len(longs) <= policy.long_seq_budget(8)
+        assert sched.long_blocks == sum(q.long_blocks for q in longs)
+        assert sched.long_blocks <= policy.long_block_budget(400)
+    assert len(eng.finished) == 40
+
+
+def test_requests_the_isolation_policy_can_never_run_are_rejected_with_a_reason():
+    # 100 blocks: one request may hold 80, long ones together 40.
+    policy = IsolationPolicy(long_threshold=500, short_kv_reserve=0.6, max_request_kv_share=0.8)
+    eng = Engine(CM, EngineConfig(), num_blocks=100, isolation=policy)
+    assert not eng.add_request(Request(0, 0.0, 999, 400))  # 88 blocks
+    assert "per-request cap of 80" in eng.result(0).rejected
+    assert not eng.add_request(Request(1, 0.0, 1000, 10))  # long, 64 blocks
+    assert "exceed the 40 long requests may use" in eng.result(1).rejected
+    assert eng.add_request(Request(2, 0.0, 400, 300))  # short, 44 blocks
+    assert eng.add_request(Request(3, 0.0, 500, 100))  # long, 38 blocks
+    eng.advance_to(float("inf"))
+    assert eng.result(2).finish > 0 and eng.result(3).finish > 0
+    assert eng.finalize_stats().rejected == 2
+
+
+class _Recorder(FCFS):
+    def __init__(self) -> None:
+        super().__init__()
+        self.ended: list[int] = []
+
+    def on_finished(self, req: Request) -> None:
+        self.ended.append(req.id)
+
+
+def test_disciplines_by_name_and_the_finish_hook():
+    assert isinstance(make_discipline("priority"), StrictPriority)
+    assert isinstance(make_discipline("vtc"), VTC)
+    with pytest.raises(ValueError, match="unknown queue discipline 'lifo'.*fcfs, priority, vtc"):
+        make_discipline("lifo")
+    with pytest.raises(ValueError, match="unknown queue discipline"):
+        EngineConfig(queue="lifo")
+    eng = Engine(CM, EngineConfig(queue="vtc"))
+    assert isinstance(eng.sched.waiting, VTC)
+    rec = _Recorder()
+    eng = Engine(CM, EngineConfig(max_num_seqs=2, max_num_batched_tokens=512), queue=rec)
+    eng.run([Request(i, 0.0, 300, 5 + i, tenant=f"t{i % 2}") for i in range(5)])
+    assert sorted(rec.ended) == list(range(5))
+    # Under priority by name, the high-priority request arriving last is served first.
+    eng = Engine(CM, EngineConfig(queue="priority", max_num_seqs=1,
+                                  max_num_batched_tokens=512))
+    res = eng.run([Request(0, 0.0, 300, 5), Request(1, 0.0, 300, 5),
+                   Request(2, 0.001, 300, 5, priority=2)])
+    assert res[2].first_scheduled < res[1].first_scheduled
