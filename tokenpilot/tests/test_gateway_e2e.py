@@ -201,3 +201,24 @@ def test_burst_of_2000_every_request_answered() -> None:
     assert len(codes) == n
     assert set(codes) <= {200, 429, 503}, sorted(set(codes))
     assert codes.count(200) >= 100
+
+
+def test_sim_backend_memory_stays_flat() -> None:
+    """A long-running simulated backend forgets what it has streamed out and trims its
+    token-time log, so its engine holds only the requests still in flight."""
+    with ServerPool() as pool:
+        (sim,) = start_sims(pool, ("h100-sxm",), speedup=50)
+
+        async def run() -> None:
+            async with httpx.AsyncClient(base_url=sim.url, timeout=20) as c:
+                await asyncio.gather(*(c.post("/v1/chat/completions", json=chat(max_tokens=20))
+                                       for _ in range(60)))
+
+        asyncio.run(run())
+        engine = sim.app.state.sim.engine
+        deadline = time.monotonic() + 5
+        while engine.seqs and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert engine.seqs == {}
+        assert len(engine._log_t0) <= 2  # only the record covering "now" is kept
+        assert engine.finalize_stats().finished == 60

@@ -180,9 +180,9 @@ class Engine:
         The last iteration may end after ``t`` (it was already running at ``t``); its results
         are returned with their true times.
         """
-        start = len(self.finished)
         self._advance(t)
-        return [self.result(q.id) for q in self.finished[start:]]
+        done, self.finished = self.finished, []
+        return [self.result(q.id) for q in done]
 
     def _advance(self, t: float) -> None:
         sched, event = self.sched, self._event
@@ -218,6 +218,24 @@ class Engine:
         return make_result(
             q.id, q.arrival, q.prompt, q.output, q.first_scheduled, q.first_token, q.finish,
             max(q.cached_tokens, 0), tuple(q.preemptions), q.reason)
+
+    def forget(self, req_id: int) -> None:
+        """Drop a finished or rejected request's state. A long-running server calls this once
+        it has streamed the request out, so its memory stays bounded."""
+        seq = self.seqs.get(req_id)
+        if seq is None:
+            return
+        if seq.state not in (FINISHED, REJECTED):
+            raise ValueError(f"request {req_id} is still on {self.name}: finish it first")
+        del self.seqs[req_id]
+
+    def trim_log(self, t: float) -> None:
+        """Forget the token-time log before ``t``: ``tokens_by`` is then exact from ``t`` on
+        only. A server that asks only about the present calls this to bound the log."""
+        i = bisect_right(self._log_t0, t) - 1
+        if i > 0:
+            del self._log_t0[:i]
+            del self._log[: _LOG.size * i]
 
     # ---- streaming ------------------------------------------------------------------------
     def first_token_time(self, req_id: int) -> float:

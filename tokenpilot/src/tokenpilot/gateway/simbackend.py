@@ -115,6 +115,7 @@ class SimInstance:
                       prefix_block_tokens=block)
         if not self.engine.add_request(req, now):
             reason = self.engine.seqs[req.id].reason
+            self.engine.forget(req.id)
             raise BadRequest(f"this model cannot serve the request: {reason}",
                              code="context_length_exceeded")
         stream = _Stream(req.id, output)
@@ -151,6 +152,8 @@ class SimInstance:
                     self.successes += 1
             for rid in done:
                 del self.active[rid]
+                engine.forget(rid)  # streamed out: keep a long-running backend's memory flat
+            engine.trim_log(now)
             await asyncio.sleep(tick)
 
     def crash(self) -> None:
