@@ -82,6 +82,7 @@ class Engine:
         self.stats = EngineStats()
         self.series = TimeSeries()
         self.finished: list[Seq] = []
+        self._reported = 0  # finished[:_reported] were returned by advance_to
         self.rejected: list[Seq] = []
         # Log of simulated chunks for tokens_by(): the start time of each event (apart, for
         # bisect), and per event one packed record (``_LOG``, appended in one call): first
@@ -180,9 +181,10 @@ class Engine:
         The last iteration may end after ``t`` (it was already running at ``t``); its results
         are returned with their true times.
         """
+        start = len(self.finished)
         self._advance(t)
-        done, self.finished = self.finished, []
-        return [self.result(q.id) for q in done]
+        self._reported = len(self.finished)
+        return [self.result(q.id) for q in self.finished[start:]]
 
     def _advance(self, t: float) -> None:
         sched, event = self.sched, self._event
@@ -229,9 +231,12 @@ class Engine:
             raise ValueError(f"request {req_id} is still on {self.name}: finish it first")
         del self.seqs[req_id]
 
-    def trim_log(self, t: float) -> None:
-        """Forget the token-time log before ``t``: ``tokens_by`` is then exact from ``t`` on
-        only. A server that asks only about the present calls this to bound the log."""
+    def compact(self, t: float) -> None:
+        """Forget the token-time log before ``t`` (``tokens_by`` is then exact from ``t`` on
+        only) and the finished requests ``advance_to`` has already returned. A server that asks
+        only about the present calls this to keep its memory bounded."""
+        del self.finished[: self._reported]
+        self._reported = 0
         i = bisect_right(self._log_t0, t) - 1
         if i > 0:
             del self._log_t0[:i]

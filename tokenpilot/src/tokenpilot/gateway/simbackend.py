@@ -153,7 +153,7 @@ class SimInstance:
             for rid in done:
                 del self.active[rid]
                 engine.forget(rid)  # streamed out: keep a long-running backend's memory flat
-            engine.trim_log(now)
+            engine.compact(now)
             await asyncio.sleep(tick)
 
     def crash(self) -> None:
