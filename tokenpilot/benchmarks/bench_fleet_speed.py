@@ -6,14 +6,21 @@ Target: 1,000,000 requests over 64 instances in under 60 s. Workload: Poisson ar
 measured. ``--n`` runs fewer requests and extrapolates linearly (the loop's cost per request
 does not grow with the run's length), and the output says so.
 
+The machine may be shared, so the output starts with a calibration figure (seconds for a
+fixed pure-Python loop; lower is a faster or less loaded machine) and ends with the peak RSS.
+Round-robin and random declare ``needs_views = False``, so the loop skips views and advances
+only the picked instance; view-based routers (least-tokens, p2c) pay for catch-up and views.
+
     python benchmarks/bench_fleet_speed.py [--n 1000000] [--routers round-robin,least-tokens]
 """
 
 from __future__ import annotations
 
 import argparse
+import resource
 import sys
 import time
+import timeit
 
 from tokenpilot.cluster import compute_metrics, fleet_capacity, load_fleet, simulate
 from tokenpilot.policy.routers import make_router
@@ -27,6 +34,8 @@ def main() -> int:
     ap.add_argument("--n", type=int, default=TARGET_N)
     ap.add_argument("--routers", default="round-robin,least-tokens")
     args = ap.parse_args()
+    calib = min(timeit.repeat("for i in range(10): pass", number=100000, repeat=5))
+    print(f"calibration: {calib:.4f}s for 1M loop steps (min of 5)")
     fleet = load_fleet("h100x64")
     t0 = time.perf_counter()
     reqs = poisson(100.0, n=args.n, prompt=1000, output=200, prompt_cv=1, output_cv=1, seed=1)
@@ -43,6 +52,10 @@ def main() -> int:
               f"{full:.0f}s{note} -> target < {TARGET_S:.0f}s "
               f"{'met' if full < TARGET_S else 'MISSED'}; served {m.served}, TTFT p99 "
               f"{m.ttft['p99']:.2f}s", flush=True)
+        del sim, m
+    # ru_maxrss is in KiB on Linux.
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"peak RSS: {peak:.0f} MiB")
     return 0
 
 

@@ -5,17 +5,20 @@ import pytest
 from tokenpilot.cluster import (
     ConservationError,
     FleetError,
+    FleetSim,
     SimResult,
+    build_engines,
     compute_metrics,
     fleet_capacity,
     fleet_from_dict,
     load_fleet,
     simulate,
 )
-from tokenpilot.engine import EngineStats, RequestResult, TimeSeries
+from tokenpilot.engine import FCFS, EngineStats, RequestResult, TimeSeries
+from tokenpilot.policy import VTC, IsolationPolicy
 from tokenpilot.policy.admission import Admission, AdmissionConfig
 from tokenpilot.policy.routers import RoundRobinRouter, get_router
-from tokenpilot.workload import load_workload, scale_to_rate
+from tokenpilot.workload import Request, load_workload, scale_to_rate
 
 SMALL_MIXED = {"name": "small-mixed", "instances": [
     {"gpu": "h100-sxm", "model": "llama-3.1-8b"},
@@ -158,6 +161,12 @@ def test_capacity_scales_with_instances():
     ({"instances": [{"gpu": "l4", "model": "llama-3.1-8b", "count": 0}]}, "'count' must be"),
     ({"instances": [{"gpu": "l4", "model": "llama-3.1-8b", "cnt": 2}]}, "unknown key cnt"),
     ({"instances": [{"gpu": "l4", "model": "llama-3.1-8b", "preemption": "x"}]}, "preemption"),
+    ({"instances": [{"gpu": "l4", "model": "llama-3.1-8b", "queue": "lifo"}]},
+     "unknown queue discipline 'lifo'"),
+    ({"instances": [{"gpu": "l4", "model": "llama-3.1-8b", "isolation": {"long": 5}}]},
+     "'isolation' must be a mapping of long_threshold"),
+    ({"instances": [{"gpu": "l4", "model": "llama-3.1-8b",
+                     "isolation": {"short_kv_reserve": 1.5}}]}, "short_kv_reserve must be"),
 ])
 def test_bad_fleet_documents(doc, match):
     with pytest.raises(FleetError, match=match):
@@ -180,3 +189,118 @@ def test_load_fleet_by_name_and_file(tmp_path):
 
 def test_conservation_error_is_an_assertion():
     assert issubclass(ConservationError, AssertionError)
+
+
+# ---- the optimised loop against a plain one ------------------------------------------------
+def reference_run(fleet, requests, router, admission=None):
+    """The fleet loop at its plainest: at every arrival, each engine whose next event is due is
+    advanced to it, every view is rebuilt, and the picked engine is advanced before the add.
+    Returns {request id: (instance or -1, first_scheduled, first_token, finish, rejected)}."""
+    engines = build_engines(fleet, None, record_token_times=False)
+    inflight, out = {}, {}
+
+    def finish(i, done):
+        for r in done:
+            req = inflight.pop(r.id)
+            out[r.id] = (i, r.first_scheduled, r.first_token, r.finish, r.rejected)
+            router.on_finished(req, i)
+            if admission is not None:
+                admission.settle(req, r.prompt_tokens + r.output_tokens, r.finish)
+
+    for req in requests:
+        t = req.arrival
+        for i, e in enumerate(engines):
+            if e.next_event_time() <= t:
+                finish(i, e.advance_to(t))
+        views = [e.view(i) for i, e in enumerate(engines)]
+        if admission is not None and not admission.admit(req, views, t).admitted:
+            out[req.id] = (-1, -1.0, -1.0, -1.0, "admission")
+            continue
+        i = router.pick(req, views)
+        finish(i, engines[i].advance_to(t))
+        inflight[req.id] = req
+        assert engines[i].add_request(req, t)
+        router.on_routed(req, i)
+    for i, e in enumerate(engines):
+        finish(i, e.advance_to(math.inf))
+    assert not inflight
+    return out
+
+
+def outcome(sim):
+    return {rid: (sim.placed.get(rid, -1), r.first_scheduled, r.first_token, r.finish,
+                  "admission" if r.rejected.startswith("admission") else r.rejected)
+            for rid, r in sim.results.items()}
+
+
+@pytest.mark.parametrize("router", ["least-tokens", "p2c", "earliest-completion"])
+def test_view_based_routers_give_the_plain_loops_timestamps_exactly(router):
+    reqs = workload(300, load=1.3, seed=4)
+    sim = simulate(small_fleet(), reqs, get_router(router, seed=7))
+    assert outcome(sim) == reference_run(small_fleet(), reqs, get_router(router, seed=7))
+
+
+def test_admission_keeps_the_timely_loop_even_for_round_robin():
+    reqs = workload(200, load=1.2, seed=5)
+    limit = sorted(r.total_tokens for r in reqs)[150]
+
+    def adm():
+        return Admission(AdmissionConfig.from_dict({"max_context": limit}))
+
+    sim = simulate(small_fleet(), reqs, get_router("round-robin"), admission=adm())
+    assert outcome(sim) == reference_run(small_fleet(), reqs, get_router("round-robin"), adm())
+
+
+@pytest.mark.parametrize("router", ["round-robin", "random"])
+def test_routers_without_views_let_instances_lag(router):
+    assert get_router(router).needs_views is False
+    assert get_router("least-tokens").needs_views is True
+    reqs = workload(300, load=1.3, seed=6)
+    sim = simulate(small_fleet(), reqs, get_router(router, seed=3))
+    # Each instance is advanced only to its own arrivals: exactly Engine.run on its share.
+    engines = build_engines(small_fleet(), None, record_token_times=False)
+    for i, e in enumerate(engines):
+        share = [r for r in reqs if sim.placed[r.id] == i]
+        assert share and {r.id: r for r in e.run(share)} == {
+            r.id: sim.results[r.id] for r in share}
+    # The plain loop cuts decode runs at other instances' arrivals too: the same run up to
+    # rounding of those cuts.
+    ref = reference_run(small_fleet(), reqs, get_router(router, seed=3))
+    got = outcome(sim)
+    assert got.keys() == ref.keys()
+    for rid, (i, *times, rej) in got.items():
+        assert i == ref[rid][0] and rej == ref[rid][-1]
+        assert times == pytest.approx(list(ref[rid][1:4]), rel=1e-12, abs=1e-12)
+
+
+def test_lagging_loop_refuses_admission():
+    engines = build_engines(small_fleet(), None)
+    adm = Admission(AdmissionConfig.from_dict({"max_context": 1000}))
+    with pytest.raises(ValueError, match="lag=True needs no admission"):
+        FleetSim(engines, get_router("round-robin"), adm, lag=True)
+
+
+def test_fleet_file_chooses_queue_discipline_and_engine_isolation(tmp_path):
+    path = tmp_path / "iso.yaml"
+    path.write_text(
+        "instances:\n"
+        "  - {gpu: h100-sxm, model: llama-3.1-8b, count: 2, queue: vtc,\n"
+        "     isolation: {long_threshold: 4096, short_kv_reserve: 0.2,\n"
+        "                 short_seq_reserve: 0.25, max_request_kv_share: 0.5}}\n"
+        "  - {gpu: l40s, model: llama-3.1-8b}\n")
+    fleet = load_fleet(str(path))
+    engines = build_engines(fleet)
+    assert [type(e.sched.waiting).__name__ for e in engines] == ["VTC", "VTC", "FCFS"]
+    assert engines[0].sched.waiting is not engines[1].sched.waiting
+    assert engines[0].isolation == IsolationPolicy(4096, 0.2, 0.25, 0.5)
+    assert engines[2].isolation is None
+    assert fleet.to_dict()["instances"][0]["isolation"]["short_seq_reserve"] == 0.25
+    # A request over half the KV is rejected by the isolated H100s, not by the L40S.
+    big = engines[0].bm.num_blocks * 16 // 2 + 64
+    assert not engines[0].add_request(Request(0, 0.0, big - 10, 10))
+    assert isinstance(engines[0].sched.waiting, VTC)
+    # queue_factory still wins over the file.
+    assert all(type(e.sched.waiting).__name__ == "FCFS"
+               for e in build_engines(fleet, queue_factory=FCFS))
+    sim = simulate(fleet, workload(60, seed=3), get_router("least-tokens"))
+    assert len(sim.results) == 60

@@ -16,6 +16,12 @@ A fleet file::
         preemption: recompute          # or swap
         labels: [fast]                 # routers see them (e.g. long-context)
         role: both                     # prefill | decode | both (disaggregation, cluster.pd)
+        queue: fcfs                    # queue discipline: fcfs | priority | vtc
+        isolation:                     # size-class isolation inside the engine (optional)
+          long_threshold: 4096         #   prompt tokens that make a request long
+          short_kv_reserve: 0.2        #   share of KV blocks long requests may not use
+          short_seq_reserve: 0.25      #   share of batch slots long requests may not use
+          max_request_kv_share: 0.5    #   the most of the KV one request may hold
 
 Capacity: ``instance_capacity`` is the request rate one instance sustains when saturated by
 requests of the workload's mean prompt ``P`` and mean output ``O``. Its decode batch ``B`` is
@@ -30,6 +36,7 @@ but (for smooth arrivals) stable.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,6 +48,7 @@ from tokenpilot.costmodel import DTYPE_BYTES, CostModel, DoesNotFitError
 from tokenpilot.engine import Engine, EngineConfig
 from tokenpilot.hardware import UnknownGPUError, get_gpu
 from tokenpilot.models import UnknownModelError, get_model
+from tokenpilot.policy.isolation import IsolationPolicy
 from tokenpilot.workload.request import Request
 
 
@@ -49,7 +57,9 @@ class FleetError(ValueError):
 
 
 _KEYS = ("gpu", "count", "model", "tp", "max_num_seqs", "max_num_batched_tokens",
-         "max_model_len", "kv_dtype", "weight_dtype", "preemption", "labels", "name", "role")
+         "max_model_len", "kv_dtype", "weight_dtype", "preemption", "labels", "name", "role",
+         "queue", "isolation")
+_ISOLATION_KEYS = tuple(f.name for f in dataclasses.fields(IsolationPolicy))
 ROLES = ("both", "prefill", "decode")  # prefill/decode disaggregation: see cluster.pd
 
 
@@ -70,16 +80,20 @@ class InstanceSpec:
     labels: tuple[str, ...] = ()
     name: str = ""  # instance name prefix (default: the GPU name)
     role: str = "both"  # prefill | decode | both (only ``cluster.pd`` tells them apart)
+    queue: str = "fcfs"  # queue discipline by name (engine.queues.make_discipline)
+    isolation: IsolationPolicy | None = None  # size classes inside the engine; None: off
 
     def cost_model(self) -> CostModel:
         return CostModel(get_model(self.model), get_gpu(self.gpu), tp=self.tp,
                          weight_dtype=self.weight_dtype, kv_dtype=self.kv_dtype)
 
     def engine_config(self, **overrides: Any) -> EngineConfig:
+        kw: dict[str, Any] = {"queue": self.queue, "isolation": self.isolation}
+        kw.update(overrides)
         return EngineConfig(max_num_seqs=self.max_num_seqs,
                             max_num_batched_tokens=self.max_num_batched_tokens,
                             max_model_len=self.max_model_len, preemption=self.preemption,
-                            **overrides)
+                            **kw)
 
 
 @dataclass(frozen=True)
@@ -111,7 +125,9 @@ class FleetSpec:
 
     def to_dict(self) -> dict:
         return {"name": self.name, "instances": [
-            {k: (list(v) if isinstance(v, tuple) else v) for k, v in s.__dict__.items()}
+            {k: (list(v) if isinstance(v, tuple) else
+                 dataclasses.asdict(v) if dataclasses.is_dataclass(v) else v)
+             for k, v in s.__dict__.items()}
             for s in self.instances]}
 
 
@@ -156,6 +172,17 @@ def fleet_from_dict(d: Any, where: str = "fleet") -> FleetSpec:
             kw["labels"] = tuple(labels)
         if "name" in item:
             kw["name"] = str(item["name"])
+        if "queue" in item:
+            kw["queue"] = str(item["queue"])  # checked by engine_config below
+        if "isolation" in item:
+            iso = item["isolation"]
+            if not isinstance(iso, Mapping) or set(iso) - set(_ISOLATION_KEYS):
+                raise FleetError(f"{at}: 'isolation' must be a mapping of "
+                                 f"{', '.join(_ISOLATION_KEYS)}")
+            try:
+                kw["isolation"] = IsolationPolicy(**iso)
+            except (TypeError, ValueError) as exc:
+                raise FleetError(f"{at}: isolation: {exc}") from None
         if "role" in item:
             if item["role"] not in ROLES:
                 raise FleetError(f"{at}: 'role' must be one of {', '.join(ROLES)}")

@@ -17,6 +17,13 @@ jumps over whole decode runs in closed form). At each arrival at time ``t``:
    never be scheduled in an iteration that starts before it arrived; ``add_request``;
    ``router.on_routed``.
 
+A router that declares ``needs_views = False`` (round-robin, random), run without admission,
+gets a lagging loop instead: no catch-up and no views; only the picked engine is advanced to
+the arrival, so each engine is driven exactly as ``Engine.run`` over its own share would drive
+it, and finishes reach ``on_finished`` when their engine is next picked or at the end. Decode
+runs are then cut only at an engine's own arrivals, not at every due engine's, so timestamps
+can differ from the timely loop's in the last bits of a float (about 1e-15 s).
+
 Finished requests go to ``router.on_finished`` and ``admission.settle``. The run is
 deterministic: engines have no randomness, routers draw from their own seeded RNG, and every
 tie is broken by instance index.
@@ -29,6 +36,7 @@ request meets an engine so that change stays local.
 from __future__ import annotations
 
 import dataclasses
+import gc
 import heapq
 import math
 import time
@@ -92,14 +100,29 @@ def simulate(
     engines = build_engines(fleet, queue_factory, **engine_config)
     for e in engines:
         e.series.min_interval_s = series_interval_s
-    sim = FleetSim(engines, router, admission, labels=[s.labels for _, s in fleet.expand()])
+    lag = admission is None and not getattr(router, "needs_views", True)
+    sim = FleetSim(engines, router, admission, labels=[s.labels for _, s in fleet.expand()],
+                   lag=lag)
     t0 = time.perf_counter()
     total = len(requests)
-    for k, req in enumerate(requests):
-        sim.arrive(req)
-        if progress is not None and k % progress_every == 0:
-            progress(k, total)
-    sim.drain()
+    # A run allocates a few objects per request and frees almost none until the end, so the
+    # cyclic GC would rescan an ever-growing heap for nothing (the loop makes no cycles).
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        arrive = sim.arrive
+        if progress is None:
+            for req in requests:
+                arrive(req)
+        else:
+            for k, req in enumerate(requests):
+                arrive(req)
+                if k % progress_every == 0:
+                    progress(k, total)
+        sim.drain()
+    finally:
+        if was_enabled:
+            gc.enable()
     if progress is not None:
         progress(total, total)
     wall = time.perf_counter() - t0
@@ -117,25 +140,38 @@ def simulate(
 
 
 class FleetSim:
-    """The event loop over ready-made engines (``simulate`` builds them from a fleet)."""
+    """The event loop over ready-made engines (``simulate`` builds them from a fleet).
+
+    With ``lag=True`` (for routers with ``needs_views = False`` and no admission) the loop
+    keeps only the picked engine current: it is advanced to each arrival it receives, the
+    others wait, and finishes reach ``on_finished`` when their engine is next picked or at
+    ``drain``. Each engine then sees exactly what ``Engine.run`` over its own requests would.
+    """
 
     def __init__(self, engines: list[Engine], router: Router,
                  admission: AdmissionHook | None = None,
-                 labels: Sequence[tuple[str, ...]] | None = None) -> None:
+                 labels: Sequence[tuple[str, ...]] | None = None, *, lag: bool = False) -> None:
+        if lag and admission is not None:
+            raise ValueError("lag=True needs no admission: admission settles on every finish")
         self.engines = engines
         # Instance labels (fleet file) go into the views, for label-aware routers.
         self._labels = list(labels) if labels and any(labels) else None
         self.router = router
         self.admission = admission
+        self.lag = lag
         n = len(engines)
         self._net = [math.inf] * n  # each engine's current next event time
         self._heap: list[tuple[float, int]] = []
+        # With lag these views are never rebuilt: a router that needs none reads only
+        # ``len(views)`` and ``healthy``, which the simulator never changes.
         self._views: list[InstanceView] = [self._view(i) for i in range(n)]
         self._dirty: set[int] = set()
-        self._inflight: dict[int, tuple[Request, int]] = {}
+        self._inflight: dict[int, Request] = {}  # request id -> request; placed[id] is where
         self.results: dict[int, RequestResult] = {}
         self.placed: dict[int, int] = {}
         self.admission_rejected: dict[str, int] = {}
+        if lag:
+            self.arrive = self._arrive_lagging  # type: ignore[method-assign]
 
     def _view(self, i: int) -> InstanceView:
         v = self.engines[i].view(i)
@@ -145,13 +181,16 @@ class FleetSim:
 
     def catch_up(self, t: float) -> None:
         """Advance every engine whose next event is due by ``t`` (step 1 of the module doc)."""
+        if self.lag:
+            return  # nothing may rely on timely finishes: each engine waits for its next pick
         heap, net = self._heap, self._net
         later = []
+        advance = self._advance
         while heap and heap[0][0] <= t:
             et, i = heapq.heappop(heap)
             if et != net[i]:
                 continue  # stale: the engine's next event moved since this entry was pushed
-            self._advance(i, t)
+            advance(i, t)
             if net[i] <= t:
                 later.append(i)  # cannot move before t any more; keep it for later arrivals
         for i in later:
@@ -159,13 +198,16 @@ class FleetSim:
 
     def arrive(self, req: Request) -> None:
         t = req.arrival
-        self.catch_up(t)
+        heap = self._heap
+        if heap and heap[0][0] <= t:
+            self.catch_up(t)
         views = self._views
-        if self._dirty:
+        dirty = self._dirty
+        if dirty:
             view = self._view
-            for i in self._dirty:
+            for i in dirty:
                 views[i] = view(i)
-            self._dirty.clear()
+            dirty.clear()
         if self.admission is not None:
             decision = self.admission.admit(req, views, t)
             if not decision.admitted:
@@ -176,16 +218,34 @@ class FleetSim:
                 return
         self._place(req, self.router.pick(req, views), t)
 
+    def _arrive_lagging(self, req: Request) -> None:
+        """``arrive`` with ``lag``: no catch-up, no views; only the picked engine moves."""
+        t = req.arrival
+        i = self.router.pick(req, self._views)
+        engine = self.engines[i]
+        if engine.now < t:
+            done = engine.advance_to(t)
+            if done:
+                self._finish(i, done)
+        self.placed[req.id] = i
+        if not engine.add_request(req, t):
+            self._record(engine.result(req.id))
+            self.router.on_finished(req, i)
+            return
+        self._inflight[req.id] = req
+        self.router.on_routed(req, i)
+
     def _place(self, req: Request, i: int, t: float) -> None:
         engine = self.engines[i]
-        self._advance(i, t)
+        if engine.now < t:  # advance_to(t) is a no-op otherwise
+            self._advance(i, t)
         self.placed[req.id] = i
         self._dirty.add(i)
         if not engine.add_request(req, t):
             self._record(engine.result(req.id))
             self.router.on_finished(req, i)
             return
-        self._inflight[req.id] = (req, i)
+        self._inflight[req.id] = req
         self.router.on_routed(req, i)
         self._reschedule(i)
 
@@ -194,10 +254,11 @@ class FleetSim:
         before = engine.stats.events
         done = engine.advance_to(t)
         if engine.stats.events != before:
+            # Only an event can move the next event time (``add_request`` reschedules itself).
             self._dirty.add(i)
+            self._reschedule(i)
         if done:
             self._finish(i, done)
-        self._reschedule(i)
 
     def _reschedule(self, i: int) -> None:
         t = self.engines[i].next_event_time()
@@ -207,17 +268,19 @@ class FleetSim:
                 heapq.heappush(self._heap, (t, i))
 
     def _finish(self, i: int, done: list[RequestResult]) -> None:
-        inflight, router, admission = self._inflight, self.router, self.admission
+        inflight, placed, router, admission = self._inflight, self.placed, self.router, \
+            self.admission
+        record = self._record
         for r in done:
-            entry = inflight.pop(r.id, None)
-            if entry is None or entry[1] != i:
+            req = inflight.pop(r.id, None)
+            if req is None or placed[r.id] != i:
                 raise ConservationError(f"request {r.id} finished on instance {i} but was "
-                                        f"{'not in flight' if entry is None else 'routed to'} "
-                                        f"{'' if entry is None else entry[1]}")
-            self._record(r)
-            router.on_finished(entry[0], i)
+                                        f"{'not in flight' if req is None else 'routed to'} "
+                                        f"{'' if req is None else placed[r.id]}")
+            record(r)
+            router.on_finished(req, i)
             if admission is not None:
-                admission.settle(entry[0], r.prompt_tokens + r.output_tokens, r.finish)
+                admission.settle(req, r.prompt_tokens + r.output_tokens, r.finish)
 
     def _record(self, r: RequestResult) -> None:
         if r.id in self.results:
@@ -226,7 +289,10 @@ class FleetSim:
 
     def drain(self) -> None:
         """Run every engine to completion."""
-        for i in range(len(self.engines)):
-            self._advance(i, math.inf)
+        for i, engine in enumerate(self.engines):
+            done = engine.advance_to(math.inf)
+            self._net[i] = math.inf
+            if done:
+                self._finish(i, done)
         if self._inflight:
             raise ConservationError(f"{len(self._inflight)} requests never finished")

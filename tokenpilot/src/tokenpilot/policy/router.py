@@ -40,6 +40,10 @@ class Router(ABC):
     """One routing policy. Subclasses set ``name`` and implement ``pick``."""
 
     name: str = ""
+    # False: ``pick`` reads only ``len(views)`` and ``healthy``, and ``on_finished`` may come
+    # late (at the instance's next pick or at the end). The simulator then skips building
+    # views and keeps only the picked instance current, which is several times cheaper.
+    needs_views: bool = True
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)

@@ -11,6 +11,7 @@ from tokenpilot.workload.request import Request
 
 class RandomRouter(Router):
     name = "random"
+    needs_views = False  # blind to load: no views, no timely finishes
 
     def pick(self, request: Request, views: Sequence[InstanceView]) -> int:
         n = len(views)

@@ -11,6 +11,7 @@ from tokenpilot.workload.request import Request
 
 class RoundRobinRouter(Router):
     name = "round-robin"
+    needs_views = False  # blind to load: no views, no timely finishes
 
     def __init__(self, seed: int = 0) -> None:
         super().__init__(seed)
