@@ -47,6 +47,7 @@ class Router(ABC):
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
+        self._turn = 0
 
     @abstractmethod
     def pick(self, request: Request, views: Sequence[InstanceView]) -> int:
@@ -54,6 +55,13 @@ class Router(ABC):
 
         Raises ``NoHealthyInstance`` when no view is healthy.
         """
+
+    def _scan_start(self, n: int) -> int:
+        """Where this call's scan over ``n`` views starts: one further on each call, so equal
+        instances (an idle fleet is all ties) take turns instead of the first taking all."""
+        turn = self._turn
+        self._turn = turn + 1
+        return turn % n if n else 0
 
     def on_routed(self, request: Request, index: int) -> None:  # noqa: B027 - optional hook
         """The request was placed on ``views[index]``."""

@@ -46,12 +46,10 @@ class EarliestCompletionRouter(Router):
             raise RouterError("earliest-completion needs positive default speeds")
         self.prefill_tokens_per_s = float(prefill_tokens_per_s)
         self.decode_tokens_per_s = float(decode_tokens_per_s)
-        self._turn = 0
 
     def pick(self, request: Request, views: Sequence[InstanceView]) -> int:
         n = len(views)
-        start = self._turn % n if n else 0
-        self._turn += 1
+        start = self._scan_start(n)
         best, best_eta = -1, 0.0
         prompt, output, hashes = request.prompt_tokens, request.output_tokens, request.prefix_hashes
         kv_tokens = prompt + output

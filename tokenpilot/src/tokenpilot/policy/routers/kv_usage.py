@@ -16,14 +16,9 @@ from tokenpilot.workload.request import Request
 class KVUsageRouter(Router):
     name = "kv-usage"
 
-    def __init__(self, seed: int = 0) -> None:
-        super().__init__(seed)
-        self._turn = 0
-
     def pick(self, request: Request, views: Sequence[InstanceView]) -> int:
         n = len(views)
-        start = self._turn % n if n else 0
-        self._turn += 1
+        start = self._scan_start(n)
         best, best_use, best_tokens = -1, 0.0, 0
         for i in chain(range(start, n), range(start)):
             v = views[i]

@@ -19,14 +19,9 @@ class LeastRequestsRouter(Router):
 
     name = "least-requests"
 
-    def __init__(self, seed: int = 0) -> None:
-        super().__init__(seed)
-        self._turn = 0
-
     def pick(self, request: Request, views: Sequence[InstanceView]) -> int:
         n = len(views)
-        start = self._turn % n if n else 0
-        self._turn += 1
+        start = self._scan_start(n)
         best, best_load = -1, 0
         for i in chain(range(start, n), range(start)):
             v = views[i]
@@ -44,14 +39,9 @@ class LeastTokensRouter(Router):
 
     name = "least-tokens"
 
-    def __init__(self, seed: int = 0) -> None:
-        super().__init__(seed)
-        self._turn = 0
-
     def pick(self, request: Request, views: Sequence[InstanceView]) -> int:
         n = len(views)
-        start = self._turn % n if n else 0
-        self._turn += 1
+        start = self._scan_start(n)
         return least_tokens(views, start)
 
 

@@ -45,14 +45,12 @@ class PrefixAffinityRouter(Router):
         self.min_tokens = int(min_tokens)
         self.use_cached = bool(use_cached)
         self._index: OrderedDict[int, int] = OrderedDict()
-        self._turn = 0
         # How often the guard overruled affinity: a figure worth reporting.
         self.guard_trips = 0
 
     def pick(self, request: Request, views: Sequence[InstanceView]) -> int:
         n = len(views)
-        start = self._turn % n if n else 0
-        self._turn += 1
+        start = self._scan_start(n)
         least, least_load, total, count = -1, 0, 0, 0
         for i in chain(range(start, n), range(start)):
             v = views[i]
