@@ -83,13 +83,17 @@ def run_one(router: str, s: DemoSettings) -> dict:
                 setattr(r, attr, v * s.speedup)
     summary = result.summary(s.ttft_slo_s, s.tpot_slo_s)
     tokens: dict[str, float] = defaultdict(float)
+    counts: dict[str, int] = {name: 0 for name in speed}
     for r in result.records:
         if r.ok:
             tokens[r.backend] += r.prompt_tokens + r.completion_tokens
+            counts[r.backend] = counts.get(r.backend, 0) + 1
     summary["goodput_rps"] *= 1 / s.speedup  # per simulated second
     summary["throughput_rps"] *= 1 / s.speedup
     summary["token_imbalance"] = imbalance(tokens, speed)
     summary["tokens_by_backend"] = dict(tokens)
+    summary["requests_by_backend"] = counts
+    summary["request_imbalance"] = imbalance(counts, dict.fromkeys(counts, 1.0))
     summary["router"] = router
     return summary
 
@@ -101,6 +105,11 @@ def run_demo(s: DemoSettings | None = None, routers: Sequence[str] = ROUTERS) ->
     return {"fleet": list(s.gpus), "model": s.model, "speedup": s.speedup,
             "requests": s.requests, "slo": {"ttft_s": s.ttft_slo_s, "tpot_s": s.tpot_slo_s},
             "rows": rows, "wall_s": time.perf_counter() - t}
+
+
+def _statuses(by_status: dict) -> str:
+    """``{'200': 297, '429': 3}`` as ``200 x297, 429 x3``."""
+    return ", ".join(f"{code} x{n}" for code, n in sorted(by_status.items()))
 
 
 def render(d: dict) -> str:
@@ -121,10 +130,14 @@ def render(d: dict) -> str:
         line("goodput (req/s within SLO)", lambda x: f"{x:.2f}", "goodput_rps"),
         line("p99 TTFT, short requests", ms, "short_ttft_p99_s"),
         line("p50 TTFT, all requests", ms, "ttft_p50_s"),
+        line("requests per backend", lambda x: "/".join(str(n) for n in x.values()),
+             "requests_by_backend"),
+        line("request-count imbalance (1 = even)", lambda x: f"{x:.2f}", "request_imbalance"),
         line("token-load imbalance (1 = even)", lambda x: f"{x:.2f}", "token_imbalance"),
-        line("answered / refused", lambda x: f"{x}", "by_status"),
+        line("responses by HTTP status", _statuses, "by_status"),
         "",
         f"SLO: TTFT <= {d['slo']['ttft_s']:g} s, TPOT <= {d['slo']['tpot_s']:g} s (simulated "
-        f"time); imbalance = max/mean of tokens per unit of instance speed. "
+        f"time); backends in fleet order; token-load imbalance = max/mean of tokens per unit of "
+        f"instance speed: round-robin's even request counts hide an uneven token load. "
         f"Took {d['wall_s']:.0f} s.",
     ])
