@@ -162,7 +162,11 @@ def test_demo_small_run_answers_every_request() -> None:
     for row in d["rows"]:
         assert row["by_status"] == {"200": 30}
         assert row["goodput_rps"] > 0 and row["token_imbalance"] >= 1.0
-    assert "p99 TTFT, short requests" in render(d)
+        assert sum(row["requests_by_backend"].values()) == 30
+    # Round-robin's even request counts: the "fake balance" the token-load row exposes.
+    assert list(d["rows"][0]["requests_by_backend"].values()) == [10, 10, 10]
+    assert d["rows"][0]["request_imbalance"] == 1.0
+    assert "p99 TTFT, short requests" in render(d) and "10/10/10" in render(d)
 
 
 def test_passive_ejection_then_readmission_by_health_check() -> None:
