@@ -8,8 +8,12 @@ processes and a gateway on 127.0.0.1 in this process (``--in-process``: the back
    the gateway; the p50/p99 TTFT difference is what the gateway adds (targets: p50 <= 1 ms);
 2. rate: N streamed requests, C at a time, through the gateway to two backends; completed
    requests per second (target: >= 1,000/s).
-The client runs in the gateway's process (a raw asyncio HTTP client, not httpx), so the
-figures include its CPU: an upper bound on the gateway's own cost.
+The client runs in the gateway's process (a raw asyncio HTTP client, not httpx), on its own
+thread. During the rate run the CPU time of each part is read (the gateway's thread, the
+client's thread, each backend process), so it also prints the gateway's CPU seconds per
+request and the rate that implies for a gateway with one core to itself: its capacity on this
+machine, whatever else shares the cores. ``calibration`` (the time of a fixed Python loop)
+says how loaded the machine was; compare figures only at similar calibrations.
 """
 
 from __future__ import annotations
@@ -17,10 +21,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import os
 import statistics
 import subprocess
 import sys
+import threading
 import time
+import timeit
 
 import httpx
 
@@ -35,10 +42,18 @@ BODY = {"model": "llama-3.1-8b", "messages": [{"role": "user", "content": "hi " 
         "max_tokens": 4, "stream": True, "stream_options": {"include_usage": True}}
 
 
+# The simulated backend releases tokens on a 2 ms driver tick, and after a stream ends its
+# driver sleeps one more tick: a request sent at once lands mid-tick and gets its first token
+# early by a random part of a tick, more so on the shorter (direct) path. Waiting out the tick
+# first makes every request find an idle backend, so both paths pay one whole tick.
+GAP_S = 0.005
+
+
 async def ttfts(url: str, n: int) -> list[float]:
     out = []
     async with WireClient(url, 4) as c:
         for _ in range(n):
+            await asyncio.sleep(GAP_S)
             t = time.perf_counter()
             r = await c.request("POST", "/v1/chat/completions", BODY)
             first = None
@@ -63,8 +78,24 @@ async def rate(url: str, n: int, concurrency: int) -> tuple[float, int]:
         return time.perf_counter() - t, ok
 
 
+def calibration() -> float:
+    """Seconds for a fixed pure-Python loop: ~0.02 on an idle core of the reference machine."""
+    return min(timeit.repeat("for i in range(10): pass", number=100000, repeat=5))
+
+
+def process_cpu(pid: int) -> float:
+    """User + system CPU seconds of process ``pid`` so far (Linux /proc)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def _thread_cpu() -> float:
+    return time.thread_time()
+
+
 @contextlib.contextmanager
-def sim_processes(n: int):
+def sim_processes(n: int, pids: list[int] | None = None):
     """``n`` simulated backends as separate processes (``tokenpilot sim-backend``)."""
     ports = []
     for _ in range(n):
@@ -74,6 +105,8 @@ def sim_processes(n: int):
     procs = [subprocess.Popen([sys.executable, "-m", "tokenpilot.cli", "sim-backend",
                                "--port", str(p), "--speedup", "1000"],
                               stderr=subprocess.DEVNULL) for p in ports]
+    if pids is not None:
+        pids.extend(p.pid for p in procs)
     try:
         urls = [f"http://127.0.0.1:{p}" for p in ports]
         for url in urls:
@@ -99,13 +132,15 @@ def main() -> int:
                     help="run the simulated backends in this process too (default: two "
                     "`tokenpilot sim-backend` processes)")
     a = ap.parse_args()
+    calib = [calibration()]
+    pids: list[int] = []
     with ServerPool() as pool, contextlib.ExitStack() as stack:
         if a.in_process:
             sims = start_sims(pool, ("h100-sxm", "h100-sxm"), speedup=1000)
             gw = start_gateway(pool, sims, "least-tokens")
             sim_url = sims[0].url
         else:
-            urls = stack.enter_context(sim_processes(2))
+            urls = stack.enter_context(sim_processes(2, pids))
             gw = pool.start(create_app(GatewayConfig.from_dict(
                 {"backends": urls, "router": "least-tokens"})))
             sim_url = urls[0]
@@ -116,7 +151,18 @@ def main() -> int:
         for _ in range(5):
             direct += asyncio.run(ttfts(sim_url, a.samples // 5))
             via += asyncio.run(ttfts(gw.url, a.samples // 5))
-        wall, ok = asyncio.run(rate(gw.url, a.requests, a.concurrency))
+        # A client thread of its own: its CPU is then told apart from the gateway's thread.
+        cpu0 = (pool.call(_thread_cpu()), [process_cpu(p) for p in pids])
+        out: list = []
+        t = threading.Thread(target=lambda: out.append(
+            (time.thread_time(), asyncio.run(rate(gw.url, a.requests, a.concurrency)),
+             time.thread_time())))
+        t.start()
+        t.join()
+        (c0, (wall, ok), c1) = out[0]
+        gw_cpu = pool.call(_thread_cpu()) - cpu0[0]
+        sim_cpu = [process_cpu(p) - c for p, c in zip(pids, cpu0[1], strict=True)]
+    calib.append(calibration())
     d50, d99, g50, g99 = pct(direct, 50), pct(direct, 99), pct(via, 50), pct(via, 99)
     print(f"command: {' '.join(sys.argv)}")
     print(f"TTFT direct       p50 {d50 * 1e3:7.2f} ms   p99 {d99 * 1e3:7.2f} ms   "
@@ -129,6 +175,16 @@ def main() -> int:
     print(f"sustained rate    {ok / wall:7.0f} streamed requests/s through the gateway "
           f"({ok}/{a.requests} ok in {wall:.1f} s, {a.concurrency} concurrent; "
           "target >= 1000/s)")
+    per = 1e6 / max(ok, 1)
+    what = "gateway + in-process backends" if a.in_process else "gateway"
+    print(f"CPU per request   {what} thread {gw_cpu * per:5.0f} us   client thread "
+          f"{(c1 - c0) * per:4.0f} us" + "".join(f"   backend {i} {c * per:4.0f} us"
+                                                for i, c in enumerate(sim_cpu)))
+    print(f"{what} alone  {ok / max(gw_cpu, 1e-9):7.0f} streamed requests/s on one core "
+          f"of its own (1 / CPU per request); all parts used "
+          f"{(gw_cpu + c1 - c0 + sum(sim_cpu)) / wall:.2f} cores")
+    print(f"calibration       {calib[0]:.4f} s before, {calib[1]:.4f} s after "
+          "(min of timeit 'for i in range(10): pass' x100000; ~0.02 idle)")
     return 0
 
 

@@ -222,3 +222,59 @@ def test_sim_backend_memory_stays_flat() -> None:
         assert engine.seqs == {}
         assert len(engine._log_t0) <= 2 and not engine.finished  # only "now" is kept
         assert engine.finalize_stats().finished == 60
+
+
+def test_short_stream_ends_in_one_write_and_the_connection_is_reused(fleet) -> None:
+    """A stream whose tokens are all ready at one tick reaches the client as one chunk that
+    ends with [DONE] (the terminator in the same write), and the keep-alive connection serves
+    the next request."""
+    _, _, gw = fleet
+    body = chat(max_tokens=3, stream=True, stream_options={"include_usage": True})
+
+    async def run() -> list[list[bytes]]:
+        async with WireClient(gw.url, max_connections=1) as c:
+            out = []
+            for _ in range(3):
+                r = await c.request("POST", "/v1/chat/completions", body)
+                assert r.status == 200
+                out.append([chunk async for chunk in r.iter_chunks()])
+            assert len(c._idle) == 1  # the one connection came back to the pool each time
+            return out
+
+    for chunks in asyncio.run(run()):
+        text = b"".join(chunks).decode()
+        events = sse_events(text)
+        assert events[-1] == "[DONE]"
+        assert json.loads(events[-2])["usage"]["completion_tokens"] == 3
+        assert sum('"content"' in e for e in events) == 3  # one per token
+        assert chunks[-1].endswith(b"data: [DONE]\n\n")
+
+
+def test_client_gone_mid_stream_stops_the_relay() -> None:
+    """A client that hangs up mid-stream: the gateway stops relaying, settles the books and
+    counts the request as cancelled; the backend stops generating for nobody."""
+    with ServerPool() as pool:
+        sims = start_sims(pool, ("h100-sxm",), speedup=1)
+        gw = start_gateway(pool, sims)
+        gateway = gw.app.state.gateway
+        sim = sims[0].app.state.sim
+
+        async def hang_up() -> None:
+            async with WireClient(gw.url) as c:
+                r = await c.request("POST", "/v1/chat/completions",
+                                    chat(max_tokens=2000, stream=True))
+                async for _ in r.iter_chunks():
+                    break  # the first chunk, then leave
+                r.close(reuse=False)
+
+        asyncio.run(hang_up())
+        deadline = time.monotonic() + 5
+        while gateway.backends[0].inflight and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert gateway.backends[0].inflight == 0
+        assert gateway.admission.in_flight == 0
+        while sim.active and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert not sim.active  # the backend saw the gateway hang up too
+        metrics = httpx.get(gw.url + "/metrics").text
+        assert 'outcome="cancelled",tenant="default"} 1.0' in metrics

@@ -21,10 +21,11 @@ import httpx
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request as HTTPRequest
-from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from tokenpilot.engine.queues import make_discipline
+from tokenpilot.gateway.asgi import GatewayApp, RelayResponse
 from tokenpilot.gateway.backends import Backend, views
 from tokenpilot.gateway.config import GatewayConfig
 from tokenpilot.gateway.health import check_all, health_loop
@@ -39,7 +40,8 @@ from tokenpilot.gateway.openai import (
 from tokenpilot.gateway.relay import StreamTally
 from tokenpilot.gateway.tenants import Tenants
 from tokenpilot.gateway.text import BadRequest, TokenCounter, prefix_hashes, prompt_text
-from tokenpilot.gateway.transport import WireTransport
+from tokenpilot.gateway.transport import Upstream, WireTransport, body_chunks, read_body
+from tokenpilot.gateway.wire import WireResponse
 from tokenpilot.policy import NoHealthyInstance, Router, make_router
 from tokenpilot.policy.admission import Admission, AdmissionConfig
 from tokenpilot.policy.compose import compose
@@ -49,7 +51,6 @@ from tokenpilot.workload.request import Request
 log = logging.getLogger("tokenpilot.gateway")
 REJECT_STATUS = {"context_too_long": 400, "tenant_context_limit": 400, "rate_limited": 429,
                  "inflight_limit": 429, "overloaded": 503}
-HEADERS = {"content-type": "application/json"}
 
 
 class Upstream5xx(Exception):
@@ -82,7 +83,8 @@ class Gateway:
         self.counter = TokenCounter(cfg.tokenizer)
         self.metrics = GatewayMetrics(self.backends, self.counter.source,
                                       lambda: len(self._waiters))
-        self.client: httpx.AsyncClient | None = None
+        self.client: httpx.AsyncClient | None = None  # health checks
+        self.upstream = Upstream()  # proxied requests: the hot path, without httpx
         self._ids = itertools.count()
         self._t0 = time.monotonic()
         self._health: asyncio.Task | None = None
@@ -119,6 +121,7 @@ class Gateway:
                 await self._health
         if self.client is not None:
             await self.client.aclose()
+        await self.upstream.aclose()
 
     def models(self) -> list[str]:
         return sorted({b.model for b in self.backends if b.model})
@@ -151,20 +154,22 @@ class Gateway:
                       max_tokens, tenant,
                       prefix_hashes(text))
         other = frozenset(i for i, b in enumerate(self.backends) if b.model and b.model != model)
-        d = self.admission.admit(req, views(self.backends, other), now)
+        vs = views(self.backends, other)
+        d = self.admission.admit(req, vs, now)
         if not d.admitted:
             self.metrics.rejections.labels(tenant, d.reason).inc()
             status = REJECT_STATUS.get(d.reason, 429)
             return error_response(status, d.message, d.reason,
                                   retry_after_s=None if status == 400 else d.retry_after_s)
         try:
-            return await self._dispatch(req, body, chat, stream, want_usage, other)
+            return await self._dispatch(req, body, chat, stream, want_usage, other, vs)
         except BaseException:
             self.admission.settle(req, 0, self.now())
             raise
 
     async def _dispatch(self, req: Request, body: dict, chat: bool, stream: bool,
-                        want_usage: bool, exclude: frozenset[int]) -> Response:
+                        want_usage: bool, exclude: frozenset[int],
+                        first_views: list | None = None) -> Response:
         strip = stream and not want_usage
         if strip:  # ask for usage anyway: the true token count settles the tenant's bucket
             body = {**body, "stream_options": {**(body.get("stream_options") or {}),
@@ -173,9 +178,11 @@ class Gateway:
             body = {**body, "model": self.models()[0]}
         payload = json.dumps(body).encode()
         path = "/v1/chat/completions" if chat else "/v1/completions"
+        t = self.cfg.timeouts
         tried = set(exclude)
         for attempt in range(self.cfg.limits.retries + 1):
-            vs = views(self.backends, tried)
+            # Nothing ran since admission built its views: the first pick reuses them.
+            vs = first_views if attempt == 0 and first_views else views(self.backends, tried)
             try:
                 try:
                     i = self.router.pick(req, vs)
@@ -198,25 +205,24 @@ class Gateway:
             b = self.backends[i]
             self.router.on_routed(req, i)
             b.begin(req)
-            self.metrics.routed.labels(self.policy, b.name).inc()
+            self.metrics.routed_to(self.policy, b.name).inc()
             t_send = time.perf_counter()
             resp = None
             try:
-                resp = await self.client.send(
-                    self.client.build_request("POST", b.url + path, content=payload,
-                                              headers=HEADERS), stream=True)
-                if resp.status_code >= 500:
-                    await resp.aread()
-                    raise Upstream5xx(f"HTTP {resp.status_code}")
+                resp = await self.upstream.post(b.url, path, payload, t.connect_s,
+                                                t.first_byte_s)
+                if resp.status >= 500:
+                    await read_body(resp, t.first_byte_s)
+                    raise Upstream5xx(f"HTTP {resp.status}")
                 first = b""
-                if stream and resp.status_code == 200:
-                    it = resp.aiter_raw()
+                if stream and resp.status == 200:
+                    it = body_chunks(resp, t.first_byte_s)
                     first = await it.__anext__()
-            except (httpx.HTTPError, Upstream5xx, StopAsyncIteration, OSError) as exc:
+            except (Upstream5xx, StopAsyncIteration, OSError, TimeoutError) as exc:
                 log.warning("backend %s failed before the first byte (%s): %s", b.name,
                             type(exc).__name__, exc)
                 if resp is not None:
-                    await resp.aclose()
+                    resp.close()
                 b.end(req, False, 0)
                 self.router.on_finished(req, i)
                 self._free_slot()
@@ -225,15 +231,17 @@ class Gateway:
                 tried.add(i)
                 continue
             b.succeeded()
-            if resp.status_code != 200:  # the backend refused the request itself: pass it on
-                data = await resp.aread()
-                await resp.aclose()
+            if resp.status != 200:  # the backend refused the request itself: pass it on
+                try:
+                    data = await read_body(resp, t.first_byte_s)
+                except (OSError, TimeoutError):
+                    data = b""
+                resp.close()
                 self._finish(req, b, i, "client_error", 0, 0)
-                return Response(data, resp.status_code, media_type="application/json")
+                return Response(data, resp.status, media_type="application/json")
             if stream:
-                return StreamingResponse(
-                    self._relay(req, b, i, resp, it, first, strip, t_send),
-                    media_type="text/event-stream", headers={"x-tokenpilot-backend": b.name})
+                return RelayResponse(self._relay(req, b, i, resp, it, first, strip, t_send),
+                                     b.name)
             return await self._whole(req, b, i, resp, t_send)
         self.admission.settle(req, 0, self.now())
         return error_response(503, "every backend tried failed; retry later", "no_healthy_backend",
@@ -272,17 +280,17 @@ class Gateway:
                 fut.set_result(True)
                 return
 
-    async def _whole(self, req: Request, b: Backend, i: int, resp: httpx.Response,
+    async def _whole(self, req: Request, b: Backend, i: int, resp: WireResponse,
                      t_send: float) -> Response:
         try:
-            data = await resp.aread()
-        except httpx.HTTPError as exc:
+            data = await read_body(resp, self.cfg.timeouts.first_byte_s)
+        except (OSError, TimeoutError) as exc:
             b.failed(self.cfg.health.failures_to_eject)
             self._finish(req, b, i, "error", 0, 0)
             return error_response(502, f"backend {b.name} failed mid-response: {exc}",
                                   "upstream_error")
         finally:
-            await resp.aclose()
+            resp.close()
         try:
             usage = json.loads(data).get("usage") or {}
         except (ValueError, AttributeError):
@@ -290,13 +298,13 @@ class Gateway:
         done = time.perf_counter()
         b.first_token(req)
         out = int(usage.get("completion_tokens") or 0)
-        self.metrics.ttft.labels(b.name, req.tenant).observe(done - t_send)
+        self.metrics.of(b.name, req.tenant).ttft.observe(done - t_send)
         self._finish(req, b, i, "success", int(usage.get("prompt_tokens") or req.prompt_tokens),
                      out, started=True)
         return Response(data, 200, media_type="application/json",
                         headers={"x-tokenpilot-backend": b.name})
 
-    async def _relay(self, req: Request, b: Backend, i: int, resp: httpx.Response,
+    async def _relay(self, req: Request, b: Backend, i: int, resp: WireResponse,
                      it: AsyncIterator[bytes], first: bytes, strip: bool,
                      t_send: float) -> AsyncIterator[bytes]:
         tally = StreamTally()
@@ -329,20 +337,19 @@ class Gateway:
             if rest:
                 yield rest
             outcome = "success"
-        except (httpx.HTTPError, OSError, TimeoutError) as exc:
+        except (OSError, TimeoutError) as exc:
             outcome = "error"
             b.failed(self.cfg.health.failures_to_eject)
             log.warning("backend %s failed mid-stream: %s", b.name, exc)
             yield sse_error(f"backend {b.name} failed mid-stream ({type(exc).__name__}); the "
                             "response is incomplete")
         finally:
-            with contextlib.suppress(Exception):
-                await resp.aclose()
-            m = self.metrics
-            m.ttft.labels(b.name, req.tenant).observe(t_first - t_send)
+            resp.close()  # a no-op once the body was read to its end (and pooled)
+            m = self.metrics.of(b.name, req.tenant)
+            m.ttft.observe(t_first - t_send)
             n = tally.tokens_out
             if n > 1 and outcome == "success":
-                m.tpot.labels(b.name, req.tenant).observe((t_last - t_first) / (n - 1))
+                m.tpot.observe((t_last - t_first) / (n - 1))
             self._finish(req, b, i, outcome, tally.prompt_tokens or req.prompt_tokens, n,
                          started=True, accounted=accounted)
 
@@ -356,15 +363,15 @@ class Gateway:
         self._free_slot()
         self.admission.settle(req, prompt + completion if outcome != "client_error" else 0,
                               self.now())
-        m = self.metrics
-        m.requests.labels(b.name, req.tenant, outcome).inc()
+        m = self.metrics.of(b.name, req.tenant)
+        m.outcome(outcome).inc()
         if prompt and outcome == "success":
-            m.prompt_tokens.labels(b.name, req.tenant).inc(prompt)
+            m.prompt_tokens.inc(prompt)
         if completion:
-            m.completion_tokens.labels(b.name, req.tenant).inc(completion)
+            m.completion_tokens.inc(completion)
 
 
-def create_app(cfg: GatewayConfig, router: Router | None = None) -> Starlette:
+def create_app(cfg: GatewayConfig, router: Router | None = None) -> GatewayApp:
     """The gateway as an ASGI app; ``app.state.gateway`` is its ``Gateway``."""
     gw = Gateway(cfg, router)
 
@@ -412,4 +419,4 @@ def create_app(cfg: GatewayConfig, router: Router | None = None) -> Starlette:
         Route("/metrics", metrics, methods=["GET"]),
     ], lifespan=lifespan, exception_handlers={HTTPException: http_error})
     app.state.gateway = gw
-    return app
+    return GatewayApp(gw, app)  # the completion routes go straight to ``gw``

@@ -8,6 +8,7 @@ live state at scrape time); rejections by reason; routing decisions by policy.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client.core import GaugeMetricFamily
@@ -17,6 +18,26 @@ from tokenpilot.gateway.backends import Backend
 TTFT_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0,
                 30.0, 60.0)
 TPOT_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
+
+
+@dataclass
+class _PerPair:
+    """The metric children of one (backend, tenant): ``labels()`` costs a lock and a label
+    check per call, so each request looks them up once, in a dict."""
+
+    ttft: Histogram
+    tpot: Histogram
+    prompt_tokens: Counter
+    completion_tokens: Counter
+    outcomes: dict[str, Counter]
+    _requests: Counter
+    _key: tuple[str, str]
+
+    def outcome(self, outcome: str) -> Counter:
+        c = self.outcomes.get(outcome)
+        if c is None:
+            c = self.outcomes[outcome] = self._requests.labels(*self._key, outcome)
+        return c
 
 
 class GatewayMetrics:
@@ -41,6 +62,25 @@ class GatewayMetrics:
         self.retries = Counter("tokenpilot_retries", "Requests retried on another backend after "
                                "this one failed before the first byte", ["backend"], registry=r)
         r.register(_LiveCollector(backends, token_source, queue_len))
+        self._pairs: dict[tuple[str, str], _PerPair] = {}
+        self._routed: dict[tuple[str, str], Counter] = {}
+
+    def of(self, backend: str, tenant: str) -> _PerPair:
+        """The children for one (backend, tenant), created on first use."""
+        key = (backend, tenant)
+        p = self._pairs.get(key)
+        if p is None:
+            p = self._pairs[key] = _PerPair(
+                self.ttft.labels(*key), self.tpot.labels(*key), self.prompt_tokens.labels(*key),
+                self.completion_tokens.labels(*key), {}, self.requests, key)
+        return p
+
+    def routed_to(self, policy: str, backend: str) -> Counter:
+        key = (policy, backend)
+        c = self._routed.get(key)
+        if c is None:
+            c = self._routed[key] = self.routed.labels(*key)
+        return c
 
     def render(self) -> bytes:
         return generate_latest(self.registry)

@@ -22,11 +22,12 @@ from prometheus_client import CollectorRegistry, Histogram, generate_latest
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from starlette.applications import Starlette
 from starlette.requests import Request as HTTPRequest
-from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from tokenpilot.costmodel import CostModel
 from tokenpilot.engine import Engine, EngineConfig
+from tokenpilot.gateway.asgi import RelayResponse
 from tokenpilot.gateway.openai import (
     error_response,
     max_tokens_of,
@@ -248,8 +249,7 @@ def create_sim_app(cfg: SimConfig | None = None) -> Starlette:
             return error_response(status, str(exc), exc.code, exc.param)
         rid = f"{'chatcmpl' if chat else 'cmpl'}-sim{st.id}"
         if stream:
-            return StreamingResponse(_sse(sim, st, rid, chat, prompt, usage),
-                                     media_type="text/event-stream")
+            return RelayResponse(_sse(sim, st, rid, chat, prompt, usage))
         while st.ready < st.output and not st.failed:
             await st.event.wait()
             st.event.clear()
@@ -317,16 +317,17 @@ async def _sse(sim: SimInstance, st: _Stream, rid: str, chat: bool, prompt: int,
                         f'"choices":[{{"index":0,"text":"{word} ","finish_reason":null}}]}}')
                 parts.append(head + body + "\n\n")
                 st.sent += 1
-            if parts:
+            if st.sent >= st.output:  # the stream's end leaves in the write of its last tokens
+                fin = ('"choices":[{"index":0,"delta":{},"finish_reason":"length"}]}' if chat
+                       else '"choices":[{"index":0,"text":"","finish_reason":"length"}]}')
+                parts.append(head + fin + "\n\n")
+                if usage:
+                    u = json.dumps({"prompt_tokens": prompt, "completion_tokens": st.output,
+                                    "total_tokens": prompt + st.output})
+                    parts.append(head + f'"choices":[],"usage":{u}}}\n\n')
+                parts.append("data: [DONE]\n\n")
+            if parts:  # every token ready at this tick, in one write
                 yield "".join(parts).encode()
-        fin = ('"choices":[{"index":0,"delta":{},"finish_reason":"length"}]}' if chat else
-               '"choices":[{"index":0,"text":"","finish_reason":"length"}]}')
-        tail = head + fin + "\n\n"
-        if usage:
-            u = json.dumps({"prompt_tokens": prompt, "completion_tokens": st.output,
-                            "total_tokens": prompt + st.output})
-            tail += head + f'"choices":[],"usage":{u}}}\n\n'
-        yield (tail + "data: [DONE]\n\n").encode()
     finally:
         if st.sent < st.output:  # the client went away: stop tracking the request
             sim.active.pop(st.id, None)

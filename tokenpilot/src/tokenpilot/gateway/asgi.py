@@ -1,0 +1,112 @@
+"""The gateway's ASGI front: the two completion routes bypass Starlette's middleware stack.
+
+Per proxied request, Starlette's router, its two exception middlewares and ``StreamingResponse``
+(which runs every stream in an anyio task group with a cancel scope) cost more CPU than the
+routing decision itself. ``GatewayApp`` serves ``POST /v1/chat/completions`` and
+``POST /v1/completions`` directly and hands every other request (and the lifespan) to the
+Starlette app, which keeps the rare routes and the JSON 404/405 errors. ``RelayResponse``
+streams one relay the plain way: one watcher task notices a client that went away and stops
+the relay, as Starlette's task group did, so the backend stops generating for nobody.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request as HTTPRequest
+
+from tokenpilot.gateway.openai import error_response
+
+if TYPE_CHECKING:
+    from tokenpilot.gateway.app import Gateway
+
+log = logging.getLogger("tokenpilot.gateway")
+Scope = dict[str, Any]
+Receive = Callable[[], Awaitable[dict[str, Any]]]
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+HOT_ROUTES = {"/v1/chat/completions": True, "/v1/completions": False}  # path -> chat?
+SSE = b"text/event-stream; charset=utf-8"
+DONE = b"data: [DONE]\n\n"
+
+
+class RelayResponse:
+    """A streamed (SSE) answer: each chunk of ``body`` is sent as soon as it comes.
+
+    A chunk that ends with ``data: [DONE]`` ends the response at once, in the same write as
+    the chunked body's terminator (one send and one client wake-up fewer per request); the
+    rest of ``body`` (reading the upstream's own terminator, the accounting) runs after.
+    """
+
+    def __init__(self, body: AsyncIterator[bytes], backend: str = "") -> None:
+        self.body = body
+        self.headers = [(b"content-type", SSE)]
+        if backend:
+            self.headers.append((b"x-tokenpilot-backend", backend.encode()))
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        task = asyncio.current_task()
+        gone = False
+
+        async def watch() -> None:
+            nonlocal gone
+            while (await receive())["type"] != "http.disconnect":
+                pass
+            gone = True
+            if task is not None:
+                task.cancel()  # the relay's own ``finally`` settles the books
+
+        watcher = asyncio.get_running_loop().create_task(watch())
+        try:
+            await send({"type": "http.response.start", "status": 200, "headers": self.headers})
+            last = b""
+            async for chunk in self.body:
+                if chunk.endswith(DONE):
+                    last = chunk
+                    break
+                await send({"type": "http.response.body", "body": chunk, "more_body": True})
+            watcher.cancel()  # before the end: the server reports "disconnect" after it
+            await send({"type": "http.response.body", "body": last, "more_body": False})
+            if last:
+                async for extra in self.body:  # nothing may follow [DONE]; finish the relay
+                    if extra.strip():
+                        log.debug("dropped %d bytes after [DONE]", len(extra))
+        except asyncio.CancelledError:
+            if not gone or task is None:
+                raise
+            task.uncancel()  # the cancel was ours: the client left, nothing is wrong here
+        finally:
+            watcher.cancel()
+            aclose = getattr(self.body, "aclose", None)
+            if aclose is not None:
+                await aclose()
+
+
+class GatewayApp:
+    """The ASGI app ``create_app`` returns; ``state.gateway`` is its ``Gateway``."""
+
+    def __init__(self, gateway: Gateway, rest: Starlette) -> None:
+        self.gateway = gateway
+        self.rest = rest
+        self.state = rest.state
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["method"] == "POST":
+            chat = HOT_ROUTES.get(scope["path"])
+            if chat is not None:
+                await self._completions(scope, receive, send, chat)
+                return
+        await self.rest(scope, receive, send)
+
+    async def _completions(self, scope: Scope, receive: Receive, send: Send,
+                           chat: bool) -> None:
+        try:
+            response = await self.gateway.completions(HTTPRequest(scope, receive), chat)
+        except Exception:  # a bug: answer like a server, keep the traceback in the log
+            log.exception("unhandled error on %s", scope["path"])
+            response = error_response(500, "internal error in the gateway; see its log",
+                                      "internal_error")
+        await response(scope, receive, send)
