@@ -95,3 +95,23 @@ def test_run_restores_the_garbage_collector():
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 5000), min_size=1, max_size=40), st.integers(0, 10_000),
+       st.integers(0, 100), st.sampled_from([1, 4, 16]))
+def test_blocks_for_steps_equals_the_step_by_step_count(offs, s0, m, bs):
+    from tokenpilot.engine.decoders import DecodeSet
+
+    dec = DecodeSet(bs, None)
+    for off in offs:
+        dec.cnt[off % bs] += 1
+    dec.n_unc = len(offs)
+    # A decoder with offset ``off`` needs a block at iteration s when (off + s - 1) % bs == 0.
+    want = sum(1 for off in offs for s in range(s0, s0 + m) if (off + s - 1) % bs == 0)
+    assert dec.blocks_for_steps(s0, m) == want
+
+
+@given(st.integers(1, 300), st.integers(0, 3_000_000), st.sampled_from([CM, L4]))
+def test_view_decode_time_is_the_cost_models(n, ctx, cm):
+    assert Engine(cm, EngineConfig())._decode_time(n, ctx) == cm.decode_time(n, ctx)

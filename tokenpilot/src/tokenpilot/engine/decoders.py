@@ -17,6 +17,7 @@ joined with ``kv = off + s`` needs ``off + s`` KV tokens. The batch is described
 from __future__ import annotations
 
 import heapq
+from heapq import heappop, heappush
 
 from tokenpilot.engine.sequence import DECODE, Seq
 
@@ -52,12 +53,14 @@ class DecodeSet:
     def add(self, seq: Seq, s: int) -> None:
         """``seq`` (``computed == num_tokens - 1``) decodes from iteration ``s`` on."""
         seq.state = DECODE
-        seq.off = off = seq.num_tokens - s
+        num_tokens, produced = seq.num_tokens, seq.produced
+        seq.off = off = num_tokens - s
         seq.s_join = s
-        seq.p_join = seq.produced
-        self.rem_const += seq.output - seq.produced + s
+        seq.p_join = produced
+        left = seq.output - produced
+        self.rem_const += left + s
         w = self.window
-        if w is not None and seq.num_tokens > w:
+        if w is not None and num_tokens > w:
             seq.capped = True
             self.n_cap += 1
         else:
@@ -66,21 +69,23 @@ class DecodeSet:
             self.off_sum += off
             self.cnt[off % self.bs] += 1
             if w is not None:
-                heapq.heappush(self.caps, (w - off, seq.id, s, seq))
-        heapq.heappush(self.fin, (s + seq.output - 1 - seq.produced, seq.id, s, seq))
+                heappush(self.caps, (w - off, seq.id, s, seq))
+        heappush(self.fin, (s + left - 1, seq.id, s, seq))
 
     def remove(self, seq: Seq, s: int) -> None:
         """Take ``seq`` out before iteration ``s`` runs; bring its counters up to date."""
         if seq.capped:
             self.n_cap -= 1
         else:
+            off = seq.off
             self.n_unc -= 1
-            self.off_sum -= seq.off
-            self.cnt[seq.off % self.bs] -= 1
-        self.rem_const -= seq.output - seq.p_join + seq.s_join
-        seq.produced = p = seq.p_join + s - seq.s_join
-        seq.num_tokens = seq.prompt + p
-        seq.computed = seq.num_tokens - 1
+            self.off_sum -= off
+            self.cnt[off % self.bs] -= 1
+        p_join, s_join = seq.p_join, seq.s_join
+        self.rem_const -= seq.output - p_join + s_join
+        seq.produced = p = p_join + s - s_join
+        seq.num_tokens = num_tokens = seq.prompt + p
+        seq.computed = num_tokens - 1
 
     def cap_due(self, s: int) -> None:
         """Move decoders whose KV passes the window at iteration ``s`` to the capped group."""
@@ -116,11 +121,23 @@ class DecodeSet:
     def pop_finished(self, s_last: int) -> list[Seq]:
         """Decoders whose last iteration is at or before ``s_last``, removed from the batch."""
         out = []
-        fin = self.fin
+        fin, s = self.fin, s_last + 1
         while fin and fin[0][0] <= s_last:
-            _, _, s_join, seq = heapq.heappop(fin)
+            _, _, s_join, seq = heappop(fin)
             if seq.state == DECODE and seq.s_join == s_join:
-                self.remove(seq, s_last + 1)
+                # self.remove(seq, s), inlined: once per finished request.
+                if seq.capped:
+                    self.n_cap -= 1
+                else:
+                    off = seq.off
+                    self.n_unc -= 1
+                    self.off_sum -= off
+                    self.cnt[off % self.bs] -= 1
+                p_join = seq.p_join
+                self.rem_const -= seq.output - p_join + s_join
+                seq.produced = p = p_join + s - s_join
+                seq.num_tokens = num_tokens = seq.prompt + p
+                seq.computed = num_tokens - 1
                 out.append(seq)
         return out
 
@@ -133,8 +150,16 @@ class DecodeSet:
         bs, cnt = self.bs, self.cnt
         q, r = divmod(m, bs)
         total = q * self.n_unc
-        for j in range(r):
-            total += cnt[(1 - s0 - j) % bs]
+        if r:
+            # The r leftover steps read cnt[(1 - s0 - j) % bs] for j < r: a run of indices
+            # going down from ``hi``, cyclically; summed as one or two slices (this runs at
+            # every decode-run event, and a Python loop over up to bs - 1 terms was slow).
+            hi = (1 - s0) % bs
+            lo = hi - r + 1
+            if lo >= 0:
+                total += sum(cnt[lo:hi + 1])
+            else:
+                total += sum(cnt[:hi + 1]) + sum(cnt[lo:])
         return total
 
     def steps_within_blocks(self, s0: int, free: int, limit: int) -> int:

@@ -27,6 +27,7 @@ import math
 from array import array
 from bisect import bisect_right
 from collections.abc import Iterable
+from heapq import heappush
 from struct import Struct
 
 from tokenpilot.engine.block_manager import BlockManager
@@ -93,6 +94,7 @@ class Engine:
         # Settings the event loop reads every time, looked up once.
         self._fast = cfg.fast
         self._record = cfg.record_token_times
+        self._check = cfg.check
         # The fast mode times prefill iterations without building the cost report.
         self._timing = getattr(cm, "iteration_timing", None) if cfg.fast else None
         q = self.sched.waiting
@@ -105,6 +107,14 @@ class Engine:
         self._on_finished = getattr(q, "on_finished", None)
         self._version = 0  # bumped whenever the state a view shows may have changed
         self._view: tuple[int, int, InstanceView] | None = None
+        # add_request's limits: a request longer than these may be rejected (``_why_not``);
+        # the KV limit is the pool's tokens, unless a window smaller than that caps the KV.
+        self._len_limit = self.max_model_len or math.inf
+        pool = self.bm.num_blocks * cfg.block_size
+        self._fit_limit = pool if self.window is None or self.window > pool else math.inf
+        self._prefix_caching = cfg.enable_prefix_caching and self.window is None
+        # FCFS's heap, pushed to directly (a discipline's push is a call per request).
+        self._fcfs_heap = q._heap if type(q) is FCFS else None
         budget = cfg.max_num_batched_tokens
         self.prefill_tps = budget / max(cm.prefill_time(budget), 1e-12)
         self.idle_decode_tps = 1.0 / max(cm.decode_time(1, 1), 1e-12)
@@ -112,37 +122,50 @@ class Engine:
     # ---- the fleet-facing API -------------------------------------------------------------
     def add_request(self, req: Request, now: float | None = None) -> bool:
         """Queue ``req`` as arrived at ``now`` (default: its arrival). False if rejected."""
-        now = req.arrival if now is None else now
-        if req.id in self.seqs:
-            raise ValueError(f"request id {req.id} was already added to {self.name}")
-        seq = Seq(req)
-        self.seqs[req.id] = seq
+        # Runs once per request: the checks compare against limits worked out in __init__.
+        if now is None:
+            now = req.arrival
+        seqs, rid = self.seqs, req.id
+        if rid in seqs:
+            raise ValueError(f"request id {rid} was already added to {self.name}")
+        seqs[rid] = seq = Seq(req)
         self._version += 1
-        total = req.prompt_tokens + req.output_tokens
-        sched = self.sched
-        if req.prompt_tokens <= 0 or req.output_tokens <= 0:
-            seq.reason = "prompt and output must each be at least one token"
-        elif self.max_model_len and total > self.max_model_len:
-            seq.reason = f"{total} tokens exceed max_model_len {self.max_model_len}"
-        elif sched.blocks_for(total) > self.bm.num_blocks:
-            seq.reason = (f"{total} tokens need {sched.blocks_for(total)} KV blocks, "
-                          f"the instance has {self.bm.num_blocks}")
-        elif self.isolation is not None:
-            seq.reason = self._isolate(seq, sched.blocks_for(total))
-        if seq.reason:
-            seq.state = REJECTED
-            self.rejected.append(seq)
-            self.stats.rejected += 1
-            return False
-        if self.cfg.enable_prefix_caching and req.prefix_hashes and self.window is None:
+        prompt, output = seq.prompt, seq.output
+        total = prompt + output
+        if (prompt <= 0 or output <= 0 or total > self._len_limit or total > self._fit_limit
+                or self.isolation is not None):
+            seq.reason = self._why_not(seq, total)
+            if seq.reason:
+                seq.state = REJECTED
+                self.rejected.append(seq)
+                self.stats.rejected += 1
+                return False
+        if self._prefix_caching and req.prefix_hashes:
             self._prefix_keys(seq)
-        if not sched.has_work() and now > self.now:
+        sched = self.sched
+        if now > self.now and not (sched.running or sched.swapped or sched.n_waiting):
             self.now = now  # an idle instance starts on arrival
-        sched.queued_prefill += req.prompt_tokens
-        sched.nd_rem += req.output_tokens
-        sched.waiting.push(req)
+        sched.queued_prefill += prompt
+        sched.nd_rem += output
+        if self._fcfs_heap is not None:  # FCFS.push without the call
+            heappush(self._fcfs_heap, (req.arrival, rid, req))
+        else:
+            sched.waiting.push(req)
         sched.n_waiting += 1
         return True
+
+    def _why_not(self, seq: Seq, total: int) -> str:
+        """Why a request can never run here ("" if it can)."""
+        blocks = self.sched.blocks_for(total)
+        if seq.prompt <= 0 or seq.output <= 0:
+            return "prompt and output must each be at least one token"
+        if self.max_model_len and total > self.max_model_len:
+            return f"{total} tokens exceed max_model_len {self.max_model_len}"
+        if blocks > self.bm.num_blocks:
+            return f"{total} tokens need {blocks} KV blocks, the instance has {self.bm.num_blocks}"
+        if self.isolation is not None:
+            return self._isolate(seq, blocks)
+        return ""
 
     def _isolate(self, seq: Seq, blocks: int) -> str:
         """Size-class a request under isolation; why it can never run here, or ""."""
@@ -173,7 +196,17 @@ class Engine:
         if dec.n and not sched.prefilling and not sched.swapped and not sched.n_waiting:
             k = min(dec.next_finish(), dec.next_cap()) - self.s + 1
             return self.now + self.clock.span(dec.n, dec.ctx_sum(self.s), dec.n_unc, k)
-        return self.now + self.cm.decode_time(max(dec.n, 1), dec.ctx_sum(self.s))
+        return self.now + self._decode_time(max(dec.n, 1), dec.ctx_sum(self.s))
+
+    def _decode_time(self, n: int, ctx: int) -> float:
+        """``cm.decode_time(n, ctx)`` (n >= 1) from the clock's cached coefficients: a view
+        asks it twice, and a fleet builds a view per routing decision."""
+        clock = self.clock
+        if clock._get is None:
+            return self.cm.decode_time(n, ctx)
+        a_c, b_c, a_m, b_m, c = clock._coeffs.get(n) or clock.coeffs(n)
+        compute, memory = a_c + b_c * ctx, a_m + b_m * ctx
+        return (compute if compute >= memory else memory) + c
 
     def advance_to(self, t: float) -> list[RequestResult]:
         """Simulate every iteration that starts before ``t``; the requests finished meanwhile.
@@ -181,10 +214,13 @@ class Engine:
         The last iteration may end after ``t`` (it was already running at ``t``); its results
         are returned with their true times.
         """
-        start = len(self.finished)
+        finished = self.finished
+        start = len(finished)
         self._advance(t)
-        self._reported = len(self.finished)
-        return [self.result(q.id) for q in self.finished[start:]]
+        end = self._reported = len(finished)
+        if end == start:  # most calls from a fleet loop finish nothing
+            return []
+        return [_result(q) for q in finished[start:]]
 
     def _advance(self, t: float) -> None:
         sched, event = self.sched, self._event
@@ -213,13 +249,18 @@ class Engine:
 
     def results(self) -> list[RequestResult]:
         """Every request added so far, finished or rejected or not, by id."""
-        return [self.result(i) for i in sorted(self.seqs)]
+        # ``result`` written out over all requests: a run ends with one call per request.
+        seqs, make, out = self.seqs, make_result, []
+        append = out.append
+        for i in sorted(seqs):
+            q = seqs[i]
+            append(make(q.id, q.arrival, q.prompt, q.output, q.first_scheduled, q.first_token,
+                        q.finish, q.cached_tokens if q.cached_tokens > 0 else 0,
+                        tuple(q.preemptions) if q.preemptions else (), q.reason))
+        return out
 
     def result(self, req_id: int) -> RequestResult:
-        q = self.seqs[req_id]
-        return make_result(
-            q.id, q.arrival, q.prompt, q.output, q.first_scheduled, q.first_token, q.finish,
-            max(q.cached_tokens, 0), tuple(q.preemptions), q.reason)
+        return _result(self.seqs[req_id])
 
     def forget(self, req_id: int) -> None:
         """Drop a finished or rejected request's state. A long-running server calls this once
@@ -302,7 +343,7 @@ class Engine:
             ctx = dec.ctx_sum(s)
             if sched.prefilling:
                 ctx += sum(q.computed for q in sched.prefilling.values())
-            decode_tps = batch / self.cm.decode_time(batch, ctx)
+            decode_tps = batch / self._decode_time(batch, ctx)
         else:
             decode_tps = self.idle_decode_tps
         rem_decode = dec.remaining(s) + sched.nd_rem
@@ -312,7 +353,7 @@ class Engine:
         full = max(n, min(self.cfg.max_num_seqs, len(sched.running) + sched.n_waiting))
         if rem_decode and full:
             avg_ctx = dec.ctx_sum(s) // n if n else 0
-            tps = full / self.cm.decode_time(full, avg_ctx * full)
+            tps = full / self._decode_time(full, avg_ctx * full)
         else:
             tps = 1.0
         drain = queued / self.prefill_tps + rem_decode / tps
@@ -332,7 +373,8 @@ class Engine:
     # ---- the event loop -------------------------------------------------------------------
     def _event(self, horizon: float) -> None:
         # The hot path of every simulation: attribute reads are hoisted into locals, and the
-        # decode aggregates (``DecodeSet.n``, ``ctx_sum``) and block counts are read inline.
+        # decode aggregates (``DecodeSet.n``, ``ctx_sum``), block counts and the usual exits
+        # of the small helpers (``next_finish``, ``steps_within_blocks``) are read inline.
         sched, stats, bm = self.sched, self.stats, self.bm
         dec = sched.dec
         s, now = self.s, self.now
@@ -341,32 +383,39 @@ class Engine:
         if (self._fast and need <= bm.free and not sched.prefilling and not sched.swapped
                 and not sched.n_waiting and not dec.caps):
             # Only running decodes and the blocks they need are free: what ``schedule`` would
-            # decide in its first lines, without the call (half of all events are these).
+            # decide in its first lines, without the call (half of all events are these). The
+            # scheduler's plan and swap figures are not reset: nothing reads them after a run.
             if need:
                 bm.free -= need
                 bm.anon += need
-            sched.plan = plan = []
-            sched.swap_in = sched.swap_out = 0
-            sched.preempted = False
+            plan = ()
+            run = True
         else:
             sched.schedule(s, now)
             plan = sched.plan
             n_unc = dec.n_unc  # a preemption may have changed the batch
-        n = n_unc + dec.n_cap
+            run = not plan and self._fast and not sched.preempted and not sched.swap_in
+        n_cap = dec.n_cap
+        n = n_unc + n_cap
         if not plan and not n:
             raise RuntimeError(f"{self.name}: nothing schedulable at t={now:.6f} (deadlock)")
-        ctx = dec.off_sum + n_unc * s + (dec.n_cap * dec.window if dec.n_cap else 0)
-        if not plan and self._fast and not sched.preempted and not sched.swap_in:
-            # A run of identical decode iterations: as many as no event interrupts.
-            k = dec.next_finish()
+        ctx = dec.off_sum + n_unc * s + (n_cap * dec.window if n_cap else 0)
+        if run:
+            # A run of identical decode iterations: as many as no event interrupts. The
+            # batch's earliest finish is the top of ``dec.fin`` unless that entry is stale.
+            top = dec.fin[0]
+            q = top[3]
+            k = top[0] if q.state == DECODE and q.s_join == top[2] else dec.next_finish()
             if dec.caps:
                 k = min(k, dec.next_cap())
             k -= s - 1
-            if k > 1:
-                k = 1 + dec.steps_within_blocks(s + 1, bm.free + len(bm.lru), k - 1)
+            if k > 1 and n_unc:
+                free = bm.free + len(bm.lru)
+                if free < n_unc * (-(-(k - 1) // dec.bs)):  # else every step's block is free
+                    k = 1 + dec.steps_within_blocks(s + 1, free, k - 1)
             # Then only the steps that start before the horizon (the next arrival).
             k, dt, compute = self.clock.decode_run(n, ctx, n_unc, k, horizon - now)
-            if k > 1:
+            if k > 1 and n_unc:
                 blocks = dec.blocks_for_steps(s + 1, k - 1)
                 if blocks <= bm.free:  # bm.allocate(blocks) when nothing has to be evicted
                     bm.free -= blocks
@@ -434,20 +483,26 @@ class Engine:
         self.s = s + k
         self.now = t_end
         self._version += 1
-        if self.cfg.check:
+        if self._check:
             sched.check(self.s)
+        series = self.series
+        if series.min_interval_s:
+            # record_row's interval test first: most events fall inside the interval, and
+            # then the row need not be built.
+            ts = series.t
+            if not ts or t_end - ts[-1] >= series.min_interval_s:
+                series.record_row(t_end, (
+                    len(sched.running), sched.n_waiting + len(sched.swapped),
+                    sched.queued_prefill, bm.num_blocks - bm.free - len(bm.lru)))
+            return
         # Record on change only (the series' own rule), checked here to save a call per event.
         row = (len(sched.running), sched.n_waiting + len(sched.swapped),
                sched.queued_prefill, bm.num_blocks - bm.free - len(bm.lru))
-        series = self.series
-        if row != series._last:
-            if series.min_interval_s:
-                series.record_row(t_end, row)
-            else:  # record_row without its interval test, inlined
-                series._last = row
-                series.t.append(t_end)
-                series._rows += _pack_row(*row)
-                series._cols = None
+        if row != series._last:  # record_row without its interval test, inlined
+            series._last = row
+            series.t.append(t_end)
+            series._rows += _pack_row(*row)
+            series._cols = None
 
     def finalize_stats(self) -> EngineStats:
         """The counters, with the scheduler's and block manager's folded in."""
@@ -480,3 +535,11 @@ class Engine:
             keys.append(hash((chain[j], b)))
             raws.append(hashes[j])
         seq.keys, seq.raws = keys, raws
+
+
+def _result(q: Seq) -> RequestResult:
+    """The ``RequestResult`` of one sequence as it stands."""
+    return make_result(
+        q.id, q.arrival, q.prompt, q.output, q.first_scheduled, q.first_token, q.finish,
+        q.cached_tokens if q.cached_tokens > 0 else 0,
+        tuple(q.preemptions) if q.preemptions else (), q.reason)

@@ -45,15 +45,29 @@ class RequestResult:
 
 
 # A frozen dataclass's generated __init__ sets each field through object.__setattr__, which
-# is slow; the engine makes one result per request, so it fills the slots directly instead.
-_RESULT_SETTERS = tuple(getattr(RequestResult, f.name).__set__ for f in fields(RequestResult))
+# is slow; the engine makes one result per request, so it fills the slots directly instead,
+# one setter call per field written out (a loop over them took twice as long).
+(_set_id, _set_arrival, _set_prompt, _set_output, _set_sched, _set_first, _set_finish,
+ _set_cached, _set_preempt, _set_rejected) = (
+    getattr(RequestResult, f.name).__set__ for f in fields(RequestResult))
+_new = object.__new__
 
 
-def make_result(*values: object) -> RequestResult:
-    """``RequestResult(*values)`` (all fields, in order), built faster."""
-    r = object.__new__(RequestResult)
-    for set_field, v in zip(_RESULT_SETTERS, values, strict=True):
-        set_field(r, v)
+def make_result(id: int, arrival: float, prompt_tokens: int, output_tokens: int,
+                first_scheduled: float, first_token: float, finish: float, cached_tokens: int,
+                preemptions: tuple[tuple[float, str], ...], rejected: str) -> RequestResult:
+    """``RequestResult(...)`` with every field given, in order, built faster."""
+    r = _new(RequestResult)
+    _set_id(r, id)
+    _set_arrival(r, arrival)
+    _set_prompt(r, prompt_tokens)
+    _set_output(r, output_tokens)
+    _set_sched(r, first_scheduled)
+    _set_first(r, first_token)
+    _set_finish(r, finish)
+    _set_cached(r, cached_tokens)
+    _set_preempt(r, preemptions)
+    _set_rejected(r, rejected)
     return r
 
 

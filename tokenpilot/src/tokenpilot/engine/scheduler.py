@@ -19,10 +19,11 @@ from __future__ import annotations
 
 from bisect import insort
 from collections import deque
+from heapq import heappop
 
 from tokenpilot.engine.block_manager import BlockManager
 from tokenpilot.engine.decoders import DecodeSet
-from tokenpilot.engine.queues import QueueDiscipline
+from tokenpilot.engine.queues import FCFS, QueueDiscipline
 from tokenpilot.engine.sequence import (
     DECODE,
     FINISHED,
@@ -247,19 +248,27 @@ class Scheduler:
         max_seqs = self.cfg.max_num_seqs
         plan, seqs, prefilling = self.plan, self.seqs, self.prefilling
         iso, held = self.iso, False
+        # FCFS's heap of (arrival, id, request), read directly: peek and pop are calls, and
+        # this runs once per admitted request.
+        heap = q._heap if type(q) is FCFS else None
         while self.n_waiting and len(running) < max_seqs and budget > 0:
-            if iso is None:
-                seq = seqs[q.peek().id]
-            else:
+            if iso is not None:
                 seq, held = self._next_isolated()
                 if seq is None:
                     break
+            elif heap is not None:
+                seq = seqs[heap[0][1]]
+            else:
+                seq = seqs[q.peek().id]
+            num_tokens = seq.num_tokens
             hits = idle = 0
             if seq.keys:
                 # The last prompt token is always computed: its logits give the next token.
-                hits, idle = bm.match(seq.keys, (seq.num_tokens - 1) // bs)
+                hits, idle = bm.match(seq.keys, (num_tokens - 1) // bs)
             computed = hits * bs
-            c = min(seq.num_tokens - computed, budget)
+            c = num_tokens - computed
+            if c > budget:
+                c = budget
             tokens = computed + c
             if w is not None and tokens > w:
                 tokens = w
@@ -268,6 +277,8 @@ class Scheduler:
                 break
             if held:
                 del self.held[0]
+            elif heap is not None:
+                heappop(heap)
             else:
                 q.pop()
             self.n_waiting -= 1
@@ -277,6 +288,8 @@ class Scheduler:
             if hits:
                 seq.hashed = seq.keys[:hits]
                 bm.acquire(seq.hashed)
+                self.queued_prefill -= computed
+                bm.hit_tokens += computed
             if add <= bm.free:  # bm.allocate(add) when nothing has to be evicted
                 bm.free -= add
                 bm.anon += add
@@ -284,9 +297,7 @@ class Scheduler:
                 bm.allocate(add)
             seq.anon = add
             seq.computed = computed
-            self.queued_prefill -= computed
-            bm.hit_tokens += computed
-            bm.miss_tokens += seq.num_tokens - computed
+            bm.miss_tokens += num_tokens - computed
             if seq.cached_tokens < 0:
                 seq.cached_tokens = computed
                 seq.first_scheduled = t
@@ -332,33 +343,35 @@ class Scheduler:
         """Apply the prefill chunks of iteration ``s``, which ended at ``t_end``."""
         finished = []
         bm, bs = self.bm, self.bs
+        queued = 0
         for seq, c in self.plan:
-            seq.computed += c
-            self.queued_prefill -= c
+            seq.computed = computed = seq.computed + c
+            queued += c
             if seq.keys and not seq.reg_stop:
                 hashed, keys = seq.hashed, seq.keys
                 b = len(hashed)
-                while b < len(keys) and (b + 1) * bs <= seq.computed:
+                while b < len(keys) and (b + 1) * bs <= computed:
                     if not bm.register(keys[b], seq.raws[b]):
                         seq.reg_stop = True
                         break
                     hashed.append(keys[b])
                     seq.anon -= 1
                     b += 1
-            if seq.computed == seq.num_tokens:
-                seq.produced += 1
-                seq.num_tokens += 1
-                self.nd_rem -= 1
+            if computed == seq.num_tokens:
+                seq.produced = produced = seq.produced + 1
+                seq.num_tokens = computed + 1
                 if seq.first_token < 0:
                     seq.first_token = t_end
                 del self.prefilling[seq.id]
-                if seq.produced >= seq.output:
+                if produced >= seq.output:
+                    self.nd_rem -= 1
                     self.finish(seq, t_end)
                     finished.append(seq)
                 else:
-                    self.nd_rem -= seq.output - seq.produced
+                    self.nd_rem -= seq.output - produced + 1  # the token sampled, the rest
                     self.dec.add(seq, s + 1)
-                    seq.segments.append((s + 1, seq.produced, OPEN))
+                    seq.segments.append((s + 1, produced, OPEN))
+        self.queued_prefill -= queued
         return finished
 
     def finish(self, seq: Seq, t_end: float) -> None:
