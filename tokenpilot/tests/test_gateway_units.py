@@ -196,3 +196,47 @@ def test_passive_ejection_then_readmission_by_health_check() -> None:
         assert b.model == "llama-3.1-8b" and b.gpu == "l40s"  # learned from the backend
         pool.stop(h)
         assert not asyncio.run(probe()) and not b.available
+
+
+def test_pooled_connections_closed_by_the_server_are_redialled() -> None:
+    """A backend that drops idle keep-alive connections (llama.cpp's server does after a few
+    seconds) must not look failed: the pool dials anew instead of trying the next stale one."""
+    import asyncio
+
+    from tokenpilot.gateway.wire import WireClient
+
+    async def run() -> list[int]:
+        live: list[asyncio.StreamWriter] = []
+
+        async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            live.append(writer)
+            try:
+                while await reader.readuntil(b"\r\n\r\n"):
+                    body = b"%d" % int(await reader.readexactly(2))  # two-digit test bodies
+                    writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n%b"
+                                 % (len(body), body))
+                    await writer.drain()
+            except (asyncio.IncompleteReadError, ConnectionError):
+                pass  # the client or the test closed the connection
+
+        server = await asyncio.start_server(serve, "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        client = WireClient(f"http://127.0.0.1:{port}")
+
+        def post(n: int):
+            return client.send_raw(b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n"
+                                   b"%02d" % n)
+
+        async def ask(n: int) -> int:
+            return int(await (await post(n)).read())
+
+        got = list(await asyncio.gather(ask(11), ask(12), ask(13)))  # three pooled connections
+        for w in live:  # the server's idle timeout: every pooled connection is now dead
+            w.close()
+        await asyncio.sleep(0.05)
+        got.append(await ask(14))
+        await client.aclose()
+        server.close()
+        return got
+
+    assert asyncio.run(run()) == [11, 12, 13, 14]

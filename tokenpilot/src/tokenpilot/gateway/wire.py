@@ -108,7 +108,9 @@ class WireClient:
         """Send a complete HTTP/1.1 request (head and body); wait for the response head."""
         await self._sem.acquire()
         for attempt in range(2):  # a pooled connection may have been closed by the server
-            fresh = not self._idle
+            # The retry always dials anew: idle connections pooled together age together, so
+            # after one turned out closed (a server's keep-alive timeout), the next may be too.
+            fresh = attempt > 0 or not self._idle
             if fresh:
                 reader, writer = await self._connect(connect_s)
             else:
@@ -122,9 +124,10 @@ class WireClient:
                 return WireResponse(self, reader, writer, status, hdrs)
             except (ConnectionError, asyncio.IncompleteReadError, WireError) as exc:
                 writer.close()
-                if fresh or attempt:
+                if fresh:
                     self._sem.release()
                     raise WireError(f"{what}: {exc!r}") from None
+                self._drop_idle()
             except BaseException:
                 writer.close()
                 self._sem.release()
@@ -171,9 +174,12 @@ class WireClient:
             writer.close()
         self._sem.release()
 
-    async def aclose(self) -> None:
+    def _drop_idle(self) -> None:
         while self._idle:
             self._idle.pop()[1].close()
+
+    async def aclose(self) -> None:
+        self._drop_idle()
 
     async def __aenter__(self) -> WireClient:
         return self
