@@ -8,24 +8,27 @@ processes and a gateway on 127.0.0.1 in this process (``--in-process``: the back
    the gateway; the p50/p99 TTFT difference is what the gateway adds (targets: p50 <= 1 ms);
 2. rate: N streamed requests, C at a time, through the gateway to two backends; completed
    requests per second (target: >= 1,000/s).
-The client runs in the gateway's process (a raw asyncio HTTP client, not httpx), on its own
-thread. During the rate run the CPU time of each part is read (the gateway's thread, the
-client's thread, each backend process), so it also prints the gateway's CPU seconds per
-request and the rate that implies for a gateway with one core to itself: its capacity on this
-machine, whatever else shares the cores. ``calibration`` (the time of a fixed Python loop)
-says how loaded the machine was; compare figures only at similar calibrations.
+The sequential TTFT client runs in the gateway's process; the rate run's client (a raw asyncio
+HTTP client, not httpx) runs in a process of its own, as a load generator such as wrk would, so
+it does not take the gateway's interpreter lock. During the rate run the CPU time of each part
+is read (the gateway's thread, the client process, each backend process), so it also prints the
+gateway's CPU seconds per request and the rate that implies for a gateway with one core to
+itself: its capacity on this machine, whatever else shares the cores. ``calibration`` (the
+time of a fixed Python loop) says how loaded the machine was; compare figures only at similar
+calibrations.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import concurrent.futures
 import contextlib
+import multiprocessing
 import os
 import statistics
 import subprocess
 import sys
-import threading
 import time
 import timeit
 
@@ -76,6 +79,13 @@ async def rate(url: str, n: int, concurrency: int) -> tuple[float, int]:
         t = time.perf_counter()
         await asyncio.wait_for(asyncio.gather(*(one() for _ in range(n))), 300)
         return time.perf_counter() - t, ok
+
+
+def _rate_in_child(url: str, n: int, concurrency: int) -> tuple[float, int, float]:
+    """``rate`` in a child process; also its CPU seconds."""
+    c0 = time.process_time()
+    wall, ok = asyncio.run(rate(url, n, concurrency))
+    return wall, ok, time.process_time() - c0
 
 
 def calibration() -> float:
@@ -151,15 +161,13 @@ def main() -> int:
         for _ in range(5):
             direct += asyncio.run(ttfts(sim_url, a.samples // 5))
             via += asyncio.run(ttfts(gw.url, a.samples // 5))
-        # A client thread of its own: its CPU is then told apart from the gateway's thread.
+        # The load generator in a process of its own: its CPU is told apart from the gateway's
+        # and it does not compete for the gateway process's interpreter lock.
         cpu0 = (pool.call(_thread_cpu()), [process_cpu(p) for p in pids])
-        out: list = []
-        t = threading.Thread(target=lambda: out.append(
-            (time.thread_time(), asyncio.run(rate(gw.url, a.requests, a.concurrency)),
-             time.thread_time())))
-        t.start()
-        t.join()
-        (c0, (wall, ok), c1) = out[0]
+        ctx = multiprocessing.get_context("spawn")
+        with concurrent.futures.ProcessPoolExecutor(1, mp_context=ctx) as client:
+            wall, ok, client_cpu = client.submit(
+                _rate_in_child, gw.url, a.requests, a.concurrency).result(timeout=600)
         gw_cpu = pool.call(_thread_cpu()) - cpu0[0]
         sim_cpu = [process_cpu(p) - c for p, c in zip(pids, cpu0[1], strict=True)]
     calib.append(calibration())
@@ -177,12 +185,12 @@ def main() -> int:
           "target >= 1000/s)")
     per = 1e6 / max(ok, 1)
     what = "gateway + in-process backends" if a.in_process else "gateway"
-    print(f"CPU per request   {what} thread {gw_cpu * per:5.0f} us   client thread "
-          f"{(c1 - c0) * per:4.0f} us" + "".join(f"   backend {i} {c * per:4.0f} us"
+    print(f"CPU per request   {what} thread {gw_cpu * per:5.0f} us   client process "
+          f"{client_cpu * per:4.0f} us" + "".join(f"   backend {i} {c * per:4.0f} us"
                                                 for i, c in enumerate(sim_cpu)))
     print(f"{what} alone  {ok / max(gw_cpu, 1e-9):7.0f} streamed requests/s on one core "
           f"of its own (1 / CPU per request); all parts used "
-          f"{(gw_cpu + c1 - c0 + sum(sim_cpu)) / wall:.2f} cores")
+          f"{(gw_cpu + client_cpu + sum(sim_cpu)) / wall:.2f} cores")
     print(f"calibration       {calib[0]:.4f} s before, {calib[1]:.4f} s after "
           "(min of timeit 'for i in range(10): pass' x100000; ~0.02 idle)")
     return 0
