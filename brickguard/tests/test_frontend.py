@@ -106,6 +106,14 @@ def test_missing_resource_dir_says_how_to_fix(tmp_path: Path) -> None:
     assert bg000 and RESOURCE_HINT in bg000[0].message and "stddef.h" in bg000[0].message
 
 
+def test_missing_project_header_says_where_to_point_brickguard(tmp_path: Path) -> None:
+    needs_resource_dir()
+    (tmp_path / "a.c").write_text('#include "vendor_hal.h"\nint x;\n')
+    result = analyze([tmp_path / "a.c"], Config(root=tmp_path, jobs=1))
+    (bg000,) = [f for f in result.findings if f.rule == "BG000"]
+    assert "vendor_hal.h" in bg000.message and "[build] include" in bg000.message
+
+
 def test_rule_registry() -> None:
     ids = [r.id for r in all_rules()]
     assert ids == sorted(ids) and ids[0] == "BG000" and {"BG101", "BG105"} <= set(ids)

@@ -134,8 +134,12 @@ class FrontEnd:
         )
 
     def resource_hint(self, message: str) -> str | None:
+        """What to do about a diagnostic the user's set-up causes, or None."""
         if self.resource_dir is None and _BUILTIN_HEADER.search(message):
             return RESOURCE_HINT
+        if "file not found" in message and not self.commands:
+            return ("add the header's folder to [build] include in brickguard.toml, or point "
+                    "[build] compile_commands at the project's compile_commands.json")
         return None
 
     def args_for(self, file: str) -> tuple[str | None, list[str]]:
