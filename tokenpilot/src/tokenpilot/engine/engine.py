@@ -195,7 +195,10 @@ class Engine:
         dec = sched.dec
         if dec.n and not sched.prefilling and not sched.swapped and not sched.n_waiting:
             k = min(dec.next_finish(), dec.next_cap()) - self.s + 1
-            return self.now + self.clock.span(dec.n, dec.ctx_sum(self.s), dec.n_unc, k)
+            if k > 0:
+                return self.now + self.clock.span(dec.n, dec.ctx_sum(self.s), dec.n_unc, k)
+            # A window cap is due at this very step (k <= 0): the state changes within the
+            # next iteration, so fall through to its lower bound rather than answer ``now``.
         return self.now + self._decode_time(max(dec.n, 1), dec.ctx_sum(self.s))
 
     def _decode_time(self, n: int, ctx: int) -> float:
