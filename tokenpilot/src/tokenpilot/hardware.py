@@ -11,6 +11,8 @@ from importlib import resources
 
 import yaml
 
+from tokenpilot.catalog import alias_index, norm
+
 GiB = 1024**3
 
 
@@ -69,10 +71,6 @@ class UnknownGPUError(KeyError):
         return str(self.args[0])
 
 
-def _norm(name: str) -> str:
-    return name.strip().lower().replace("_", "-").replace(" ", "-")
-
-
 @cache
 def _catalog() -> dict[str, GPUSpec]:
     text = resources.files("tokenpilot").joinpath("data/hardware.yaml").read_text()
@@ -100,12 +98,7 @@ def _catalog() -> dict[str, GPUSpec]:
 
 @cache
 def _index() -> dict[str, str]:
-    idx: dict[str, str] = {}
-    for name, spec in _catalog().items():
-        idx[_norm(name)] = name
-        for alias in spec.aliases:
-            idx[_norm(alias)] = name
-    return idx
+    return alias_index(_catalog())
 
 
 def list_gpus() -> list[str]:
@@ -115,7 +108,7 @@ def list_gpus() -> list[str]:
 
 def get_gpu(name: str) -> GPUSpec:
     """The catalog entry for ``name`` or one of its aliases (case and ``_``/``-`` insensitive)."""
-    key = _index().get(_norm(name))
+    key = _index().get(norm(name))
     if key is None:
         raise UnknownGPUError(f"unknown GPU {name!r}; known GPUs: {', '.join(list_gpus())}")
     return _catalog()[key]

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import yaml
 
+from tokenpilot.catalog import alias_index, norm
+
 
 @dataclass(frozen=True)
 class ModelSpec:
@@ -118,10 +120,6 @@ class UnknownModelError(KeyError):
         return str(self.args[0])
 
 
-def _norm(name: str) -> str:
-    return name.strip().lower().replace("_", "-")
-
-
 @cache
 def _catalog() -> dict[str, ModelSpec]:
     text = resources.files("tokenpilot").joinpath("data/models.yaml").read_text()
@@ -142,12 +140,7 @@ def _catalog() -> dict[str, ModelSpec]:
 
 @cache
 def _index() -> dict[str, str]:
-    idx: dict[str, str] = {}
-    for name, spec in _catalog().items():
-        idx[_norm(name)] = name
-        for alias in spec.aliases:
-            idx[_norm(alias)] = name
-    return idx
+    return alias_index(_catalog())
 
 
 def list_models() -> list[str]:
@@ -157,7 +150,7 @@ def list_models() -> list[str]:
 
 def get_model(name: str) -> ModelSpec:
     """The catalog entry for ``name`` (or an alias), or the model in a ``config.json`` path."""
-    key = _index().get(_norm(name))
+    key = _index().get(norm(name))
     if key is not None:
         return _catalog()[key]
     path = Path(name)
