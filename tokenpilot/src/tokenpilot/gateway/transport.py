@@ -85,22 +85,14 @@ class _Body(httpx.AsyncByteStream):
         self.read_s = read_s
 
     async def __aiter__(self) -> AsyncIterator[bytes]:
-        it = self.resp.iter_chunks().__aiter__()
-        while True:
-            try:
-                if self.read_s:
-                    async with asyncio.timeout(self.read_s):
-                        chunk = await it.__anext__()
-                else:
-                    chunk = await it.__anext__()
-            except StopAsyncIteration:
-                return
-            except TimeoutError:
-                self.resp.close(reuse=False)
-                raise httpx.ReadTimeout(f"no data for {self.read_s:g} s") from None
-            except WireError as exc:
-                raise httpx.ReadError(str(exc)) from None
-            yield chunk
+        # body_chunks reads with the timeout; httpx's callers expect httpx's errors.
+        try:
+            async for chunk in body_chunks(self.resp, self.read_s):
+                yield chunk
+        except TimeoutError as exc:
+            raise httpx.ReadTimeout(str(exc)) from None
+        except WireError as exc:
+            raise httpx.ReadError(str(exc)) from None
 
     async def aclose(self) -> None:
         self.resp.close(reuse=False)  # a no-op once the body was read to its end
