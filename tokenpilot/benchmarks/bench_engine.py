@@ -28,7 +28,7 @@ import timeit
 import tracemalloc
 
 from tokenpilot.costmodel import CostModel
-from tokenpilot.engine import Engine, EngineConfig
+from tokenpilot.engine import COMPILED, Engine, EngineConfig
 from tokenpilot.hardware import get_gpu
 from tokenpilot.models import get_model
 from tokenpilot.paths import shared_dir
@@ -106,7 +106,8 @@ def main() -> int:
     ttft = sorted(r.ttft for r in done)
     tpot = sorted(r.tpot for r in done if r.output_tokens > 1)
     print(f"settings: {args.model} on {args.gpu}, {len(reqs)} requests (azure conv tiled), "
-          f"block 16, max_num_seqs 256, max_num_batched_tokens 8192, fast mode")
+          f"block 16, max_num_seqs 256, max_num_batched_tokens 8192, fast mode; engine "
+          f"{'compiled by mypyc' if COMPILED else 'pure Python (not compiled)'}")
     print(f"capacity (saturated burst): {cap:.2f} req/s; offered {len(reqs) / span:.2f} req/s "
           f"(target load {args.load:.0%}); busy {st.busy_s / span:.1%} of simulated time")
     print(f"simulated {span:.0f} s: {st.iterations} iterations in {st.events} events; "

@@ -23,6 +23,7 @@ import time
 import timeit
 
 from tokenpilot.cluster import compute_metrics, fleet_capacity, load_fleet, simulate
+from tokenpilot.engine import COMPILED
 from tokenpilot.policy.routers import make_router
 from tokenpilot.workload import poisson, scale_to_rate
 
@@ -35,7 +36,8 @@ def main() -> int:
     ap.add_argument("--routers", default="round-robin,least-tokens")
     args = ap.parse_args()
     calib = min(timeit.repeat("for i in range(10): pass", number=100000, repeat=5))
-    print(f"calibration: {calib:.4f}s for 1M loop steps (min of 5)")
+    print(f"calibration: {calib:.4f}s for 1M loop steps (min of 5); engine "
+          f"{'compiled by mypyc' if COMPILED else 'pure Python (not compiled)'}")
     fleet = load_fleet("h100x64")
     t0 = time.perf_counter()
     reqs = poisson(100.0, n=args.n, prompt=1000, output=200, prompt_cv=1, output_cv=1, seed=1)

@@ -23,12 +23,13 @@ from tokenpilot.engine.sequence import DECODE, Seq
 
 
 class DecodeSet:
-    __slots__ = ("bs", "window", "cnt", "n_unc", "n_cap", "off_sum", "rem_const",
+    __slots__ = ("bs", "window", "wtok", "cnt", "n_unc", "n_cap", "off_sum", "rem_const",
                  "fin", "caps")
 
     def __init__(self, block_size: int, window: int | None) -> None:
         self.bs = block_size
         self.window = window
+        self.wtok = window or 0  # KV tokens a capped decoder attends
         self.cnt = [0] * block_size
         self.n_unc = 0
         self.n_cap = 0
@@ -43,7 +44,7 @@ class DecodeSet:
 
     def ctx_sum(self, s: int) -> int:
         """Summed attended context of the batch at iteration ``s`` (new tokens included)."""
-        cap = self.n_cap * self.window if self.n_cap else 0
+        cap = self.n_cap * self.wtok if self.n_cap else 0
         return self.off_sum + self.n_unc * s + cap
 
     def remaining(self, s: int) -> int:

@@ -26,7 +26,7 @@ import gc
 import math
 from array import array
 from bisect import bisect_right
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from heapq import heappush
 from struct import Struct
 
@@ -47,6 +47,7 @@ from tokenpilot.policy.view import InstanceView
 from tokenpilot.workload.request import Request
 
 INF_STEPS = 1 << 62
+_NO_PLAN: list[tuple[Seq, int]] = []  # an event without prefill chunks (never appended to)
 _LOG = Struct("qqqqqd")  # one event of the tokens_by() log
 _pack_log = _LOG.pack
 
@@ -170,6 +171,7 @@ class Engine:
     def _isolate(self, seq: Seq, blocks: int) -> str:
         """Size-class a request under isolation; why it can never run here, or ""."""
         iso, total = self.isolation, self.bm.num_blocks
+        assert iso is not None  # only called with isolation on
         cap = iso.max_request_blocks(total)
         if blocks > cap:
             return (f"{blocks} KV blocks exceed the per-request cap of {cap} "
@@ -253,7 +255,8 @@ class Engine:
     def results(self) -> list[RequestResult]:
         """Every request added so far, finished or rejected or not, by id."""
         # ``result`` written out over all requests: a run ends with one call per request.
-        seqs, make, out = self.seqs, make_result, []
+        seqs, make = self.seqs, make_result
+        out: list[RequestResult] = []
         append = out.append
         for i in sorted(seqs):
             q = seqs[i]
@@ -391,7 +394,7 @@ class Engine:
             if need:
                 bm.free -= need
                 bm.anon += need
-            plan = ()
+            plan = _NO_PLAN
             run = True
         else:
             sched.schedule(s, now)
@@ -402,7 +405,7 @@ class Engine:
         n = n_unc + n_cap
         if not plan and not n:
             raise RuntimeError(f"{self.name}: nothing schedulable at t={now:.6f} (deadlock)")
-        ctx = dec.off_sum + n_unc * s + (n_cap * dec.window if n_cap else 0)
+        ctx = dec.off_sum + n_unc * s + (n_cap * dec.wtok if n_cap else 0)
         if run:
             # A run of identical decode iterations: as many as no event interrupts. The
             # batch's earliest finish is the top of ``dec.fin`` unless that entry is stale.
@@ -431,7 +434,7 @@ class Engine:
             k = 1
             if len(plan) == 1:  # the usual case, without a comprehension's call
                 q, c = plan[0]
-                chunks = ((c, q.computed),)
+                chunks: Sequence[tuple[int, int]] = ((c, q.computed),)
             else:
                 chunks = [(c, q.computed) for q, c in plan]
             if self._timing is not None:

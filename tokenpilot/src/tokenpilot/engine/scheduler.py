@@ -262,9 +262,10 @@ class Scheduler:
                 seq = seqs[q.peek().id]
             num_tokens = seq.num_tokens
             hits = idle = 0
-            if seq.keys:
+            keys = seq.keys
+            if keys:
                 # The last prompt token is always computed: its logits give the next token.
-                hits, idle = bm.match(seq.keys, (num_tokens - 1) // bs)
+                hits, idle = bm.match(keys, (num_tokens - 1) // bs)
             computed = hits * bs
             c = num_tokens - computed
             if c > budget:
@@ -285,8 +286,8 @@ class Scheduler:
             if seq.long_blocks:
                 self.long_blocks += seq.long_blocks
                 self.long_seqs += 1
-            if hits:
-                seq.hashed = seq.keys[:hits]
+            if hits and keys:
+                seq.hashed = keys[:hits]
                 bm.acquire(seq.hashed)
                 self.queued_prefill -= computed
                 bm.hit_tokens += computed
@@ -319,6 +320,7 @@ class Scheduler:
         not change, which keeps decode runs skippable in closed form.
         """
         iso, held, seqs, q = self.iso, self.held, self.seqs, self.waiting
+        assert iso is not None  # only called with isolation on
         total, max_seqs = self.bm.num_blocks, self.cfg.max_num_seqs
         if held:
             head = held[0]
@@ -347,11 +349,12 @@ class Scheduler:
         for seq, c in self.plan:
             seq.computed = computed = seq.computed + c
             queued += c
-            if seq.keys and not seq.reg_stop:
-                hashed, keys = seq.hashed, seq.keys
+            keys, raws = seq.keys, seq.raws
+            if keys and raws and not seq.reg_stop:
+                hashed = seq.hashed
                 b = len(hashed)
                 while b < len(keys) and (b + 1) * bs <= computed:
-                    if not bm.register(keys[b], seq.raws[b]):
+                    if not bm.register(keys[b], raws[b]):
                         seq.reg_stop = True
                         break
                     hashed.append(keys[b])

@@ -30,7 +30,9 @@ class DecodeClock:
     def coeffs(self, n: int) -> tuple[float, float, float, float, float]:
         c = self._coeffs.get(n)
         if c is None:
-            c = self._coeffs[n] = self._get(n)
+            get = self._get
+            assert get is not None, "coefficients come from a cost model's decode_coeffs"
+            c = self._coeffs[n] = get(n)
         return c
 
     def span(self, n: int, ctx0: int, growth: int, k: int) -> float:
@@ -95,8 +97,8 @@ class DecodeClock:
             h = P + c - p / 2
             disc = h * h + 2 * p * budget
             root = sqrt(disc) if disc > 0 else 0.0
-            j = 2 * budget / (h + root) if h + root > 0 else (root - h) / p
-            j = int(j) if j < 1 << 62 else 1 << 62
+            x = 2 * budget / (h + root) if h + root > 0 else (root - h) / p
+            j = int(x) if x < 1 << 62 else 1 << 62
             if j + 1 >= k:
                 # Only whether step k - 1 starts in time matters: k stands if span(k-1) fits.
                 j = k - 1
