@@ -5,10 +5,12 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
-# The engine's hot modules are compiled in place by mypyc (tokenpilot/setup.py); this stamp
-# recompiles them when their sources change, so tests never run a stale build.
+# The simulator's hot modules (engine, cost model) are compiled in place by mypyc
+# (tokenpilot/setup.py); this stamp recompiles them when their sources change, so tests never
+# run a stale build.
 COMPILED := $(VENV)/.compiled
-ENGINE_SRC := $(wildcard tokenpilot/src/tokenpilot/engine/*.py) tokenpilot/setup.py
+COMPILED_SRC := $(wildcard tokenpilot/src/tokenpilot/engine/*.py) \
+	$(wildcard tokenpilot/src/tokenpilot/costmodel/*.py) tokenpilot/setup.py
 PYTEST_ARGS ?=
 
 .PHONY: setup compile demo test lint test-tokenpilot test-brickguard bench clean
@@ -26,7 +28,7 @@ $(STAMP): tokenpilot/pyproject.toml brickguard/pyproject.toml
 
 compile: $(COMPILED)
 
-$(COMPILED): $(STAMP) $(ENGINE_SRC)
+$(COMPILED): $(STAMP) $(COMPILED_SRC)
 	cd tokenpilot && ../$(PY) setup.py -q build_ext --inplace
 	touch $(COMPILED)
 

@@ -1,4 +1,4 @@
-"""The mypyc-compiled engine and its pure-Python source give the same simulation.
+"""The mypyc-compiled engine and cost model and their pure-Python source give the same results.
 
 Users without a C compiler run the source (tokenpilot/setup.py falls back to it), everyone else
 the compiled modules; both must agree to the last bit on a workload that exercises prefix
@@ -25,7 +25,7 @@ SCRIPT = textwrap.dedent("""
 
     class SourceFirst:
         def find_spec(self, name, path=None, target=None):
-            if not name.startswith("tokenpilot.engine.") or path is None:
+            if not name.startswith(("tokenpilot.engine.", "tokenpilot.costmodel.")) or not path:
                 return None
             file = pathlib.Path(list(path)[0]) / (name.rsplit(".", 1)[1] + ".py")
             if not file.is_file():
@@ -36,6 +36,7 @@ SCRIPT = textwrap.dedent("""
         sys.meta_path.insert(0, SourceFirst())
 
     import random
+    import tokenpilot.costmodel.model as cmod
     import tokenpilot.engine.engine as mod
     from tokenpilot.costmodel import CostModel
     from tokenpilot.engine import Engine, EngineConfig
@@ -50,7 +51,7 @@ SCRIPT = textwrap.dedent("""
         hashes = tuple(rng.randrange(3) for _ in range(rng.randrange(4)))
         reqs.append(Request(i, t, rng.randrange(1, 3000), rng.randrange(1, 400),
                             prefix_hashes=hashes))
-    out = {"file": mod.__file__}
+    out = {"file": mod.__file__, "cfile": cmod.__file__}
     for window, preemption in ((None, "recompute"), (None, "swap"), (1024, "recompute")):
         cm = CostModel(get_model("llama-3.1-8b"), get_gpu("l40s"))
         eng = Engine(cm, EngineConfig(preemption=preemption, max_num_batched_tokens=2048),
@@ -73,8 +74,9 @@ def _run(mode: str) -> dict:
                     "install, or TOKENPILOT_PURE): there is no second build to compare")
 def test_compiled_and_pure_engines_agree() -> None:
     pure, compiled = _run("pure"), _run("compiled")
-    assert pure.pop("file").endswith(".py")
-    assert not compiled.pop("file").endswith(".py")
+    for key in ("file", "cfile"):
+        assert pure.pop(key).endswith(".py")
+        assert not compiled.pop(key).endswith(".py")
     assert pure.keys() == compiled.keys()
     for key in pure:
         assert pure[key] == compiled[key], key

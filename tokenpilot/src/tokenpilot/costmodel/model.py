@@ -283,9 +283,9 @@ class CostModel:
         if not n_p:
             if not n:
                 return 0.0, False
-            a_c, b_c, a_m, b_m, c = self._coeff_cache.get(n) or self.decode_coeffs(n)
+            a_c, b_c, a_m, b_m, step = self._coeff_cache.get(n) or self.decode_coeffs(n)
             compute, memory = a_c + b_c * decode_ctx_sum, a_m + b_m * decode_ctx_sum
-            return (compute if compute >= memory else memory) + c, compute >= memory
+            return (compute if compute >= memory else memory) + step, compute >= memory
         bw, kvb = self._bw, self.kv_bytes_per_token
         pc = (t_p * self._body_flops_per_token + n_p * self._head_flops_per_seq) / self._linear_rate
         pc += pairs * self._attn_pair_prefill / self._attn_rate

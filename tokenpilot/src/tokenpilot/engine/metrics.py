@@ -51,12 +51,16 @@ class RequestResult:
  _set_cached, _set_preempt, _set_rejected) = (
     getattr(RequestResult, f.name).__set__ for f in fields(RequestResult))
 _new = object.__new__
+_NATIVE = not __file__.endswith(".py")  # compiled by mypyc (tokenpilot/setup.py)
 
 
 def make_result(id: int, arrival: float, prompt_tokens: int, output_tokens: int,
                 first_scheduled: float, first_token: float, finish: float, cached_tokens: int,
                 preemptions: tuple[tuple[float, str], ...], rejected: str) -> RequestResult:
     """``RequestResult(...)`` with every field given, in order, built faster."""
+    if _NATIVE:  # compiled: the constructor is a C function already
+        return RequestResult(id, arrival, prompt_tokens, output_tokens, first_scheduled,
+                             first_token, finish, cached_tokens, preemptions, rejected)
     r = _new(RequestResult)
     _set_id(r, id)
     _set_arrival(r, arrival)
