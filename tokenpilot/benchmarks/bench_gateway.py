@@ -5,15 +5,17 @@ Run:  .venv/bin/python tokenpilot/benchmarks/bench_gateway.py [--requests N] [--
 Starts two simulated backends (speedup 1000, so the engine adds ~nothing) as their own
 processes and a gateway on 127.0.0.1 in this process (``--in-process``: the backends too), then
 1. overhead: the same streamed request sent one at a time, directly to a backend and through
-   the gateway; the p50/p99 TTFT difference is what the gateway adds (targets: p50 <= 1 ms);
+   the gateway, the two in turn; the p50/p99 TTFT difference is what the gateway adds
+   (target: p50 <= 1 ms);
 2. rate: N streamed requests, C at a time, through the gateway to two backends; completed
    requests per second (target: >= 1,000/s).
-The sequential TTFT client runs in the gateway's process; the rate run's client (a raw asyncio
-HTTP client, not httpx) runs in a process of its own, as a load generator such as wrk would, so
-it does not take the gateway's interpreter lock. During the rate run the CPU time of each part
-is read (the gateway's thread, the client process, each backend process), so it also prints the
-gateway's CPU seconds per request and the rate that implies for a gateway with one core to
-itself: its capacity on this machine, whatever else shares the cores. ``calibration`` (the
+Both clients (raw asyncio HTTP clients, not httpx) run in processes of their own, as a load
+generator such as wrk would, so they do not take the gateway's interpreter lock
+(``--ttft-client-in-gateway-process``: the TTFT client in the gateway's process, as before).
+During the rate run the CPU time of each part is read (the gateway's thread, the client
+process, each backend process), so it also prints the gateway's CPU seconds per request and the
+rate that implies for a gateway with one core to itself: its capacity on this machine, whatever
+else shares the cores. ``calibration`` (the
 time of a fixed Python loop) says how loaded the machine was; compare figures only at similar
 calibrations.
 """
@@ -52,10 +54,13 @@ BODY = {"model": "llama-3.1-8b", "messages": [{"role": "user", "content": "hi " 
 GAP_S = 0.005
 
 
-async def ttfts(url: str, n: int) -> list[float]:
-    out = []
-    async with WireClient(url, 4) as c:
-        for _ in range(n):
+async def ttfts(urls: list[str], n: int) -> list[list[float]]:
+    """``n`` TTFTs per URL, one request at a time, taking the URLs in turn request by request:
+    whatever the machine's load does meanwhile, it does to every path alike."""
+    out: list[list[float]] = [[] for _ in urls]
+    clients = [WireClient(url, 4) for url in urls]
+    for _ in range(n):
+        for c, times in zip(clients, out, strict=True):
             await asyncio.sleep(GAP_S)
             t = time.perf_counter()
             r = await c.request("POST", "/v1/chat/completions", BODY)
@@ -63,7 +68,9 @@ async def ttfts(url: str, n: int) -> list[float]:
             async for _chunk in r.iter_chunks():
                 if first is None:
                     first = time.perf_counter() - t
-            out.append(first)
+            times.append(first)
+    for c in clients:
+        await c.aclose()
     return out
 
 
@@ -79,6 +86,10 @@ async def rate(url: str, n: int, concurrency: int) -> tuple[float, int]:
         t = time.perf_counter()
         await asyncio.wait_for(asyncio.gather(*(one() for _ in range(n))), 300)
         return time.perf_counter() - t, ok
+
+
+def _ttfts_in_child(urls: list[str], n: int) -> list[list[float]]:
+    return asyncio.run(ttfts(urls, n))
 
 
 def _rate_in_child(url: str, n: int, concurrency: int) -> tuple[float, int, float]:
@@ -141,6 +152,10 @@ def main() -> int:
     ap.add_argument("--in-process", action="store_true",
                     help="run the simulated backends in this process too (default: two "
                     "`tokenpilot sim-backend` processes)")
+    ap.add_argument("--ttft-client-in-gateway-process", action="store_true",
+                    help="run the sequential TTFT client in the gateway's process, as this "
+                    "script did before (it then shares the gateway's interpreter lock, which "
+                    "only the path through the gateway pays for)")
     a = ap.parse_args()
     calib = [calibration()]
     pids: list[int] = []
@@ -154,17 +169,26 @@ def main() -> int:
             gw = pool.start(create_app(GatewayConfig.from_dict(
                 {"backends": urls, "router": "least-tokens"})))
             sim_url = urls[0]
-        asyncio.run(ttfts(gw.url, 30))  # warm up both paths
-        asyncio.run(ttfts(sim_url, 30))
-        # Interleave the two paths in rounds so machine noise hits both alike.
-        direct, via = [], []
-        for _ in range(5):
-            direct += asyncio.run(ttfts(sim_url, a.samples // 5))
-            via += asyncio.run(ttfts(gw.url, a.samples // 5))
+        ctx = multiprocessing.get_context("spawn")
+        # The TTFT client, like the load generator, in a process of its own (unless asked
+        # otherwise): the same client process measures both paths, and neither path shares an
+        # interpreter lock with it.
+        ttft_client = (None if a.ttft_client_in_gateway_process else stack.enter_context(
+            concurrent.futures.ProcessPoolExecutor(1, mp_context=ctx)))
+
+        def sample(n: int) -> list[list[float]]:
+            urls = [sim_url, gw.url]
+            if ttft_client is None:
+                return asyncio.run(ttfts(urls, n))
+            return ttft_client.submit(_ttfts_in_child, urls, n).result(timeout=600)
+
+        sample(30)  # warm up both paths
+        direct, via = sample(a.samples)  # the two paths in turn, request by request
+        if ttft_client is not None:
+            ttft_client.shutdown()
         # The load generator in a process of its own: its CPU is told apart from the gateway's
         # and it does not compete for the gateway process's interpreter lock.
         cpu0 = (pool.call(_thread_cpu()), [process_cpu(p) for p in pids])
-        ctx = multiprocessing.get_context("spawn")
         with concurrent.futures.ProcessPoolExecutor(1, mp_context=ctx) as client:
             wall, ok, client_cpu = client.submit(
                 _rate_in_child, gw.url, a.requests, a.concurrency).result(timeout=600)

@@ -25,15 +25,17 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from tokenpilot.engine.queues import make_discipline
-from tokenpilot.gateway.asgi import GatewayApp, RelayResponse
+from tokenpilot.gateway.asgi import GatewayApp, Receive, RelayResponse, Scope
 from tokenpilot.gateway.backends import Backend, views
 from tokenpilot.gateway.config import GatewayConfig
 from tokenpilot.gateway.health import check_all, health_loop
 from tokenpilot.gateway.metrics import GatewayMetrics
 from tokenpilot.gateway.openai import (
     error_response,
+    header,
     max_tokens_of,
-    read_json,
+    parse_object,
+    read_raw,
     sse_error,
     stream_flags,
 )
@@ -94,6 +96,7 @@ class Gateway:
         self._waiters: dict[int, asyncio.Future] = {}
         self.queued_total = 0  # requests that ever waited for a slot
         self.last_decision: tuple[Request, list, int] | None = None  # for tests and debugging
+        self._models: tuple[tuple[str, ...], list[str]] = ((), [])
 
     def now(self) -> float:
         return time.monotonic() - self._t0
@@ -124,17 +127,24 @@ class Gateway:
         await self.upstream.aclose()
 
     def models(self) -> list[str]:
-        return sorted({b.model for b in self.backends if b.model})
+        """The models served, sorted; asked on every request, so kept until one changes."""
+        key = tuple(b.model for b in self.backends)
+        if key != self._models[0]:
+            self._models = (key, sorted({m for m in key if m}))
+        return self._models[1]
 
     # ---- one request -----------------------------------------------------------------------
-    async def completions(self, request: HTTPRequest, chat: bool) -> Response:
-        tenant = self.tenants.resolve(request.headers.get("authorization"))
+    async def completions(self, scope: Scope, receive: Receive, chat: bool) -> Response:
+        """One completion request, from its ASGI scope and ``receive``."""
+        tenants = self.tenants
+        tenant = tenants.resolve(None if tenants.open else header(scope, b"authorization"))
         if tenant is None:
             return error_response(401, "missing or unknown API key; send 'Authorization: Bearer "
                                   "<key>' with a key from the gateway's tenants", "invalid_api_key")
         lim = self.cfg.limits
         try:
-            body = await read_json(request, lim.max_body_bytes)
+            raw = await read_raw(scope, receive, lim.max_body_bytes)
+            body = parse_object(raw)
             model = body.get("model")
             served = self.models()
             if model is None and served:
@@ -162,21 +172,27 @@ class Gateway:
             return error_response(status, d.message, d.reason,
                                   retry_after_s=None if status == 400 else d.retry_after_s)
         try:
-            return await self._dispatch(req, body, chat, stream, want_usage, other, vs)
+            return await self._dispatch(req, body, raw, chat, stream, want_usage, other, vs)
         except BaseException:
             self.admission.settle(req, 0, self.now())
             raise
 
-    async def _dispatch(self, req: Request, body: dict, chat: bool, stream: bool,
+    async def _dispatch(self, req: Request, body: dict, raw: bytes, chat: bool, stream: bool,
                         want_usage: bool, exclude: frozenset[int],
                         first_views: list | None = None) -> Response:
         strip = stream and not want_usage
+        payload = raw
         if strip:  # ask for usage anyway: the true token count settles the tenant's bucket
             body = {**body, "stream_options": {**(body.get("stream_options") or {}),
                                                "include_usage": True}}
+            payload = b""
         if "model" not in body and self.models():
             body = {**body, "model": self.models()[0]}
-        payload = json.dumps(body).encode()
+            payload = b""
+        # The body goes upstream as the client sent it (no second encoding on the way to the
+        # first token) unless it was changed here or is not UTF-8 text (JSON may be UTF-16/32).
+        if not payload.startswith(b"{") or payload[1:2] == b"\x00":
+            payload = json.dumps(body).encode()
         path = "/v1/chat/completions" if chat else "/v1/completions"
         t = self.cfg.timeouts
         tried = set(exclude)
@@ -241,7 +257,7 @@ class Gateway:
                 return Response(data, resp.status, media_type="application/json")
             if stream:
                 return RelayResponse(self._relay(req, b, i, resp, it, first, strip, t_send),
-                                     b.name)
+                                     b.name, first_ready=True)
             return await self._whole(req, b, i, resp, t_send)
         self.admission.settle(req, 0, self.now())
         return error_response(503, "every backend tried failed; retry later", "no_healthy_backend",
@@ -317,15 +333,21 @@ class Gateway:
         try:
             chunk = first
             while True:
-                out = tally.feed(chunk, strip)
+                if strip:
+                    out = tally.feed(chunk, True)
+                    if out:
+                        yield out
+                else:  # the chunk goes on as it came: send it first, account for it after
+                    try:
+                        yield chunk
+                    finally:
+                        tally.feed(chunk, False)
                 # Tokens streamed back leave the backend's outstanding work as they come, so
                 # routers and admission see a long stream shrink rather than stay at max_tokens.
                 done = min(tally.tokens_out, owed) - accounted
                 if done > 0:
                     b.decoded(done)
                     accounted += done
-                if out:
-                    yield out
                 t_last = time.perf_counter()
                 if t_last > deadline:
                     raise TimeoutError(f"the {self.cfg.timeouts.total_s:g} s total timeout passed")
@@ -384,10 +406,10 @@ def create_app(cfg: GatewayConfig, router: Router | None = None) -> GatewayApp:
             await gw.stop()
 
     async def chat(request: HTTPRequest) -> Response:
-        return await gw.completions(request, True)
+        return await gw.completions(request.scope, request.receive, True)
 
     async def plain(request: HTTPRequest) -> Response:
-        return await gw.completions(request, False)
+        return await gw.completions(request.scope, request.receive, False)
 
     async def models(request: HTTPRequest) -> Response:
         return JSONResponse({"object": "list", "data": [

@@ -12,12 +12,13 @@ the relay, as Starlette's task group did, so the backend stops generating for no
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import socket
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from starlette.applications import Starlette
-from starlette.requests import Request as HTTPRequest
 
 from tokenpilot.gateway.openai import error_response
 
@@ -31,6 +32,8 @@ Send = Callable[[dict[str, Any]], Awaitable[None]]
 HOT_ROUTES = {"/v1/chat/completions": True, "/v1/completions": False}  # path -> chat?
 SSE = b"text/event-stream; charset=utf-8"
 DONE = b"data: [DONE]\n\n"
+_TCP_CORK = getattr(socket, "TCP_CORK", None)  # Linux
+_HEADERS: dict[str, list[tuple[bytes, bytes]]] = {}  # backend name -> response headers
 
 
 class RelayResponse:
@@ -39,13 +42,23 @@ class RelayResponse:
     A chunk that ends with ``data: [DONE]`` ends the response at once, in the same write as
     the chunked body's terminator (one send and one client wake-up fewer per request); the
     rest of ``body`` (reading the upstream's own terminator, the accounting) runs after.
+    ``first_ready``: ``body``'s first chunk is already in hand (the gateway reads it before it
+    answers), so the disconnect watcher starts after that chunk is out, off the time to first
+    token.
     """
 
-    def __init__(self, body: AsyncIterator[bytes], backend: str = "") -> None:
+    def __init__(self, body: AsyncIterator[bytes], backend: str = "",
+                 first_ready: bool = False) -> None:
         self.body = body
-        self.headers = [(b"content-type", SSE)]
-        if backend:
-            self.headers.append((b"x-tokenpilot-backend", backend.encode()))
+        self.first_ready = first_ready
+        headers = _HEADERS.get(backend)
+        if headers is None:
+            headers = [(b"content-type", SSE)]
+            if backend:
+                headers.append((b"x-tokenpilot-backend", backend.encode()))
+            if len(_HEADERS) < 1024:  # backend names: a handful per gateway
+                _HEADERS[backend] = headers
+        self.headers = headers
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         task = asyncio.current_task()
@@ -59,7 +72,12 @@ class RelayResponse:
             if task is not None:
                 task.cancel()  # the relay's own ``finally`` settles the books
 
-        watcher = asyncio.get_running_loop().create_task(watch())
+        watcher: asyncio.Task | None = None
+        corked = None
+        if self.first_ready:
+            corked = cork(send)
+        else:
+            watcher = asyncio.get_running_loop().create_task(watch())
         try:
             await send({"type": "http.response.start", "status": 200, "headers": self.headers})
             last = b""
@@ -68,8 +86,15 @@ class RelayResponse:
                     last = chunk
                     break
                 await send({"type": "http.response.body", "body": chunk, "more_body": True})
-            watcher.cancel()  # before the end: the server reports "disconnect" after it
+                if corked is not None:
+                    corked = uncork(corked)
+                if watcher is None:
+                    watcher = asyncio.get_running_loop().create_task(watch())
+            if watcher is not None:
+                watcher.cancel()  # before the end: the server reports "disconnect" after it
             await send({"type": "http.response.body", "body": last, "more_body": False})
+            if corked is not None:
+                corked = uncork(corked)
             if last:
                 async for extra in self.body:  # nothing may follow [DONE]; finish the relay
                     if extra.strip():
@@ -79,10 +104,39 @@ class RelayResponse:
                 raise
             task.uncancel()  # the cancel was ours: the client left, nothing is wrong here
         finally:
-            watcher.cancel()
+            if corked is not None:
+                uncork(corked)
+            if watcher is not None:
+                watcher.cancel()
             aclose = getattr(self.body, "aclose", None)
             if aclose is not None:
                 await aclose()
+
+
+def cork(send: Send) -> Any:
+    """Hold the client connection's small writes (TCP_CORK) until ``uncork``; returns its socket,
+    or None where that cannot be done.
+
+    The response head and the first chunk then leave as one segment: the client wakes once,
+    with its first token, instead of first for a head alone. The socket is reached through
+    uvicorn's ``send`` (a bound method of its request cycle, which holds the transport); any
+    other server, or another platform, simply gets two writes.
+    """
+    transport = getattr(getattr(send, "__self__", None), "transport", None)
+    if _TCP_CORK is None or transport is None:
+        return None
+    sock = transport.get_extra_info("socket")
+    try:
+        sock.setsockopt(socket.IPPROTO_TCP, _TCP_CORK, 1)
+    except (AttributeError, OSError):
+        return None
+    return sock
+
+
+def uncork(sock: Any) -> None:
+    """Send what ``cork`` held back, now."""
+    with contextlib.suppress(OSError):
+        sock.setsockopt(socket.IPPROTO_TCP, _TCP_CORK, 0)
 
 
 class GatewayApp:
@@ -104,7 +158,7 @@ class GatewayApp:
     async def _completions(self, scope: Scope, receive: Receive, send: Send,
                            chat: bool) -> None:
         try:
-            response = await self.gateway.completions(HTTPRequest(scope, receive), chat)
+            response = await self.gateway.completions(scope, receive, chat)
         except Exception:  # a bug: answer like a server, keep the traceback in the log
             log.exception("unhandled error on %s", scope["path"])
             response = error_response(500, "internal error in the gateway; see its log",

@@ -49,6 +49,10 @@ class Backend:
         self.prefill_tps = 0.0
         # Prefixes this gateway sent here: the best live knowledge of what its KV cache holds.
         self.prefixes: OrderedDict[int, None] = OrderedDict()
+        # The last view and the state it was made from: every request asks for a view of
+        # every backend, and an idle backend's does not change between requests.
+        self._view_key: tuple | None = None
+        self._view: InstanceView | None = None
         self.learn(cfg.gpu, cfg.model, cfg.tp)
 
     # ---- what the backend is ----------------------------------------------------------------
@@ -118,6 +122,13 @@ class Backend:
     def view(self, index: int, usable: bool | None = None) -> InstanceView:
         m = self.metrics
         inflight = self.inflight
+        healthy = self.available if usable is None else usable
+        # Everything the view is made of (``cached_prefixes`` is a live view of its own).
+        key = (index, healthy, inflight, self.prefill_pending, self.decode_pending,
+               None if m is None else (m.running, m.waiting, m.kv_usage), self.kv_blocks_total,
+               self.block_size, self.max_model_len, self.cm, self.gpu, self.model)
+        if key == self._view_key:
+            return self._view  # type: ignore[return-value]
         if m is not None and m.running is not None:
             running = int(m.running)
             waiting = max(int(m.waiting or 0), inflight - running)
@@ -134,15 +145,16 @@ class Backend:
             step = cm.decode_time(n, ctx)
             decode_tps = n / step  # when idle, the single-sequence rate (n = 1)
             drain = queued / self.prefill_tps + decode * step / n
-        return InstanceView(
-            index=index, name=self.name, gpu=self.gpu, model=self.model,
-            healthy=self.available if usable is None else usable,
+        self._view_key = key
+        self._view = v = InstanceView(
+            index=index, name=self.name, gpu=self.gpu, model=self.model, healthy=healthy,
             num_running=running, num_waiting=waiting, queued_prefill_tokens=queued,
             outstanding_tokens=queued + decode, kv_blocks_used=used, kv_blocks_total=total,
             block_size=self.block_size, max_model_len=self.max_model_len,
             prefill_tokens_per_s=self.prefill_tps, decode_tokens_per_s=decode_tps,
             predicted_drain_s=drain, cached_prefixes=self.prefixes.keys(),
             labels=self.cfg.labels)
+        return v
 
 
 def views(backends: Sequence[Backend], exclude: set[int] | frozenset[int] = frozenset()

@@ -49,6 +49,9 @@ def make_server(app: Any, sock: socket.socket) -> uvicorn.Server:
         app, log_level="warning", access_log=False, lifespan="on",
         timeout_graceful_shutdown=2, backlog=2048, limit_concurrency=None,
         timeout_keep_alive=30, http="auto",  # httptools when installed, else h11
+        # No X-Forwarded-* rewriting: nothing here reads the client's address, and the
+        # middleware is one more layer on every request's way to the app.
+        proxy_headers=False,
     )
     server = uvicorn.Server(config)
     # uvicorn installs signal handlers only on the main thread's loop; ours never is.

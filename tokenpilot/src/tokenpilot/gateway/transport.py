@@ -11,7 +11,6 @@ connection costs a syscall each; its errors are the httpx exceptions httpcore wo
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 
 import httpx
@@ -57,22 +56,9 @@ class Upstream:
         self._pools.clear()
 
 
-async def body_chunks(resp: WireResponse, read_s: float | None) -> AsyncIterator[bytes]:
+def body_chunks(resp: WireResponse, read_s: float | None) -> AsyncIterator[bytes]:
     """``resp``'s body chunk by chunk; ``TimeoutError`` when none comes for ``read_s``."""
-    it = resp.iter_chunks().__aiter__()
-    while True:
-        try:
-            if read_s:
-                async with asyncio.timeout(read_s):
-                    chunk = await it.__anext__()
-            else:
-                chunk = await it.__anext__()
-        except StopAsyncIteration:
-            return
-        except TimeoutError:
-            resp.close(reuse=False)
-            raise TimeoutError(f"no data from the backend for {read_s:g} s") from None
-        yield chunk
+    return resp.iter_chunks(read_s)
 
 
 async def read_body(resp: WireResponse, read_s: float | None) -> bytes:
