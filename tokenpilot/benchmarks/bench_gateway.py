@@ -12,6 +12,11 @@ processes and a gateway on 127.0.0.1 in this process (``--in-process``: the back
 Both clients (raw asyncio HTTP clients, not httpx) run in processes of their own, as a load
 generator such as wrk would, so they do not take the gateway's interpreter lock
 (``--ttft-client-in-gateway-process``: the TTFT client in the gateway's process, as before).
+With two or more cores the gateway's thread gets core 0 to itself and the backends and clients
+share the others (``--no-pin``: all float over every core). On a 2-core machine, unpinned, each
+request the gateway writes wakes a process that the scheduler runs on the gateway's core,
+ahead of it: the gateway's own latency is then mixed with the backends' and the client's CPU
+time, which a deployed gateway (on cores of its own) does not pay. Both figures are quoted.
 During the rate run the CPU time of each part is read (the gateway's thread, the client
 process, each backend process), so it also prints the gateway's CPU seconds per request and the
 rate that implies for a gateway with one core to itself: its capacity on this machine, whatever
@@ -115,6 +120,20 @@ async def _thread_cpu() -> float:
     return time.thread_time()
 
 
+async def _pin_gateway() -> None:
+    """Run on the gateway's loop: its thread to core 0 alone."""
+    os.sched_setaffinity(0, {0})
+
+
+def _other_cores() -> set[int]:
+    return set(range(1, os.cpu_count() or 1))
+
+
+def _pin_client() -> None:
+    """A client process's initializer: off the gateway's core."""
+    os.sched_setaffinity(0, _other_cores())
+
+
 @contextlib.contextmanager
 def sim_processes(n: int, pids: list[int] | None = None):
     """``n`` simulated backends as separate processes (``tokenpilot sim-backend``)."""
@@ -156,7 +175,11 @@ def main() -> int:
                     help="run the sequential TTFT client in the gateway's process, as this "
                     "script did before (it then shares the gateway's interpreter lock, which "
                     "only the path through the gateway pays for)")
+    ap.add_argument("--no-pin", action="store_true",
+                    help="let the gateway share every core with the backends and clients "
+                    "(default: the gateway's thread on core 0, everything else on the others)")
     a = ap.parse_args()
+    pin = not a.no_pin and (os.cpu_count() or 1) >= 2 and hasattr(os, "sched_setaffinity")
     calib = [calibration()]
     pids: list[int] = []
     with ServerPool() as pool, contextlib.ExitStack() as stack:
@@ -169,12 +192,17 @@ def main() -> int:
             gw = pool.start(create_app(GatewayConfig.from_dict(
                 {"backends": urls, "router": "least-tokens"})))
             sim_url = urls[0]
+        if pin:
+            pool.call(_pin_gateway())
+            for pid in pids:
+                os.sched_setaffinity(pid, _other_cores())
         ctx = multiprocessing.get_context("spawn")
+        init = _pin_client if pin else None
         # The TTFT client, like the load generator, in a process of its own (unless asked
         # otherwise): the same client process measures both paths, and neither path shares an
         # interpreter lock with it.
         ttft_client = (None if a.ttft_client_in_gateway_process else stack.enter_context(
-            concurrent.futures.ProcessPoolExecutor(1, mp_context=ctx)))
+            concurrent.futures.ProcessPoolExecutor(1, mp_context=ctx, initializer=init)))
 
         def sample(n: int) -> list[list[float]]:
             urls = [sim_url, gw.url]
@@ -189,7 +217,8 @@ def main() -> int:
         # The load generator in a process of its own: its CPU is told apart from the gateway's
         # and it does not compete for the gateway process's interpreter lock.
         cpu0 = (pool.call(_thread_cpu()), [process_cpu(p) for p in pids])
-        with concurrent.futures.ProcessPoolExecutor(1, mp_context=ctx) as client:
+        with concurrent.futures.ProcessPoolExecutor(1, mp_context=ctx,
+                                                    initializer=init) as client:
             wall, ok, client_cpu = client.submit(
                 _rate_in_child, gw.url, a.requests, a.concurrency).result(timeout=600)
         gw_cpu = pool.call(_thread_cpu()) - cpu0[0]
@@ -197,6 +226,9 @@ def main() -> int:
     calib.append(calibration())
     d50, d99, g50, g99 = pct(direct, 50), pct(direct, 99), pct(via, 50), pct(via, 99)
     print(f"command: {' '.join(sys.argv)}")
+    print("cores: " + ("the gateway's thread on core 0 alone; backends and clients on the "
+                       "others" if pin else "not pinned: gateway, backends and clients share "
+                       "every core"))
     print(f"TTFT direct       p50 {d50 * 1e3:7.2f} ms   p99 {d99 * 1e3:7.2f} ms   "
           f"(n={len(direct)})")
     print(f"TTFT via gateway  p50 {g50 * 1e3:7.2f} ms   p99 {g99 * 1e3:7.2f} ms   "
