@@ -43,7 +43,7 @@ from tokenpilot.engine.scheduler import Scheduler
 from tokenpilot.engine.sequence import DECODE, FINISHED, REJECTED, EngineConfig, Seq
 from tokenpilot.engine.timing import DecodeClock
 from tokenpilot.policy.isolation import LONG, IsolationPolicy
-from tokenpilot.policy.view import InstanceView
+from tokenpilot.policy.view import InstanceView, make_view
 from tokenpilot.workload.request import Request
 
 INF_STEPS = 1 << 62
@@ -366,15 +366,15 @@ class Engine:
         swapped_kv = 0
         for q in sched.swapped:  # KV parked in host memory, owed back to the pool
             swapped_kv += q.computed
-        return InstanceView(
-            index=index, name=self.name, gpu=self.gpu_name, model=self.model_name,
+        return make_view(
+            index=index, name=self.name, gpu=self.gpu_name, model=self.model_name, healthy=True,
             num_running=len(sched.running), num_waiting=sched.n_waiting + len(sched.swapped),
             max_num_seqs=self.cfg.max_num_seqs, swapped_kv_tokens=swapped_kv,
             queued_prefill_tokens=queued, outstanding_tokens=queued + rem_decode,
             kv_blocks_used=bm.used, kv_blocks_total=bm.num_blocks,
             block_size=self.cfg.block_size, max_model_len=self.max_model_len,
             prefill_tokens_per_s=self.prefill_tps, decode_tokens_per_s=decode_tps,
-            predicted_drain_s=drain, cached_prefixes=bm.prefixes.keys())
+            predicted_drain_s=drain, cached_prefixes=bm.prefixes.keys(), labels=())
 
     # ---- the event loop -------------------------------------------------------------------
     def _event(self, horizon: float) -> None:

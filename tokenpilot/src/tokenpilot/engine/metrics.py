@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from array import array
-from dataclasses import dataclass, fields
+from collections.abc import Callable
+from dataclasses import dataclass
 from struct import Struct
+
+from tokenpilot.frozen import fast_constructor
 
 _pack_row = Struct("qqqq").pack
 
@@ -44,35 +47,11 @@ class RequestResult:
         return self.first_scheduled - self.arrival
 
 
-# A frozen dataclass's generated __init__ sets each field through object.__setattr__, which
-# is slow; the engine makes one result per request, so it fills the slots directly instead,
-# one setter call per field written out (a loop over them took twice as long).
-(_set_id, _set_arrival, _set_prompt, _set_output, _set_sched, _set_first, _set_finish,
- _set_cached, _set_preempt, _set_rejected) = (
-    getattr(RequestResult, f.name).__set__ for f in fields(RequestResult))
-_new = object.__new__
-_NATIVE = not __file__.endswith(".py")  # compiled by mypyc (tokenpilot/setup.py)
-
-
-def make_result(id: int, arrival: float, prompt_tokens: int, output_tokens: int,
-                first_scheduled: float, first_token: float, finish: float, cached_tokens: int,
-                preemptions: tuple[tuple[float, str], ...], rejected: str) -> RequestResult:
-    """``RequestResult(...)`` with every field given, in order, built faster."""
-    if _NATIVE:  # compiled: the constructor is a C function already
-        return RequestResult(id, arrival, prompt_tokens, output_tokens, first_scheduled,
-                             first_token, finish, cached_tokens, preemptions, rejected)
-    r = _new(RequestResult)
-    _set_id(r, id)
-    _set_arrival(r, arrival)
-    _set_prompt(r, prompt_tokens)
-    _set_output(r, output_tokens)
-    _set_sched(r, first_scheduled)
-    _set_first(r, first_token)
-    _set_finish(r, finish)
-    _set_cached(r, cached_tokens)
-    _set_preempt(r, preemptions)
-    _set_rejected(r, rejected)
-    return r
+# One result per request: built without the frozen dataclass's slow __init__ (``frozen``), or,
+# compiled by mypyc, by the class itself, whose constructor is native code then.
+_NATIVE = not __file__.endswith(".py")
+make_result: Callable[..., RequestResult] = (
+    RequestResult if _NATIVE else fast_constructor(RequestResult))
 
 
 class TimeSeries:

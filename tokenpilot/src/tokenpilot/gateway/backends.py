@@ -17,7 +17,7 @@ from tokenpilot.gateway.adapters import MetricsSnapshot
 from tokenpilot.gateway.config import BackendConfig
 from tokenpilot.hardware import UnknownGPUError, get_gpu
 from tokenpilot.models import UnknownModelError, get_model
-from tokenpilot.policy.view import InstanceView
+from tokenpilot.policy.view import InstanceView, make_view
 from tokenpilot.workload.request import Request
 
 BUDGET = 8192  # tokens per prefill chunk, as the engine's default max_num_batched_tokens
@@ -146,9 +146,10 @@ class Backend:
             decode_tps = n / step  # when idle, the single-sequence rate (n = 1)
             drain = queued / self.prefill_tps + decode * step / n
         self._view_key = key
-        self._view = v = InstanceView(
+        self._view = v = make_view(
             index=index, name=self.name, gpu=self.gpu, model=self.model, healthy=healthy,
-            num_running=running, num_waiting=waiting, queued_prefill_tokens=queued,
+            num_running=running, num_waiting=waiting, max_num_seqs=0, swapped_kv_tokens=0,
+            queued_prefill_tokens=queued,
             outstanding_tokens=queued + decode, kv_blocks_used=used, kv_blocks_total=total,
             block_size=self.block_size, max_model_len=self.max_model_len,
             prefill_tokens_per_s=self.prefill_tps, decode_tokens_per_s=decode_tps,
