@@ -11,6 +11,10 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
+# "No such step" (never finishes, no cap due, more steps than anyone asks for). Below 2**62, so
+# the mypyc-compiled engine keeps it an unboxed machine int like every other step count.
+NEVER = 1 << 60
+
 
 def steps_guess(first: float, slope: float, budget: float) -> int:
     """k with first*k + slope*k*(k-1)/2 ~ budget: the quadratic's positive root, rounded down.
@@ -25,7 +29,7 @@ def steps_guess(first: float, slope: float, budget: float) -> int:
         k = 2 * budget / (h + root)
     else:
         k = (root - h) / slope  # h < 0 (slope above twice the first step): the usual form
-    return int(k) if k < 1 << 62 else 1 << 62
+    return int(k) if k < NEVER else NEVER
 
 
 def largest_within(span: Callable[[int], float], k: int, budget: float, strict: bool) -> int:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import heapq
 from heapq import heappop, heappush
 
+from tokenpilot.costmodel.steps import NEVER
 from tokenpilot.engine.sequence import DECODE, Seq
 
 
@@ -108,7 +109,7 @@ class DecodeSet:
             if seq.state == DECODE and seq.s_join == s_join and not seq.capped:
                 return caps[0][0]
             heapq.heappop(caps)
-        return 1 << 62
+        return NEVER
 
     def next_finish(self) -> int:
         fin = self.fin
@@ -117,7 +118,7 @@ class DecodeSet:
             if seq.state == DECODE and seq.s_join == s_join:
                 return fin[0][0]
             heapq.heappop(fin)
-        return 1 << 62
+        return NEVER
 
     def pop_finished(self, s_last: int) -> list[Seq]:
         """Decoders whose last iteration is at or before ``s_last``, removed from the batch."""

@@ -46,7 +46,6 @@ from tokenpilot.policy.isolation import LONG, IsolationPolicy
 from tokenpilot.policy.view import InstanceView, make_view
 from tokenpilot.workload.request import Request
 
-INF_STEPS = 1 << 62
 _NO_PLAN: list[tuple[Seq, int]] = []  # an event without prefill chunks (never appended to)
 _LOG = Struct("qqqqqd")  # one event of the tokens_by() log
 _pack_log = _LOG.pack

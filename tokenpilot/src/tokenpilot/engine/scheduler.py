@@ -21,6 +21,7 @@ from bisect import insort
 from collections import deque
 from heapq import heappop
 
+from tokenpilot.costmodel.steps import NEVER
 from tokenpilot.engine.block_manager import BlockManager
 from tokenpilot.engine.decoders import DecodeSet
 from tokenpilot.engine.queues import FCFS, QueueDiscipline
@@ -34,7 +35,7 @@ from tokenpilot.engine.sequence import (
     Seq,
 )
 
-OPEN = 1 << 62  # end of a decode segment still running
+OPEN = NEVER  # end of a decode segment still running
 
 
 def _arrival_order(seq: Seq) -> tuple[float, int]:

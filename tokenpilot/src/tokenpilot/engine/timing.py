@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from math import sqrt
 
-from tokenpilot.costmodel.steps import largest_within, steps_guess
+from tokenpilot.costmodel.steps import NEVER, largest_within, steps_guess
 
 
 class DecodeClock:
@@ -98,7 +98,7 @@ class DecodeClock:
             disc = h * h + 2 * p * budget
             root = sqrt(disc) if disc > 0 else 0.0
             x = 2 * budget / (h + root) if h + root > 0 else (root - h) / p
-            j = int(x) if x < 1 << 62 else 1 << 62
+            j = int(x) if x < NEVER else NEVER
             if j + 1 >= k:
                 # Only whether step k - 1 starts in time matters: k stands if span(k-1) fits.
                 j = k - 1
@@ -125,7 +125,7 @@ class DecodeClock:
     def steps_before(self, n: int, ctx0: int, growth: int, budget: float) -> int:
         """How many steps *start* strictly before ``budget`` seconds from now (at least 1)."""
         if budget == math.inf:
-            return 1 << 62
+            return NEVER
         span = self.span
         # Guess from the line that bounds the first step, solving its quadratic; then check.
         if self._get is None:
