@@ -193,9 +193,8 @@ def test_conservation_error_is_an_assertion():
 
 # ---- the optimised loop against a plain one ------------------------------------------------
 def reference_run(fleet, requests, router, admission=None):
-    """The fleet loop at its plainest: at every arrival, each engine is advanced through its
-    own events that are due (each to its next event time, never cut at the arrival), every view
-    is rebuilt, and the picked engine is advanced to the arrival before the add.
+    """The fleet loop at its plainest: at every arrival, each engine whose next event is due is
+    advanced to it, every view is rebuilt, and the picked engine is advanced before the add.
     Returns {request id: (instance or -1, first_scheduled, first_token, finish, rejected)}."""
     engines = build_engines(fleet, None, record_token_times=False)
     inflight, out = {}, {}
@@ -211,8 +210,8 @@ def reference_run(fleet, requests, router, admission=None):
     for req in requests:
         t = req.arrival
         for i, e in enumerate(engines):
-            while (due := e.next_event_time()) <= t:
-                finish(i, e.advance_to(due))
+            if e.next_event_time() <= t:
+                finish(i, e.advance_to(t))
         views = [e.view(i) for i, e in enumerate(engines)]
         if admission is not None and not admission.admit(req, views, t).admitted:
             out[req.id] = (-1, -1.0, -1.0, -1.0, "admission")

@@ -3,15 +3,12 @@
 Events are request arrivals; between them every engine runs on its own (``Engine.advance_to``
 jumps over whole decode runs in closed form). At each arrival at time ``t``:
 
-1. every engine whose next event is due by ``t`` is advanced through its due events, each to
-   its own next event time (not to ``t``: a decode run cut at an arrival that goes elsewhere
-   would be one more event to simulate, and most arrivals go elsewhere). Engines come off a
-   heap keyed by ``Engine.next_event_time()``, so engines with nothing to do cost nothing.
-   Entries go stale when an engine's next event moves (a request was added); a popped entry is
-   used only if it still matches. An engine not advanced has no finish before ``t`` (its next
-   event is exact for a decode run and a lower bound otherwise), so every request that
-   finished before ``t`` has reached ``on_finished`` before the next pick. Views show each
-   engine as of its last event.
+1. every engine whose next event is due by ``t`` is advanced to ``t``; they come off a heap
+   keyed by ``Engine.next_event_time()``, so engines with nothing to do cost nothing. Entries
+   go stale when an engine's next event moves (a request was added); a popped entry is used
+   only if it still matches the engine's current time. An engine not advanced has no finish
+   before ``t`` (its next event is exact for a decode run and a lower bound otherwise), so
+   every request that finished before ``t`` has reached ``on_finished`` before the next pick.
 2. the views of the engines that changed since the last pick are rebuilt; the others are
    reused (64 fresh views per request would dominate the run time);
 3. ``admission.admit(request, views, t)`` when an admission policy is given (rejected
@@ -187,12 +184,17 @@ class FleetSim:
         if self.lag:
             return  # nothing may rely on timely finishes: each engine waits for its next pick
         heap, net = self._heap, self._net
+        later = []
         advance = self._advance
         while heap and heap[0][0] <= t:
             et, i = heapq.heappop(heap)
             if et != net[i]:
                 continue  # stale: the engine's next event moved since this entry was pushed
-            advance(i, et)
+            advance(i, t)
+            if net[i] <= t:
+                later.append(i)  # cannot move before t any more; keep it for later arrivals
+        for i in later:
+            heapq.heappush(heap, (net[i], i))
 
     def arrive(self, req: Request) -> None:
         t = req.arrival
