@@ -7,7 +7,8 @@ measured. ``--n`` runs fewer requests and extrapolates linearly (the loop's cost
 does not grow with the run's length), and the output says so.
 
 The machine may be shared, so the output starts with a calibration figure (seconds for a
-fixed pure-Python loop; lower is a faster or less loaded machine) and ends with the peak RSS.
+fixed pure-Python loop; lower is a faster or less loaded machine), repeats it after each
+router's run (the machine's speed drifts), and ends with the peak RSS.
 Round-robin and random declare ``needs_views = False``, so the loop skips views and advances
 only the picked instance; view-based routers (least-tokens, p2c) pay for catch-up and views.
 
@@ -30,13 +31,17 @@ from tokenpilot.workload import poisson, scale_to_rate
 TARGET_N, TARGET_S = 1_000_000, 60.0
 
 
+def calibration() -> float:
+    """Seconds for 1M steps of an empty Python loop: the machine's speed just now."""
+    return min(timeit.repeat("for i in range(10): pass", number=100000, repeat=5))
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=TARGET_N)
     ap.add_argument("--routers", default="round-robin,least-tokens")
     args = ap.parse_args()
-    calib = min(timeit.repeat("for i in range(10): pass", number=100000, repeat=5))
-    print(f"calibration: {calib:.4f}s for 1M loop steps (min of 5); engine "
+    print(f"calibration: {calibration():.4f}s for 1M loop steps (min of 5); engine "
           f"{'compiled by mypyc' if COMPILED else 'pure Python (not compiled)'}")
     fleet = load_fleet("h100x64")
     t0 = time.perf_counter()
@@ -53,7 +58,7 @@ def main() -> int:
         print(f"{name:>20}: {sim.wall_s:6.1f}s, {rate:9.0f} requests/s; 1M requests in "
               f"{full:.0f}s{note} -> target < {TARGET_S:.0f}s "
               f"{'met' if full < TARGET_S else 'MISSED'}; served {m.served}, TTFT p99 "
-              f"{m.ttft['p99']:.2f}s", flush=True)
+              f"{m.ttft['p99']:.2f}s; calibration after it {calibration():.4f}s", flush=True)
         del sim, m
     # ru_maxrss is in KiB on Linux.
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

@@ -26,13 +26,18 @@ def least_by(views: Sequence[InstanceView], load: Callable[[InstanceView], float
              start: int = 0) -> int:
     """The healthy view with the least ``load``; of equal ones, the first from ``start`` on.
 
-    This runs once per request over every instance, so the usual case (all healthy) is two
-    passes that run in C: the loads by ``map``, the least by ``min`` over the rotated indices.
+    This runs once per request over every instance, so the usual case (all healthy) runs in C:
+    the health and the loads by ``map``, the least by ``min``, and the first index holding it
+    from ``start`` on (then from 0) by ``list.index``.
     """
     n = len(views)
     if n and all(map(_healthy, views)):
         loads = list(map(load, views))
-        return min(chain(range(start, n), range(start)), key=loads.__getitem__)
+        least = min(loads)
+        try:
+            return loads.index(least, start)
+        except ValueError:
+            return loads.index(least)
     best, best_load = -1, 0.0
     for i in chain(range(start, n), range(start)):
         v = views[i]
