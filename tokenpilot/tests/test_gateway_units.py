@@ -240,3 +240,41 @@ def test_pooled_connections_closed_by_the_server_are_redialled() -> None:
         return got
 
     assert asyncio.run(run()) == [11, 12, 13, 14]
+
+
+def test_a_freed_slot_goes_to_the_queued_request_not_a_newcomer() -> None:
+    """A slot freed while a request waits is promised to it: a request that arrives before the
+    waiter resumes queues behind it instead of taking the slot (the discipline's order holds)."""
+    import asyncio
+    import time
+    from dataclasses import replace
+
+    from tokenpilot.gateway.app import Gateway
+    from tokenpilot.workload.request import Request
+
+    cfg = GatewayConfig.from_dict({"backends": ["http://127.0.0.1:9"]})
+    cfg.backends[0] = replace(cfg.backends[0], max_concurrency=1)
+
+    async def scenario() -> None:
+        gw = Gateway(cfg)
+        backend = gw.backends[0]
+        deadline = time.monotonic() + 5
+        holder, queued, newcomer = (Request(i, 0.0, 10, 10) for i in range(3))
+        backend.begin(holder)  # the only slot is taken
+        waiter = asyncio.ensure_future(gw._wait_for_slot(queued, set(), deadline))
+        await asyncio.sleep(0)
+        assert gw.queued == 1
+        backend.end(holder, True, 10)
+        # The newcomer's first step is scheduled before the waiter's wake-up: it runs first.
+        late = asyncio.ensure_future(gw._wait_for_slot(newcomer, set(), deadline))
+        gw._free_slot()
+        for _ in range(3):
+            await asyncio.sleep(0)
+        assert waiter.result() is True
+        assert not late.done(), "the newcomer took the slot promised to the queued request"
+        gw._free_slot()  # the next freed slot is the newcomer's
+        for _ in range(3):
+            await asyncio.sleep(0)
+        assert late.result() is True and gw._handoffs == 0
+
+    asyncio.run(scenario())

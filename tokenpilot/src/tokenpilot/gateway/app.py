@@ -94,6 +94,10 @@ class Gateway:
         # (the same objects the engine simulator queues with); futures wake them.
         self.waiting = make_queue(cfg.queue_discipline, self.admission.config.weights())
         self._waiters: dict[int, asyncio.Future] = {}
+        # Queued requests woken for a freed slot that have not picked yet: until they have,
+        # newcomers queue too, or one arriving in between would take the slot (and the
+        # discipline's order would not hold).
+        self._handoffs = 0
         self.queued_total = 0  # requests that ever waited for a slot
         self.last_decision: tuple[Request, list, int] | None = None  # for tests and debugging
         self._models: tuple[tuple[str, ...], list[str]] = ((), [])
@@ -201,6 +205,8 @@ class Gateway:
             vs = first_views if attempt == 0 and first_views else views(self.backends, tried)
             try:
                 try:
+                    if self._handoffs:  # a freed slot is promised to a queued request
+                        raise NoHealthyInstance(len(vs))  # so this one queues behind it
                     i = self.router.pick(req, vs)
                 except NoHealthyInstance:
                     deadline = time.monotonic() + self.cfg.limits.queue_timeout_s
@@ -271,29 +277,36 @@ class Gateway:
         left = deadline - time.monotonic()
         if not full or len(self._waiters) >= lim.max_queue or left <= 0:
             return False
-        if any(b.available for b in full):
-            return True  # a slot freed meanwhile
+        if not self._handoffs and any(b.available for b in full):
+            return True  # a slot freed meanwhile, and nobody queued was promised it
         fut = asyncio.get_running_loop().create_future()
         self._waiters[req.id] = fut
         self.queued_total += 1
         self.waiting.push(req)
         try:
             await asyncio.wait_for(fut, left)
-            return True
-        except TimeoutError:
-            return False
+        except BaseException as exc:  # timed out, or cancelled (the client left)
+            if fut.done() and not fut.cancelled():  # a slot was handed over meanwhile:
+                self._handoffs -= 1  # pass it on
+                self._free_slot()
+            if isinstance(exc, TimeoutError):
+                return False
+            raise
         finally:
             # A timed-out request stays in the discipline; _free_slot skips it (no waiter).
             self._waiters.pop(req.id, None)
+        self._handoffs -= 1  # this request picks now, before anything else runs
+        return True
 
     def _free_slot(self) -> None:
-        """A slot freed: wake the request the discipline puts first."""
+        """A slot freed: wake the request the discipline puts first, and promise it the slot."""
         q = self.waiting
         while len(q):
             req = q.pop()
             fut = self._waiters.pop(req.id, None)
             if fut is not None and not fut.done():
                 fut.set_result(True)
+                self._handoffs += 1
                 return
 
     async def _whole(self, req: Request, b: Backend, i: int, resp: WireResponse,
