@@ -199,3 +199,27 @@ def test_vtc_in_the_engine_shares_a_flood_that_fcfs_gives_to_the_first_tenant():
     vtc = _served_by(VTC(), horizon)
     assert fcfs["late"] == 0 and fcfs["early"] > 50  # the setup really is a flood
     assert math.isclose(vtc["early"], vtc["late"], abs_tol=0.1 * sum(vtc.values()) + 2)
+
+
+@pytest.mark.parametrize("make", [FCFS, StrictPriority, VTC])
+def test_remove_takes_a_request_out_unserved(make):
+    q = make()
+    reqs = [Request(i, float(i), 100 + i, 10, tenant="ab"[i % 2], priority=i % 3)
+            for i in range(6)]
+    for r in reqs:
+        q.push(r)
+    gone = reqs[2]
+    assert q.remove(gone) and not q.remove(gone)  # a second time: not queued any more
+    assert len(q) == 5
+    popped = [q.pop() for _ in range(5)]
+    assert gone not in popped and sorted(r.id for r in popped) == [0, 1, 3, 4, 5]
+
+
+def test_vtc_remove_charges_nobody_and_ends_the_backlog():
+    q = VTC()
+    a, b = Request(0, 0.0, 500, 10, tenant="a"), Request(1, 1.0, 100, 10, tenant="b")
+    q.push(a)
+    q.push(b)
+    assert q.remove(a)
+    assert q.counters["a"] == 0.0 and q.served["a"] == 0.0
+    assert q.pop() is b and len(q) == 0  # tenant a is no longer backlogged

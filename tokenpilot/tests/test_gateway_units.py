@@ -278,3 +278,33 @@ def test_a_freed_slot_goes_to_the_queued_request_not_a_newcomer() -> None:
         assert late.result() is True and gw._handoffs == 0
 
     asyncio.run(scenario())
+
+
+def test_a_request_that_gives_up_waiting_leaves_the_queue_uncharged() -> None:
+    """A request timing out in the gateway's VTC queue is taken out of it: its tenant is not
+    charged for it, and the next freed slot goes to a request still waiting."""
+    import asyncio
+    import time
+    from dataclasses import replace
+
+    from tokenpilot.gateway.app import Gateway
+    from tokenpilot.workload.request import Request
+
+    cfg = GatewayConfig.from_dict({"backends": ["http://127.0.0.1:9"], "queue_discipline": "vtc"})
+    cfg.backends[0] = replace(cfg.backends[0], max_concurrency=1)
+
+    async def scenario() -> None:
+        gw = Gateway(cfg)
+        holder = Request(0, 0.0, 10, 10, tenant="a")
+        gw.backends[0].begin(holder)
+        quitter = Request(1, 0.0, 5000, 10, tenant="b")
+        assert await gw._wait_for_slot(quitter, set(), time.monotonic() + 0.05) is False
+        assert len(gw.waiting) == 0 and gw.waiting.counters.get("b", 0.0) == 0.0
+        stayer = Request(2, 0.0, 10, 10, tenant="c")
+        waiting = asyncio.ensure_future(gw._wait_for_slot(stayer, set(), time.monotonic() + 5))
+        await asyncio.sleep(0)
+        gw.backends[0].end(holder, True, 10)
+        gw._free_slot()
+        assert await waiting is True
+
+    asyncio.run(scenario())

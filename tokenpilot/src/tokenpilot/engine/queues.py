@@ -34,6 +34,9 @@ class QueueDiscipline(Protocol):
 
     def on_service(self, req: Request, tokens: int) -> None: ...
 
+    # Optional (the gateway uses it when present): ``remove(req) -> bool`` takes a request
+    # out unserved, e.g. one that gave up waiting, without charging anyone for it.
+
 
 class FCFS:
     """First come, first served by arrival time.
@@ -56,11 +59,27 @@ class FCFS:
     def peek(self) -> Request:
         return self._heap[0][2]
 
+    def remove(self, req: Request) -> bool:
+        """Take ``req`` out unserved (it gave up waiting); False if it is not queued."""
+        return heap_remove(self._heap, req)
+
     def __len__(self) -> int:
         return len(self._heap)
 
     def on_service(self, req: Request, tokens: int) -> None:
         pass
+
+
+def heap_remove(heap: list, req: Request) -> bool:
+    """Remove the entry whose last item is ``req`` from a heap of tuples: O(n), for queues that
+    lose a waiter now and then (the gateway's, when a request times out)."""
+    for k, entry in enumerate(heap):
+        if entry[-1] is req:
+            heap[k] = heap[-1]
+            heap.pop()
+            heapq.heapify(heap)
+            return True
+    return False
 
 
 # The engine's own disciplines; ``make_discipline`` adds ``policy.disciplines``' (priority, vtc)

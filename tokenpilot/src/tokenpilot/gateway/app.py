@@ -289,11 +289,15 @@ class Gateway:
             if fut.done() and not fut.cancelled():  # a slot was handed over meanwhile:
                 self._handoffs -= 1  # pass it on
                 self._free_slot()
+            else:  # still queued: out of the discipline, so no tenant is charged for it
+                remove = getattr(self.waiting, "remove", None)
+                if remove is not None:
+                    remove(req)
             if isinstance(exc, TimeoutError):
                 return False
             raise
         finally:
-            # A timed-out request stays in the discipline; _free_slot skips it (no waiter).
+            # A discipline without ``remove`` keeps a request that gave up; _free_slot skips it.
             self._waiters.pop(req.id, None)
         self._handoffs -= 1  # this request picks now, before anything else runs
         return True

@@ -11,6 +11,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Mapping
 
+from tokenpilot.engine.queues import heap_remove
 from tokenpilot.workload.request import Request
 
 
@@ -30,6 +31,10 @@ class StrictPriority:
 
     def peek(self) -> Request:
         return self._heap[0][3]
+
+    def remove(self, req: Request) -> bool:
+        """Take ``req`` out unserved; False if it is not queued."""
+        return heap_remove(self._heap, req)
 
     def __len__(self) -> int:
         return len(self._heap)
@@ -140,6 +145,18 @@ class VTC:
 
     def __len__(self) -> int:
         return self._n
+
+    def remove(self, req: Request) -> bool:
+        """Take ``req`` out unserved (it gave up waiting): its tenant is not charged for it."""
+        t = req.tenant
+        q = self._queues.get(t)
+        if not q or not heap_remove(q, req):
+            return False
+        self._n -= 1
+        if not q:
+            self._backlogged.discard(t)
+            self._last_left = t
+        return True
 
     # ---- service reports ------------------------------------------------------------------
     def _charge(self, t: str, cost: float) -> None:
