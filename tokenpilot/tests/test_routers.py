@@ -279,3 +279,28 @@ def test_prefix_affinity_guard_credits_the_prefill_a_deep_match_saves():
     # A short match saves little: the guard trips and the request goes to the least loaded.
     assert router.pick(req(prompt=10_500, hashes=(0, 1, 2, 77)), views) != 0
     assert router.guard_trips == 1
+
+
+def test_earliest_completion_picks_the_least_completion_s_on_random_views():
+    """The router inlines completion_s over cached per-view terms: both must agree."""
+    from tokenpilot.policy.routers.earliest_completion import completion_s
+
+    rng = random.Random(3)
+    router = get_router("earliest-completion")
+    for trial in range(200):
+        views = [InstanceView(
+            index=i, name=str(i), healthy=rng.random() > 0.1,
+            num_running=rng.randrange(0, 40), num_waiting=rng.randrange(0, 10),
+            max_num_seqs=rng.choice([0, 32]), queued_prefill_tokens=rng.randrange(0, 20000),
+            kv_blocks_used=rng.randrange(0, 1000), kv_blocks_total=rng.choice([0, 1000]),
+            block_size=16, prefill_tokens_per_s=rng.choice([0.0, 8000.0, 20000.0]),
+            decode_tokens_per_s=rng.choice([0.0, 900.0, 3000.0]),
+            predicted_drain_s=rng.random() * 5, cached_prefixes=frozenset({7}) if i % 2 else
+            frozenset()) for i in range(8)]
+        if not any(v.healthy for v in views):
+            continue
+        req = Request(trial, 0.0, rng.randrange(1, 8000), rng.randrange(1, 800),
+                      prefix_hashes=(7, 8) if trial % 3 == 0 else ())
+        i = router.pick(req, views)
+        etas = {j: completion_s(req, v) for j, v in enumerate(views) if v.healthy}
+        assert etas[i] == min(etas.values())

@@ -38,26 +38,20 @@ class QueueDiscipline(Protocol):
     # out unserved, e.g. one that gave up waiting, without charging anyone for it.
 
 
-class FCFS:
-    """First come, first served by arrival time.
-
-    A request preempted by recompute goes back in with its original arrival, hence to the head
-    of the queue, as vLLM does.
-    """
+class HeapQueue:
+    """A discipline that is a heap of tuples ending in the request: subclasses push with their
+    own sort key in front; served tokens change nothing."""
 
     wants_decode_service = False
 
     def __init__(self) -> None:
-        self._heap: list[tuple[float, int, Request]] = []
-
-    def push(self, req: Request) -> None:
-        heapq.heappush(self._heap, (req.arrival, req.id, req))
+        self._heap: list[tuple] = []
 
     def pop(self) -> Request:
-        return heapq.heappop(self._heap)[2]
+        return heapq.heappop(self._heap)[-1]
 
     def peek(self) -> Request:
-        return self._heap[0][2]
+        return self._heap[0][-1]
 
     def remove(self, req: Request) -> bool:
         """Take ``req`` out unserved (it gave up waiting); False if it is not queued."""
@@ -68,6 +62,17 @@ class FCFS:
 
     def on_service(self, req: Request, tokens: int) -> None:
         pass
+
+
+class FCFS(HeapQueue):
+    """First come, first served by arrival time.
+
+    A request preempted by recompute goes back in with its original arrival, hence to the head
+    of the queue, as vLLM does.
+    """
+
+    def push(self, req: Request) -> None:
+        heapq.heappush(self._heap, (req.arrival, req.id, req))
 
 
 def heap_remove(heap: list, req: Request) -> bool:

@@ -11,36 +11,15 @@ from __future__ import annotations
 import heapq
 from collections.abc import Mapping
 
-from tokenpilot.engine.queues import heap_remove
+from tokenpilot.engine.queues import HeapQueue, heap_remove
 from tokenpilot.workload.request import Request
 
 
-class StrictPriority:
+class StrictPriority(HeapQueue):
     """Higher ``Request.priority`` first; first come, first served within a priority."""
-
-    wants_decode_service = False
-
-    def __init__(self) -> None:
-        self._heap: list[tuple[int, float, int, Request]] = []
 
     def push(self, req: Request) -> None:
         heapq.heappush(self._heap, (-req.priority, req.arrival, req.id, req))
-
-    def pop(self) -> Request:
-        return heapq.heappop(self._heap)[3]
-
-    def peek(self) -> Request:
-        return self._heap[0][3]
-
-    def remove(self, req: Request) -> bool:
-        """Take ``req`` out unserved; False if it is not queued."""
-        return heap_remove(self._heap, req)
-
-    def __len__(self) -> int:
-        return len(self._heap)
-
-    def on_service(self, req: Request, tokens: int) -> None:
-        pass
 
 
 class VTC:

@@ -66,7 +66,7 @@ class EarliestCompletionRouter(Router):
             healthy, prefill, wait, drain, bs, free, decode = terms[i]
             if not healthy:
                 continue
-            # completion_s, inlined over the per-view terms (same arithmetic, same order).
+            # The tail of completion_s, inlined: this loop runs for every view per request.
             if bs and -(-kv_tokens // bs) > free:
                 wait = max(wait, drain)
             own = prompt
@@ -79,34 +79,21 @@ class EarliestCompletionRouter(Router):
             raise NoHealthyInstance(n)
         return best
 
-    def _view_terms(self, v: InstanceView) -> tuple[bool, float, float, float, int, int, float]:
-        """What ``v`` contributes to every request's ETA, worked out once per view object.
-
-        A fleet hands the router the same view objects request after request until their
-        instance changes (views are immutable), and reading a dozen fields of every view was
-        most of a pick; ``pick`` keeps the terms of the last view it saw at each index.
-        """
-        prefill = v.prefill_tokens_per_s
-        if prefill > 0:
-            wait = v.queued_prefill_tokens / prefill
-        else:
-            prefill = self.prefill_tokens_per_s
-            wait = max(v.predicted_drain_s, v.queued_prefill_tokens / prefill)
-        slots = v.max_num_seqs
-        if slots and v.num_running + v.num_waiting >= slots:
-            wait = max(wait, slot_wait_s(v))  # max commutes: folded in before the KV check
-        # The KV check needs a known block count (block size 0 here: never short of KV).
-        bs = v.block_size if v.kv_blocks_total else 0
-        decode = (v.decode_tokens_per_s / (v.num_running or 1)) or self.decode_tokens_per_s
-        return (v.healthy, prefill, wait, v.predicted_drain_s, bs,
-                v.kv_blocks_total - v.kv_blocks_used, decode)
+    def _view_terms(self, v: InstanceView) -> Terms:
+        return view_terms(v, self.prefill_tokens_per_s, self.decode_tokens_per_s)
 
 
-def completion_s(
-    request: Request, v: InstanceView, default_prefill: float = DEFAULT_PREFILL_TOKENS_PER_S,
-    default_decode: float = DEFAULT_DECODE_TOKENS_PER_S,
-) -> float:
-    """Predicted seconds from now until ``request`` would finish on the instance ``v``."""
+# (healthy, prefill tokens/s, wait s, drain s, block size or 0, free blocks, decode tokens/s)
+Terms = tuple[bool, float, float, float, int, int, float]
+
+
+def view_terms(v: InstanceView, default_prefill: float, default_decode: float) -> Terms:
+    """What ``v`` contributes to every request's ETA (the request-independent part).
+
+    A fleet hands the router the same view objects request after request until their instance
+    changes (views are immutable), and reading a dozen fields of every view was most of a
+    pick: ``pick`` keeps the terms of the last view it saw at each index.
+    """
     prefill = v.prefill_tokens_per_s
     if prefill > 0:
         wait = v.queued_prefill_tokens / prefill
@@ -114,13 +101,26 @@ def completion_s(
         # No cost model: the default speed prices the queue, the drain time if known bounds it.
         prefill = default_prefill
         wait = max(v.predicted_drain_s, v.queued_prefill_tokens / prefill)
+    slots = v.max_num_seqs
+    if slots and v.num_running + v.num_waiting >= slots:
+        wait = max(wait, slot_wait_s(v))  # max commutes: folded in before the KV check
+    # The KV check needs a known block count (block size 0 here: never short of KV).
+    bs = v.block_size if v.kv_blocks_total else 0
     decode = (v.decode_tokens_per_s / (v.num_running or 1)) or default_decode
-    if v.kv_blocks_total:
-        need = -(-(request.prompt_tokens + request.output_tokens) // v.block_size)
-        if need > v.kv_blocks_total - v.kv_blocks_used and v.predicted_drain_s > wait:
-            wait = v.predicted_drain_s
-    wait = max(wait, slot_wait_s(v))
+    return (v.healthy, prefill, wait, v.predicted_drain_s, bs,
+            v.kv_blocks_total - v.kv_blocks_used, decode)
+
+
+def completion_s(
+    request: Request, v: InstanceView, default_prefill: float = DEFAULT_PREFILL_TOKENS_PER_S,
+    default_decode: float = DEFAULT_DECODE_TOKENS_PER_S,
+) -> float:
+    """Predicted seconds from now until ``request`` would finish on the instance ``v``."""
+    _, prefill, wait, drain, bs, free, decode = view_terms(v, default_prefill, default_decode)
+    # EarliestCompletionRouter.pick runs these lines inline for each of its views.
+    if bs and -(-(request.prompt_tokens + request.output_tokens) // bs) > free:
+        wait = max(wait, drain)
     own = request.prompt_tokens
-    if v.cached_prefixes and request.prefix_hashes:
+    if request.prefix_hashes and v.cached_prefixes:
         own -= cached_tokens(request, v)
     return wait + own / prefill + request.output_tokens / decode
