@@ -102,3 +102,16 @@ def test_fast_equals_step_with_isolation(reqs, mode, blocks, threshold, kv_reser
                               (q.prompt_tokens >= threshold and
                                -(-(q.prompt_tokens + q.output_tokens) // 16) >
                                policy.long_block_budget(blocks)))
+
+
+def test_fast_equals_step_when_a_preempted_long_request_sorts_ahead_of_a_held_one():
+    """Found by Hypothesis: a long request preempted by recompute goes back by its arrival, ahead
+    of a long one already set aside; the new head must be asked at once, or the fast mode skips a
+    whole decode run past the moment the step-by-step mode admits it."""
+    spec = [(249, 248)] + [(1, 1)] * 14 + [(1, 167), (187, 167)] + [(1, 1)] * 5 + [(149, 300)]
+    reqs = [Request(i, 0.0, p, o, prefix_block_tokens=64) for i, (p, o) in enumerate(spec)]
+    policy = IsolationPolicy(long_threshold=100, short_kv_reserve=0.0, short_seq_reserve=0.0,
+                             max_request_kv_share=0.6)
+    _, res = assert_same(reqs, preemption="recompute", num_blocks=60, max_num_seqs=8,
+                         max_num_batched_tokens=256, isolation=policy)
+    assert res[16].preemptions  # the case is still the one it was found as

@@ -323,23 +323,27 @@ class Scheduler:
         iso, held, seqs, q = self.iso, self.held, self.seqs, self.waiting
         assert iso is not None  # only called with isolation on
         total, max_seqs = self.bm.num_blocks, self.cfg.max_num_seqs
-        if held:
-            head = held[0]
-            if iso.can_schedule(head.req, self.long_blocks, total, self.long_seqs, max_seqs,
-                                head.long_blocks):
-                return head, True
-        while self.n_waiting > len(held):
+        head_checked = None
+        while True:
+            if held and held[0] is not head_checked:
+                head = head_checked = held[0]
+                if iso.can_schedule(head.req, self.long_blocks, total, self.long_seqs,
+                                    max_seqs, head.long_blocks):
+                    return head, True
+            if self.n_waiting <= len(held):
+                return None, False
             seq = seqs[q.peek().id]
             if not seq.long_blocks:
                 return seq, False
             if held or not iso.can_schedule(seq.req, self.long_blocks, total, self.long_seqs,
                                             max_seqs, seq.long_blocks):
                 q.pop()
-                # By arrival: a request preempted by recompute goes back to its place.
+                # By arrival: a request preempted by recompute goes back to its place, which
+                # may be ahead of the held head; the new head is then asked at once (else it
+                # would wait for a finish or preemption that the closed form skips to).
                 insort(held, seq, key=_arrival_order)
                 continue
             return seq, False
-        return None, False
 
     # ---- after the iteration --------------------------------------------------------------
     def complete_prefills(self, s: int, t_end: float) -> list[Seq]:
