@@ -12,6 +12,7 @@ from importlib import resources
 import yaml
 
 from tokenpilot.catalog import alias_index, norm
+from tokenpilot.config_section import from_mapping
 
 GiB = 1024**3
 
@@ -74,26 +75,8 @@ class UnknownGPUError(KeyError):
 @cache
 def _catalog() -> dict[str, GPUSpec]:
     text = resources.files("tokenpilot").joinpath("data/hardware.yaml").read_text()
-    out: dict[str, GPUSpec] = {}
-    for name, d in yaml.safe_load(text)["gpus"].items():
-        out[name] = GPUSpec(
-            name=name,
-            vendor=d["vendor"],
-            family=d["family"],
-            bf16_tflops=float(d["bf16_tflops"]),
-            fp8_tflops=float(d["fp8_tflops"]) if d.get("fp8_tflops") else None,
-            hbm_gbps=float(d["hbm_gbps"]),
-            memory_gib=float(d["memory_gib"]),
-            link_gbps=float(d["link_gbps"]),
-            host_link_gbps=float(d["host_link_gbps"]),
-            price_per_hour=(
-                float(d["price_per_hour"]) if d.get("price_per_hour") is not None else None
-            ),
-            source=d["source"],
-            aliases=tuple(str(a) for a in d.get("aliases", ())),
-            notes=d.get("notes", ""),
-        )
-    return out
+    return {name: from_mapping(GPUSpec, {"name": name, **d}, f"hardware.yaml: gpus.{name}")
+            for name, d in yaml.safe_load(text)["gpus"].items()}
 
 
 @cache

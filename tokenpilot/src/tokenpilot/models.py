@@ -15,6 +15,7 @@ from pathlib import Path
 import yaml
 
 from tokenpilot.catalog import alias_index, norm
+from tokenpilot.config_section import from_mapping
 
 
 @dataclass(frozen=True)
@@ -123,19 +124,8 @@ class UnknownModelError(KeyError):
 @cache
 def _catalog() -> dict[str, ModelSpec]:
     text = resources.files("tokenpilot").joinpath("data/models.yaml").read_text()
-    known = {f.name for f in fields(ModelSpec)}
-    out: dict[str, ModelSpec] = {}
-    for name, d in yaml.safe_load(text)["models"].items():
-        d = dict(d)
-        d["aliases"] = tuple(str(a) for a in d.get("aliases", ()))
-        for key in ("params", "active_params"):  # YAML 1.1 reads "6.74e9" as a string
-            if key in d:
-                d[key] = float(d[key])
-        unknown = set(d) - known
-        if unknown:
-            raise ValueError(f"models.yaml entry {name}: unknown fields {sorted(unknown)}")
-        out[name] = ModelSpec(name=name, **d)
-    return out
+    return {name: from_mapping(ModelSpec, {"name": name, **d}, f"models.yaml: models.{name}")
+            for name, d in yaml.safe_load(text)["models"].items()}
 
 
 @cache
