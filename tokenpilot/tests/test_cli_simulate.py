@@ -85,4 +85,4 @@ def test_bad_fleet_file_exits_2(tmp_path):
     f = tmp_path / "bad.yaml"
     f.write_text("instances:\n  - {gpu: h100-sxm}\n")
     r = run("compare", "--fleet", str(f), "--workload", WL)
-    assert r.exit_code == 2 and "'model' is required" in r.stderr
+    assert r.exit_code == 2 and "instances[0]: missing required key 'model'" in r.stderr

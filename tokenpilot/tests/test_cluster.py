@@ -87,7 +87,7 @@ def test_same_seed_same_run():
 def test_admission_hook_rejects_before_routing():
     reqs = workload(100)
     limit = sorted(r.total_tokens for r in reqs)[50]
-    adm = Admission(AdmissionConfig.from_dict({"max_context": limit}))
+    adm = Admission(AdmissionConfig(max_context=limit))
     sim = simulate(small_fleet(), reqs, get_router("round-robin"), admission=adm)
     too_long = {r.id for r in reqs if r.total_tokens > limit}
     assert too_long and set(sim.results) == {r.id for r in reqs}
@@ -154,17 +154,19 @@ def test_capacity_scales_with_instances():
 
 
 @pytest.mark.parametrize("doc, match", [
-    ({"instances": []}, "non-empty 'instances'"),
-    ({"instances": [{"gpu": "h100-sxm"}]}, "'model' is required"),
+    ({"instances": []}, "'instances' must list at least one instance"),
+    ({"instances": [{"gpu": "h100-sxm"}]}, r"fleet: instances\[0\]: missing required key 'model'"),
     ({"instances": [{"gpu": "tpu9", "model": "llama-3.1-8b"}]}, "unknown GPU"),
     ({"instances": [{"gpu": "l4", "model": "llama-3.1-70b"}]}, "does not fit"),
-    ({"instances": [{"gpu": "l4", "model": "llama-3.1-8b", "count": 0}]}, "'count' must be"),
-    ({"instances": [{"gpu": "l4", "model": "llama-3.1-8b", "cnt": 2}]}, "unknown key cnt"),
+    ({"instances": [{"gpu": "l4", "model": "llama-3.1-8b", "count": 0}]},
+     r"instances\[0\]\.count: expected a whole number >= 1, got 0"),
+    ({"instances": [{"gpu": "l4", "model": "llama-3.1-8b", "cnt": 2}]},
+     r"unknown key 'cnt' \(did you mean 'count'\?\)"),
     ({"instances": [{"gpu": "l4", "model": "llama-3.1-8b", "preemption": "x"}]}, "preemption"),
     ({"instances": [{"gpu": "l4", "model": "llama-3.1-8b", "queue": "lifo"}]},
      "unknown queue discipline 'lifo'"),
     ({"instances": [{"gpu": "l4", "model": "llama-3.1-8b", "isolation": {"long": 5}}]},
-     "'isolation' must be a mapping of long_threshold"),
+     r"instances\[0\]\.isolation: unknown key 'long'; valid keys: long_threshold"),
     ({"instances": [{"gpu": "l4", "model": "llama-3.1-8b",
                      "isolation": {"short_kv_reserve": 1.5}}]}, "short_kv_reserve must be"),
 ])
@@ -245,7 +247,7 @@ def test_admission_keeps_the_timely_loop_even_for_round_robin():
     limit = sorted(r.total_tokens for r in reqs)[150]
 
     def adm():
-        return Admission(AdmissionConfig.from_dict({"max_context": limit}))
+        return Admission(AdmissionConfig(max_context=limit))
 
     sim = simulate(small_fleet(), reqs, get_router("round-robin"), admission=adm())
     assert outcome(sim) == reference_run(small_fleet(), reqs, get_router("round-robin"), adm())
@@ -275,7 +277,7 @@ def test_routers_without_views_let_instances_lag(router):
 
 def test_lagging_loop_refuses_admission():
     engines = build_engines(small_fleet(), None)
-    adm = Admission(AdmissionConfig.from_dict({"max_context": 1000}))
+    adm = Admission(AdmissionConfig(max_context=1000))
     with pytest.raises(ValueError, match="lag=True needs no admission"):
         FleetSim(engines, get_router("round-robin"), adm, lag=True)
 

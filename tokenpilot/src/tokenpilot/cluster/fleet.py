@@ -37,14 +37,15 @@ but (for smooth arrivals) stable.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import yaml
 
-from tokenpilot.costmodel import DTYPE_BYTES, CostModel, DoesNotFitError
+from tokenpilot.config_section import NonNegativeInt, PositiveInt, from_mapping
+from tokenpilot.costmodel import CostModel, DoesNotFitError
 from tokenpilot.engine import Engine, EngineConfig
 from tokenpilot.hardware import UnknownGPUError, get_gpu
 from tokenpilot.models import UnknownModelError, get_model
@@ -56,11 +57,7 @@ class FleetError(ValueError):
     """A fleet file or name is wrong; the message says where and what is valid."""
 
 
-_KEYS = ("gpu", "count", "model", "tp", "max_num_seqs", "max_num_batched_tokens",
-         "max_model_len", "kv_dtype", "weight_dtype", "preemption", "labels", "name", "role",
-         "queue", "isolation")
-_ISOLATION_KEYS = tuple(f.name for f in dataclasses.fields(IsolationPolicy))
-ROLES = ("both", "prefill", "decode")  # prefill/decode disaggregation: see cluster.pd
+Role = Literal["both", "prefill", "decode"]  # prefill/decode disaggregation: see cluster.pd
 
 
 @dataclass(frozen=True)
@@ -69,17 +66,17 @@ class InstanceSpec:
 
     gpu: str
     model: str
-    tp: int = 1
-    count: int = 1
-    max_num_seqs: int = 256
-    max_num_batched_tokens: int = 8192
-    max_model_len: int = 0
-    kv_dtype: str = "bf16"
+    tp: PositiveInt = 1
+    count: PositiveInt = 1
+    max_num_seqs: PositiveInt = 256
+    max_num_batched_tokens: PositiveInt = 8192
+    max_model_len: NonNegativeInt = 0
+    kv_dtype: str = "bf16"  # checked by the cost model (DTYPE_BYTES)
     weight_dtype: str = "bf16"
-    preemption: str = "recompute"
+    preemption: str = "recompute"  # or swap; checked by the engine's config
     labels: tuple[str, ...] = ()
     name: str = ""  # instance name prefix (default: the GPU name)
-    role: str = "both"  # prefill | decode | both (only ``cluster.pd`` tells them apart)
+    role: Role = "both"  # only ``cluster.pd`` tells prefill and decode apart
     queue: str = "fcfs"  # queue discipline by name (engine.queues.make_discipline)
     isolation: IsolationPolicy | None = None  # size classes inside the engine; None: off
 
@@ -98,7 +95,7 @@ class InstanceSpec:
 
 @dataclass(frozen=True)
 class FleetSpec:
-    name: str
+    name: str = "fleet"
     instances: tuple[InstanceSpec, ...] = field(default=())
 
     @property
@@ -132,72 +129,23 @@ class FleetSpec:
 
 
 def fleet_from_dict(d: Any, where: str = "fleet") -> FleetSpec:
-    """Validate a parsed fleet document; every problem raises ``FleetError`` naming the key."""
-    if not isinstance(d, Mapping) or not isinstance(d.get("instances"), list) or not d["instances"]:
-        raise FleetError(f"{where}: expected a mapping with a non-empty 'instances' list")
-    specs = []
-    for k, item in enumerate(d["instances"]):
-        at = f"{where}: instances[{k}]"
-        if not isinstance(item, Mapping):
-            raise FleetError(f"{at}: expected a mapping of {', '.join(_KEYS)}")
-        unknown = sorted(set(item) - set(_KEYS))
-        if unknown:
-            raise FleetError(f"{at}: unknown key {', '.join(unknown)} (known: {', '.join(_KEYS)})")
-        for key in ("gpu", "model"):
-            if not isinstance(item.get(key), str) or not item[key]:
-                raise FleetError(f"{at}: '{key}' is required (a catalog name)")
-        kw: dict[str, Any] = {"gpu": item["gpu"], "model": item["model"]}
-        for key in ("tp", "count", "max_num_seqs", "max_num_batched_tokens", "max_model_len"):
-            if key in item:
-                v = item[key]
-                low = 0 if key == "max_model_len" else 1
-                if not isinstance(v, int) or isinstance(v, bool) or v < low:
-                    raise FleetError(f"{at}: '{key}' must be an integer >= {low}, got {v!r}")
-                kw[key] = v
-        for key in ("kv_dtype", "weight_dtype"):
-            if key in item:
-                if item[key] not in DTYPE_BYTES:
-                    raise FleetError(f"{at}: '{key}' must be one of {', '.join(DTYPE_BYTES)}")
-                kw[key] = item[key]
-        if "preemption" in item:
-            if item["preemption"] not in ("recompute", "swap"):
-                raise FleetError(f"{at}: 'preemption' must be recompute or swap")
-            kw["preemption"] = item["preemption"]
-        if "labels" in item:
-            labels = item["labels"]
-            if isinstance(labels, str):
-                labels = [labels]
-            if not isinstance(labels, list) or not all(isinstance(x, str) for x in labels):
-                raise FleetError(f"{at}: 'labels' must be a list of strings")
-            kw["labels"] = tuple(labels)
-        if "name" in item:
-            kw["name"] = str(item["name"])
-        if "queue" in item:
-            kw["queue"] = str(item["queue"])  # checked by engine_config below
-        if "isolation" in item:
-            iso = item["isolation"]
-            if not isinstance(iso, Mapping) or set(iso) - set(_ISOLATION_KEYS):
-                raise FleetError(f"{at}: 'isolation' must be a mapping of "
-                                 f"{', '.join(_ISOLATION_KEYS)}")
-            try:
-                kw["isolation"] = IsolationPolicy(**iso)
-            except (TypeError, ValueError) as exc:
-                raise FleetError(f"{at}: isolation: {exc}") from None
-        if "role" in item:
-            if item["role"] not in ROLES:
-                raise FleetError(f"{at}: 'role' must be one of {', '.join(ROLES)}")
-            kw["role"] = item["role"]
-        spec = InstanceSpec(**kw)
+    """Read a parsed fleet document; every problem raises ``FleetError`` naming the key.
+
+    Beyond the shape (``config_section.from_mapping``), each instance must name a GPU and a
+    model the catalogs know, with engine limits its engine accepts, and fit in its GPUs.
+    """
+    fleet = from_mapping(FleetSpec, d, where, FleetError)
+    if not fleet.instances:
+        raise FleetError(f"{where}: 'instances' must list at least one instance")
+    for k, spec in enumerate(fleet.instances):
         try:
             get_gpu(spec.gpu)
             get_model(spec.model)
             spec.engine_config()
             spec.cost_model()
         except (UnknownGPUError, UnknownModelError, DoesNotFitError, ValueError) as exc:
-            raise FleetError(f"{at}: {exc}") from None
-        specs.append(spec)
-    name = d.get("name", "fleet")
-    return FleetSpec(str(name), tuple(specs))
+            raise FleetError(f"{where}: instances[{k}]: {exc}") from None
+    return fleet
 
 
 def load_fleet(spec: str) -> FleetSpec:
