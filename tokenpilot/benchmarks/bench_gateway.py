@@ -41,6 +41,7 @@ import timeit
 
 import httpx
 
+from tokenpilot.config_section import from_mapping
 from tokenpilot.gateway.app import create_app
 from tokenpilot.gateway.config import GatewayConfig
 from tokenpilot.gateway.fleet import start_gateway, start_sims
@@ -189,8 +190,8 @@ def main() -> int:
             sim_url = sims[0].url
         else:
             urls = stack.enter_context(sim_processes(2, pids))
-            gw = pool.start(create_app(GatewayConfig.from_dict(
-                {"backends": urls, "router": "least-tokens"})))
+            gw = pool.start(create_app(from_mapping(
+                GatewayConfig, {"backends": urls, "router": "least-tokens"}, "gateway config")))
             sim_url = urls[0]
         if pin:
             pool.call(_pin_gateway())

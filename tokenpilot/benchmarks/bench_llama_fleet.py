@@ -21,6 +21,7 @@ import time
 
 import httpx
 
+from tokenpilot.config_section import from_mapping
 from tokenpilot.gateway.app import create_app
 from tokenpilot.gateway.config import GatewayConfig
 from tokenpilot.gateway.runner import ServerPool
@@ -126,9 +127,9 @@ def main() -> int:
     with fleet, ServerPool() as pool:
         print(f"fleet: {[s.name for s in fleet.servers]}", file=sys.stderr)
         for salt, (name, router) in enumerate(routers.items()):
-            cfg = GatewayConfig.from_dict({"backends": fleet.backend_configs(),
-                                           "tokenizer": str(fleet.model),
-                                           "health": {"interval_ms": 200}})
+            cfg = from_mapping(GatewayConfig, {"backends": fleet.backend_configs(),
+                                               "tokenizer": str(fleet.model),
+                                               "health": {"interval_ms": 200}}, "gateway config")
             gw = pool.start(create_app(cfg, router))
             work = workload(args.seconds, args.short_rate, args.long_every, args.seed, salt)
             longs = [b for _, c, b in work if c == "long"]

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from tokenpilot.config_section import SectionError, from_mapping
 from tokenpilot.costmodel import CostModel
 from tokenpilot.engine import Engine, EngineConfig
 from tokenpilot.hardware import get_gpu
@@ -16,7 +17,6 @@ from tokenpilot.models import get_model
 from tokenpilot.policy.admission import (
     Admission,
     AdmissionConfig,
-    AdmissionError,
     TenantLimits,
     kv_wait_s,
     predicted_ttft_s,
@@ -294,22 +294,22 @@ def test_kv_wait_flags_what_a_real_engine_would_preempt(blocks):
 
 
 # ---- configuration -----------------------------------------------------------------------------
-def test_from_dict_reads_the_documented_vocabulary():
-    cfg = AdmissionConfig.from_dict({
+def test_from_mapping_reads_the_documented_vocabulary():
+    cfg = from_mapping(AdmissionConfig, {
         "max_context": 32768, "expected_output_tokens": 256, "shed": True,
         "ttft_slo_s": 2.0, "shed_margin": 1.5, "ttft_slo_by_class": {"chat": 0.5},
         "default_tenant": {"tokens_per_minute": 100_000, "max_inflight_tokens": 50_000},
         "tenants": {"acme": {"tokens_per_minute": 1e6, "max_context": 8192, "weight": 2}},
-    })
+    }, "admission")
     assert cfg.max_context == 32768 and cfg.expected_output_tokens == 256 and cfg.shed
     assert cfg.limits_for("acme") == TenantLimits(1e6, None, 8192, 2.0)
     assert cfg.limits_for("nobody").max_inflight_tokens == 50_000
     assert cfg.weights() == {"acme": 2.0}
-    assert AdmissionConfig.from_dict(None) == AdmissionConfig()
+    assert from_mapping(AdmissionConfig, None, "admission") == AdmissionConfig()
 
 
 @pytest.mark.parametrize("bad, words", [
-    ({"max_contxt": 10}, "unknown admission key"),
+    ({"max_contxt": 10}, "unknown key 'max_contxt' (did you mean 'max_context'?)"),
     ({"max_context": -5}, "max_context"),
     ({"shed": "yes"}, "shed"),
     ({"tenants": {"a": {"tokens_per_minute": "lots"}}}, "tenants.a.tokens_per_minute"),
@@ -318,9 +318,9 @@ def test_from_dict_reads_the_documented_vocabulary():
     ({"default_tenant": {"weight": 0}}, "default_tenant.weight"),
     ([1, 2], "mapping"),
 ])
-def test_from_dict_rejects_bad_input_with_a_one_line_message(bad, words):
-    with pytest.raises(AdmissionError) as exc:
-        AdmissionConfig.from_dict(bad)
+def test_from_mapping_rejects_bad_input_with_a_one_line_message(bad, words):
+    with pytest.raises(SectionError) as exc:
+        from_mapping(AdmissionConfig, bad, "admission")
     assert words in str(exc.value) and "\n" not in str(exc.value)
 
 

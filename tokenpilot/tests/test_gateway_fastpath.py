@@ -13,6 +13,7 @@ from starlette.requests import Request as HTTPRequest
 from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
+from tokenpilot.config_section import from_mapping
 from tokenpilot.gateway.app import create_app
 from tokenpilot.gateway.config import GatewayConfig
 from tokenpilot.gateway.runner import ServerPool
@@ -110,9 +111,9 @@ def _recording_backend(seen: list[bytes], stall: bool) -> Starlette:
 
 def _gateway(pool: ServerPool, seen: list[bytes], stall: bool = False):
     backend = pool.start(_recording_backend(seen, stall))
-    app = create_app(GatewayConfig.from_dict({
+    app = create_app(from_mapping(GatewayConfig, {
         "backends": [{"url": backend.url, "kind": "openai", "model": "m"}],
-        "timeouts": {"first_byte_s": 0.5}}))
+        "timeouts": {"first_byte_s": 0.5}}, "gateway config"))
     return app, pool.start(app)
 
 

@@ -8,6 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tokenpilot.cli import app
+from tokenpilot.config_section import from_mapping
 from tokenpilot.gateway.adapters import parse_metrics
 from tokenpilot.gateway.config import ConfigError, GatewayConfig
 from tokenpilot.gateway.relay import StreamTally
@@ -78,16 +79,20 @@ def test_sim_backend_metrics_parse_as_vllm() -> None:
     assert "vllm:generation_tokens_total" in text
 
 
+def _config(data: dict) -> GatewayConfig:
+    return from_mapping(GatewayConfig, data, "gateway config", ConfigError)
+
+
 def test_config_errors_name_the_key() -> None:
     with pytest.raises(ConfigError, match="unknown key"):
-        GatewayConfig.from_dict({"backend": []})
+        _config({"backend": []})
     with pytest.raises(ConfigError, match="not an http"):
-        GatewayConfig.from_dict({"backends": ["ftp://x"]})
-    with pytest.raises(ConfigError, match="unknown kind"):
-        GatewayConfig.from_dict({"backends": [{"url": "http://a:1", "kind": "tgi"}]})
+        _config({"backends": ["ftp://x"]})
+    with pytest.raises(ConfigError, match="kind: expected one of openai, vllm, sglang"):
+        _config({"backends": [{"url": "http://a:1", "kind": "tgi"}]})
     with pytest.raises(ConfigError, match="timeouts.connect_s"):
-        GatewayConfig.from_dict({"timeouts": {"connect_s": 0}})
-    cfg = GatewayConfig.from_dict({"backends": ["http://127.0.0.1:9/"],
+        _config({"timeouts": {"connect_s": 0}})
+    cfg = _config({"backends": ["http://127.0.0.1:9/"],
                                    "limits": {"retries": 0}})
     assert cfg.backends[0].url == "http://127.0.0.1:9" and cfg.limits.retries == 0
 
@@ -175,12 +180,12 @@ def test_passive_ejection_then_readmission_by_health_check() -> None:
     import httpx
 
     from tokenpilot.gateway.backends import Backend
-    from tokenpilot.gateway.config import backend
+    from tokenpilot.gateway.config import BackendConfig
     from tokenpilot.gateway.health import check
 
     with ServerPool() as pool:
         h = pool.start(create_sim_app(SimConfig(gpu="l40s", speedup=20)))
-        b = Backend(backend({"url": h.url, "name": "x"}), 0)
+        b = Backend(BackendConfig(h.url, name="x"), 0)
         for _ in range(2):
             b.failed(threshold=3)
         assert b.available  # two failures: still in rotation
@@ -252,7 +257,7 @@ def test_a_freed_slot_goes_to_the_queued_request_not_a_newcomer() -> None:
     from tokenpilot.gateway.app import Gateway
     from tokenpilot.workload.request import Request
 
-    cfg = GatewayConfig.from_dict({"backends": ["http://127.0.0.1:9"]})
+    cfg = _config({"backends": ["http://127.0.0.1:9"]})
     cfg.backends[0] = replace(cfg.backends[0], max_concurrency=1)
 
     async def scenario() -> None:
@@ -290,7 +295,7 @@ def test_a_request_that_gives_up_waiting_leaves_the_queue_uncharged() -> None:
     from tokenpilot.gateway.app import Gateway
     from tokenpilot.workload.request import Request
 
-    cfg = GatewayConfig.from_dict({"backends": ["http://127.0.0.1:9"], "queue_discipline": "vtc"})
+    cfg = _config({"backends": ["http://127.0.0.1:9"], "queue_discipline": "vtc"})
     cfg.backends[0] = replace(cfg.backends[0], max_concurrency=1)
 
     async def scenario() -> None:

@@ -8,6 +8,7 @@ import json
 import httpx
 import pytest
 
+from tokenpilot.config_section import from_mapping
 from tokenpilot.gateway.app import create_app
 from tokenpilot.gateway.config import GatewayConfig
 from tokenpilot.gateway.runner import ServerPool
@@ -18,9 +19,10 @@ EXACT = {"temperature": 0, "seed": 42, "ignore_eos": True}
 
 
 def gateway_cfg(fleet: LlamaFleet, model, **extra) -> GatewayConfig:
-    return GatewayConfig.from_dict({
+    return from_mapping(GatewayConfig, {
         "backends": fleet.backend_configs(), "tokenizer": str(model),
-        "health": {"interval_ms": 100, "timeout_s": 1, "failures_to_eject": 1}, **extra})
+        "health": {"interval_ms": 100, "timeout_s": 1, "failures_to_eject": 1}, **extra},
+        "gateway config")
 
 
 @pytest.fixture(scope="module")

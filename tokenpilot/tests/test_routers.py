@@ -232,7 +232,7 @@ def test_composition_errors():
         compose({"scorers": [{"name": "vibes"}]})
     with pytest.raises(RouterError, match="valid filters"):
         compose({"filters": ["sunny"]})
-    with pytest.raises(RouterError, match="valid pickers"):
+    with pytest.raises(RouterError, match="picker: expected one of max, weighted, random"):
         compose({"picker": "best"})
     with pytest.raises(RouterError, match="valid keys"):
         compose({"scorer": []})

@@ -41,24 +41,24 @@ def serve(
     port: int = typer.Option(None, "--port", "-p", help="Port (default 8080)."),
 ) -> None:
     """Run the gateway: an OpenAI-compatible front that routes with tokenpilot's policies."""
+    from tokenpilot.config_section import from_mapping
     from tokenpilot.gateway.app import create_app
-    from tokenpilot.gateway.config import ConfigError, GatewayConfig
-    from tokenpilot.gateway.config import backend as parse_backend
+    from tokenpilot.gateway.config import BackendConfig, ConfigError, GatewayConfig
     from tokenpilot.policy import RouterError
-    from tokenpilot.policy.admission import AdmissionError
 
     try:
         cfg = GatewayConfig.load(config) if config else GatewayConfig()
-        cfg.backends.extend(parse_backend(u, f"--backend {u}") for u in backend or [])
+        cfg.backends.extend(from_mapping(BackendConfig, u, f"--backend {u}", ConfigError)
+                            for u in backend or [])
         if router:
             cfg.router = router
         if not cfg.backends:
             raise ConfigError("no backends: pass --backend URL or list them in --config")
         asgi = create_app(cfg)
-    except (ConfigError, RouterError, AdmissionError, OSError) as exc:
+    except (ConfigError, RouterError, OSError) as exc:
         raise fail(str(exc)) from None
-    host = host or cfg.host
-    port = port if port is not None else cfg.port
+    host = host or cfg.listen.host
+    port = port if port is not None else cfg.listen.port
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     logging.getLogger("httpx").setLevel(logging.WARNING)  # a line per proxied request is noise
     log(f"tokenpilot gateway on http://{host}:{port} -> {len(cfg.backends)} backend(s), "

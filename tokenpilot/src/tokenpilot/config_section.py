@@ -77,8 +77,11 @@ def from_mapping(cls: type[T], data: Any, where: str,
                  error: type[Exception] = SectionError) -> T:
     """A ``cls`` (a dataclass) read from ``data``; any problem raises ``error`` (module doc).
 
-    ``data`` None reads as an empty mapping: every field takes its default.
+    ``data`` None reads as an empty mapping: every field takes its default; a ``cls`` already
+    built (a config assembled in code) is taken as it is.
     """
+    if isinstance(data, cls):
+        return data
     if data is None:
         data = {}
     shorthand = _shorthand(cls)

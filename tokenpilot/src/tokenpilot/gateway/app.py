@@ -45,7 +45,7 @@ from tokenpilot.gateway.text import BadRequest, TokenCounter, prefix_hashes, pro
 from tokenpilot.gateway.transport import Upstream, WireTransport, body_chunks, read_body
 from tokenpilot.gateway.wire import WireResponse
 from tokenpilot.policy import NoHealthyInstance, Router, make_router
-from tokenpilot.policy.admission import Admission, AdmissionConfig
+from tokenpilot.policy.admission import Admission
 from tokenpilot.policy.compose import compose
 from tokenpilot.policy.disciplines import VTC, StrictPriority
 from tokenpilot.workload.request import Request
@@ -69,7 +69,7 @@ def make_queue(name: str, weights: dict[str, float]) -> Any:
 
 
 def build_router(spec: Any) -> Router:
-    return compose(spec) if isinstance(spec, dict) else make_router(str(spec))
+    return make_router(spec) if isinstance(spec, str) else compose(spec)
 
 
 class Gateway:
@@ -80,7 +80,7 @@ class Gateway:
         self.backends = [Backend(b, i) for i, b in enumerate(cfg.backends)]
         self.router = router or build_router(cfg.router)
         self.policy = cfg.router if isinstance(cfg.router, str) else "composed"
-        self.admission = Admission(AdmissionConfig.from_dict(cfg.admission))
+        self.admission = Admission(cfg.admission)
         self.tenants = Tenants(cfg.tenants)
         self.counter = TokenCounter(cfg.tokenizer)
         self.metrics = GatewayMetrics(self.backends, self.counter.source,

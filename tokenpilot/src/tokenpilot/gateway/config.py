@@ -23,15 +23,26 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, ClassVar, Literal
 from urllib.parse import urlsplit
 
 import yaml
 
-KINDS = ("openai", "vllm", "sglang", "llamacpp")
+from tokenpilot.config_section import (
+    Bounds,
+    NonNegativeFloat,
+    NonNegativeInt,
+    PositiveFloat,
+    PositiveInt,
+    from_mapping,
+)
+from tokenpilot.policy.admission import AdmissionConfig
+from tokenpilot.policy.compose import Composition
+
+Kind = Literal["openai", "vllm", "sglang", "llamacpp"]  # whose /metrics to read
+Port = Annotated[int, Bounds(ge=0, le=65535)]
 
 
 class ConfigError(ValueError):
@@ -40,90 +51,71 @@ class ConfigError(ValueError):
 
 @dataclass(frozen=True)
 class BackendConfig:
+    shorthand: ClassVar[str] = "url"  # a bare URL is a backend of the defaults
+
     url: str
-    name: str = ""
-    kind: str = "vllm"
+    name: str = ""  # default: host:port
+    kind: Kind = "vllm"
     gpu: str = ""
     model: str = ""
-    tp: int = 1
-    max_concurrency: int = 256
+    tp: PositiveInt = 1
+    max_concurrency: PositiveInt = 256
     labels: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        url = self.url.rstrip("/")
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.netloc:
+            raise ValueError(f"{url!r} is not an http(s) URL like http://127.0.0.1:8001")
+        object.__setattr__(self, "url", url)
+        if not self.name:
+            object.__setattr__(self, "name", parts.netloc)
+
+
+@dataclass(frozen=True)
+class Listen:
+    host: str = "127.0.0.1"
+    port: Port = 8080
 
 
 @dataclass(frozen=True)
 class Timeouts:
-    connect_s: float = 2.0
-    first_byte_s: float = 60.0
-    total_s: float = 600.0
+    connect_s: PositiveFloat = 2.0
+    first_byte_s: PositiveFloat = 60.0
+    total_s: PositiveFloat = 600.0
 
 
 @dataclass(frozen=True)
 class HealthConfig:
-    interval_ms: int = 500
-    failures_to_eject: int = 3
-    timeout_s: float = 2.0
+    interval_ms: PositiveInt = 500
+    failures_to_eject: PositiveInt = 3
+    timeout_s: PositiveFloat = 2.0
 
 
 @dataclass(frozen=True)
 class Limits:
-    max_body_bytes: int = 4 << 20
-    max_tokens: int = 32768
-    default_max_tokens: int = 256
-    retries: int = 2  # further backends tried when one fails before the first byte
+    max_body_bytes: PositiveInt = 4 << 20
+    max_tokens: PositiveInt = 32768
+    default_max_tokens: PositiveInt = 256
+    retries: NonNegativeInt = 2  # further backends tried when one fails before the first byte
     # When every healthy backend is at its concurrency cap, wait (FCFS) this long for a slot.
-    queue_timeout_s: float = 10.0
-    max_queue: int = 4096
+    queue_timeout_s: NonNegativeFloat = 10.0
+    max_queue: NonNegativeInt = 4096
 
 
 @dataclass
 class GatewayConfig:
+    listen: Listen = field(default_factory=Listen)
     backends: list[BackendConfig] = field(default_factory=list)
-    router: Any = "earliest-completion"  # a spec string or a composition mapping
-    admission: dict[str, Any] | None = None
+    # A router name or spec (NAME:k=v, a composition file), or a composition written inline.
+    router: str | Composition = "earliest-completion"
+    admission: AdmissionConfig = field(default_factory=AdmissionConfig)
     tenants: dict[str, str] = field(default_factory=dict)  # API key -> tenant
     timeouts: Timeouts = field(default_factory=Timeouts)
     health: HealthConfig = field(default_factory=HealthConfig)
     limits: Limits = field(default_factory=Limits)
     tokenizer: str | None = None
-    queue_discipline: str = "fcfs"  # fcfs | priority | vtc: who gets the next free slot
-    host: str = "127.0.0.1"
-    port: int = 8080
-
-    @classmethod
-    def from_dict(cls, d: Mapping[str, Any] | None) -> GatewayConfig:
-        d = d or {}
-        if not isinstance(d, Mapping):
-            raise ConfigError("the gateway config must be a mapping (see examples/gateway.yaml)")
-        known = {"listen", "backends", "router", "admission", "tenants", "timeouts", "health",
-                 "limits", "tokenizer", "queue_discipline"}
-        unknown = set(d) - known
-        if unknown:
-            raise ConfigError(f"unknown key(s) {', '.join(sorted(unknown))}; valid keys: "
-                              f"{', '.join(sorted(known))}")
-        listen = _mapping(d.get("listen"), "listen")
-        raw_backends = d.get("backends") or []
-        if not isinstance(raw_backends, list):
-            raise ConfigError("'backends' must be a list of {url: ..., kind: ...} entries")
-        tenants = _mapping(d.get("tenants"), "tenants")
-        admission = d.get("admission")
-        if admission is not None and not isinstance(admission, Mapping):
-            raise ConfigError("'admission' must be a mapping (see tokenpilot.policy.admission)")
-        router = d.get("router", "earliest-completion")
-        if not isinstance(router, str | Mapping):
-            raise ConfigError("'router' must be a router name/spec or a composition mapping")
-        return cls(
-            backends=[backend(b, f"backends[{i}]") for i, b in enumerate(raw_backends)],
-            router=router,
-            admission=dict(admission) if admission is not None else None,
-            tenants={str(k): str(v) for k, v in tenants.items()},
-            timeouts=_section(Timeouts, d.get("timeouts"), "timeouts"),
-            health=_section(HealthConfig, d.get("health"), "health"),
-            limits=_section(Limits, d.get("limits"), "limits"),
-            tokenizer=str(d["tokenizer"]) if d.get("tokenizer") else None,
-            queue_discipline=_discipline(d.get("queue_discipline", "fcfs")),
-            host=str(listen.get("host", "127.0.0.1")),
-            port=int(listen.get("port", 8080)),
-        )
+    queue_discipline: Literal["fcfs", "priority", "vtc"] = "fcfs"  # who gets a free slot
 
     @classmethod
     def load(cls, path: str | Path) -> GatewayConfig:
@@ -134,70 +126,4 @@ class GatewayConfig:
             raise ConfigError(f"{path}: cannot read ({exc.strerror})") from None
         except yaml.YAMLError as exc:
             raise ConfigError(f"{path}: not valid YAML ({exc})") from None
-        try:
-            return cls.from_dict(data)
-        except ConfigError as exc:
-            raise ConfigError(f"{path}: {exc}") from None
-
-
-def backend(item: Any, where: str = "backend") -> BackendConfig:
-    """A ``BackendConfig`` from a URL string or a mapping."""
-    if isinstance(item, str):
-        item = {"url": item}
-    if not isinstance(item, Mapping) or "url" not in item:
-        raise ConfigError(f"{where}: expected a URL or a mapping with 'url', got {item!r}")
-    known = {f.name for f in fields(BackendConfig)}
-    unknown = set(item) - known
-    if unknown:
-        raise ConfigError(f"{where}: unknown key(s) {', '.join(sorted(unknown))}; valid keys: "
-                          f"{', '.join(sorted(known))}")
-    url = str(item["url"]).rstrip("/")
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise ConfigError(f"{where}: {url!r} is not an http(s) URL like http://127.0.0.1:8001")
-    kind = str(item.get("kind", "vllm"))
-    if kind not in KINDS:
-        raise ConfigError(f"{where}: unknown kind {kind!r}; valid kinds: {', '.join(KINDS)}")
-    cap = item.get("max_concurrency", 256)
-    if isinstance(cap, bool) or not isinstance(cap, int) or cap <= 0:
-        raise ConfigError(f"{where}.max_concurrency: expected a positive integer, got {cap!r}")
-    labels = item.get("labels") or ()
-    if isinstance(labels, str):
-        labels = (labels,)
-    return BackendConfig(url=url, name=str(item.get("name") or parts.netloc), kind=kind,
-                         gpu=str(item.get("gpu", "")), model=str(item.get("model", "")),
-                         tp=int(item.get("tp", 1)), max_concurrency=cap,
-                         labels=tuple(str(x) for x in labels))
-
-
-def _mapping(v: Any, where: str) -> Mapping[str, Any]:
-    if v is None:
-        return {}
-    if not isinstance(v, Mapping):
-        raise ConfigError(f"'{where}' must be a mapping, got {v!r}")
-    return v
-
-
-def _section(cls: type, v: Any, where: str) -> Any:
-    m = _mapping(v, where)
-    kinds = {f.name: f.type for f in fields(cls)}
-    unknown = set(m) - set(kinds)
-    if unknown:
-        raise ConfigError(f"{where}: unknown key(s) {', '.join(sorted(unknown))}; valid keys: "
-                          f"{', '.join(sorted(kinds))}")
-    out = {}
-    for k, x in m.items():
-        want = int if kinds[k] == "int" else float
-        # Zero retries or no queue are valid choices; zero timeouts are not.
-        floor_ok = k in ("retries", "queue_timeout_s", "max_queue")
-        if isinstance(x, bool) or not isinstance(x, int | float) or x < 0 or (
-                x == 0 and not floor_ok) or (want is int and x != int(x)):
-            raise ConfigError(f"{where}.{k}: expected a positive number, got {x!r}")
-        out[k] = want(x)
-    return cls(**out)
-
-
-def _discipline(v: Any) -> str:
-    if v not in ("fcfs", "priority", "vtc"):
-        raise ConfigError(f"queue_discipline: unknown {v!r}; valid: fcfs, priority, vtc")
-    return str(v)
+        return from_mapping(cls, data, str(path), ConfigError)

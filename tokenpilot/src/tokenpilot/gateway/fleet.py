@@ -9,8 +9,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from tokenpilot.config_section import from_mapping
 from tokenpilot.gateway.app import create_app
-from tokenpilot.gateway.config import GatewayConfig
+from tokenpilot.gateway.config import ConfigError, GatewayConfig
 from tokenpilot.gateway.runner import ServerHandle, ServerPool
 from tokenpilot.gateway.simbackend import SimConfig, create_sim_app
 
@@ -34,7 +35,8 @@ def gateway_config(sims: Sequence[ServerHandle], router: Any = "earliest-complet
         sim = h.app.state.sim
         backends.append({"url": h.url, "name": sim.engine.name, "kind": "vllm",
                          "gpu": sim.cfg.gpu, "model": sim.model_name})
-    return GatewayConfig.from_dict({"backends": backends, "router": router, **extra})
+    return from_mapping(GatewayConfig, {"backends": backends, "router": router, **extra},
+                        "gateway config", ConfigError)
 
 
 def start_gateway(pool: ServerPool, sims: Sequence[ServerHandle],

@@ -7,7 +7,6 @@ and the live gateway call the very same objects.
 from tokenpilot.policy.admission import (
     Admission,
     AdmissionConfig,
-    AdmissionError,
     Decision,
     TenantLimits,
 )
@@ -24,7 +23,6 @@ __all__ = [
     "VTC",
     "Admission",
     "AdmissionConfig",
-    "AdmissionError",
     "BucketLimits",
     "BucketStore",
     "ComposedRouter",

@@ -21,7 +21,7 @@ or the request's ``max_tokens`` when that is unset) and settled with the true co
 request ends (``settle``): a refund or an extra charge. Charging up front is what bounds the
 overshoot under concurrency to one request (see ``tokenpilot.policy.buckets``).
 
-The YAML vocabulary (``AdmissionConfig.from_dict``)::
+The YAML vocabulary (read by ``config_section.from_mapping(AdmissionConfig, ...)``)::
 
     max_context: 32768            # per instance; omit to use the views' max_model_len
     expected_output_tokens: 256   # charge estimate for the output; omit to charge max_tokens
@@ -40,11 +40,10 @@ limits, each with a bucket of its own.
 
 from __future__ import annotations
 
-import math
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, fields
-from typing import Any
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 
+from tokenpilot.config_section import PositiveFloat, PositiveInt
 from tokenpilot.policy.buckets import (
     INFLIGHT_LIMIT,
     RATE_LIMITED,
@@ -66,10 +65,6 @@ REASONS = (CONTEXT_TOO_LONG, TENANT_CONTEXT_LIMIT, RATE_LIMITED, INFLIGHT_LIMIT,
 _DEFAULT_RETRY_S = 1.0
 
 
-class AdmissionError(ValueError):
-    """An admission configuration is malformed; the message says which key and why."""
-
-
 @dataclass(frozen=True)
 class Decision:
     admitted: bool
@@ -81,10 +76,10 @@ class Decision:
 
 @dataclass
 class TenantLimits:
-    tokens_per_minute: float | None = None
-    max_inflight_tokens: int | None = None
-    max_context: int | None = None
-    weight: float = 1.0
+    tokens_per_minute: PositiveFloat | None = None
+    max_inflight_tokens: PositiveInt | None = None
+    max_context: PositiveInt | None = None
+    weight: PositiveFloat = 1.0
 
     def bucket_limits(self) -> BucketLimits:
         return BucketLimits(self.tokens_per_minute, self.max_inflight_tokens)
@@ -92,14 +87,14 @@ class TenantLimits:
 
 @dataclass
 class AdmissionConfig:
-    max_context: int | None = None
+    max_context: PositiveInt | None = None
     tenants: dict[str, TenantLimits] = field(default_factory=dict)
     default_tenant: TenantLimits = field(default_factory=TenantLimits)
-    expected_output_tokens: int | None = None  # None: charge the request's max_tokens
+    expected_output_tokens: PositiveInt | None = None  # None: charge the request's max_tokens
     shed: bool = False
-    ttft_slo_s: float = 1.0
-    shed_margin: float = 1.0
-    ttft_slo_by_class: dict[str, float] = field(default_factory=dict)
+    ttft_slo_s: PositiveFloat = 1.0
+    shed_margin: PositiveFloat = 1.0
+    ttft_slo_by_class: dict[str, PositiveFloat] = field(default_factory=dict)
 
     def limits_for(self, tenant: str) -> TenantLimits:
         return self.tenants.get(tenant, self.default_tenant)
@@ -110,82 +105,6 @@ class AdmissionConfig:
 
     def slo_for(self, request: Request) -> float:
         return self.ttft_slo_by_class.get(request.slo_class, self.ttft_slo_s)
-
-    @classmethod
-    def from_dict(cls, d: Mapping[str, Any] | None) -> AdmissionConfig:
-        """Build from the parsed YAML (module docstring); raises ``AdmissionError``."""
-        if d is None:
-            return cls()
-        if not isinstance(d, Mapping):
-            raise AdmissionError("admission config must be a mapping")
-        known = {f.name for f in fields(cls)}
-        unknown = set(d) - known
-        if unknown:
-            raise AdmissionError(f"unknown admission key(s) {', '.join(sorted(unknown))}; "
-                                 f"valid keys: {', '.join(sorted(known))}")
-        tenants_raw = d.get("tenants") or {}
-        if not isinstance(tenants_raw, Mapping):
-            raise AdmissionError("'tenants' must map tenant names to their limits")
-        slo_raw = d.get("ttft_slo_by_class") or {}
-        if not isinstance(slo_raw, Mapping):
-            raise AdmissionError("'ttft_slo_by_class' must map SLO class names to seconds")
-        cfg = cls(
-            max_context=_opt_int(d, "max_context"),
-            tenants={str(k): _tenant(v, f"tenants.{k}") for k, v in tenants_raw.items()},
-            default_tenant=_tenant(d.get("default_tenant") or {}, "default_tenant"),
-            expected_output_tokens=_opt_int(d, "expected_output_tokens"),
-            shed=_bool(d.get("shed", False), "shed"),
-            ttft_slo_s=_pos_float(d.get("ttft_slo_s", 1.0), "ttft_slo_s"),
-            shed_margin=_pos_float(d.get("shed_margin", 1.0), "shed_margin"),
-            ttft_slo_by_class={str(k): _pos_float(v, f"ttft_slo_by_class.{k}")
-                               for k, v in slo_raw.items()},
-        )
-        return cfg
-
-
-def _pos_float(v: Any, where: str) -> float:
-    if isinstance(v, bool):
-        raise AdmissionError(f"{where}: expected a positive number, got {v!r}")
-    try:
-        x = float(v)
-    except (TypeError, ValueError):
-        raise AdmissionError(f"{where}: expected a positive number, got {v!r}") from None
-    if not x > 0 or math.isinf(x):
-        raise AdmissionError(f"{where}: expected a positive number, got {v!r}")
-    return x
-
-
-def _opt_int(d: Mapping[str, Any], key: str, where: str = "") -> int | None:
-    v = d.get(key)
-    if v is None:
-        return None
-    name = f"{where}.{key}" if where else key
-    if isinstance(v, bool) or not isinstance(v, int | float) or v != int(v) or v <= 0:
-        raise AdmissionError(f"{name}: expected a positive whole number, got {v!r}")
-    return int(v)
-
-
-def _bool(v: Any, where: str) -> bool:
-    if not isinstance(v, bool):
-        raise AdmissionError(f"{where}: expected true or false, got {v!r}")
-    return v
-
-
-def _tenant(v: Any, where: str) -> TenantLimits:
-    if not isinstance(v, Mapping):
-        raise AdmissionError(f"{where}: expected a mapping of limits, got {v!r}")
-    known = {f.name for f in fields(TenantLimits)}
-    unknown = set(v) - known
-    if unknown:
-        raise AdmissionError(f"{where}: unknown key(s) {', '.join(sorted(unknown))}; "
-                             f"valid keys: {', '.join(sorted(known))}")
-    tpm = v.get("tokens_per_minute")
-    return TenantLimits(
-        tokens_per_minute=None if tpm is None else _pos_float(tpm, f"{where}.tokens_per_minute"),
-        max_inflight_tokens=_opt_int(v, "max_inflight_tokens", where),
-        max_context=_opt_int(v, "max_context", where),
-        weight=_pos_float(v.get("weight", 1.0), f"{where}.weight"),
-    )
 
 
 def predicted_ttft_s(request: Request, view: InstanceView,

@@ -27,11 +27,19 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar, Literal, get_args, get_type_hints
 
 import yaml
 
+from tokenpilot.config_section import (
+    NonNegativeFloat,
+    NonNegativeInt,
+    choice_error,
+    from_mapping,
+    read_value,
+)
 from tokenpilot.policy.router import NoHealthyInstance, Router, RouterError, cached_depth
 from tokenpilot.policy.routers.earliest_completion import completion_s
 from tokenpilot.policy.view import InstanceView
@@ -42,10 +50,10 @@ Scorer = Callable[[Request, Sequence[InstanceView], list[int]], list[float]]
 
 
 def _filter_factories() -> dict[str, Callable[..., Filter]]:
-    def max_kv_usage(limit: float) -> Filter:
+    def max_kv_usage(limit: NonNegativeFloat) -> Filter:
         return lambda r, v: v.kv_usage <= limit
 
-    def max_waiting(limit: int) -> Filter:
+    def max_waiting(limit: NonNegativeInt) -> Filter:
         return lambda r, v: v.num_waiting <= limit
 
     def label(name: str) -> Filter:
@@ -85,7 +93,63 @@ SCORERS: dict[str, Scorer] = {
     "eta": lambda r, vs, c: _lower_is_better([completion_s(r, vs[i]) for i in c]),
 }
 FILTERS = _filter_factories()
-PICKERS = ("max", "weighted", "random")
+Picker = Literal["max", "weighted", "random"]
+PICKERS = get_args(Picker)
+
+
+@dataclass(frozen=True)
+class FilterSpec:
+    """One filter: a name from ``FILTERS`` and the arguments its factory takes."""
+
+    name: str
+    args: tuple[Any, ...] = ()
+
+    @classmethod
+    def from_value(cls, value: Any, where: str,
+                   error: type[Exception] = RouterError) -> FilterSpec:
+        """Read ``name`` or ``{name: argument}``, the argument typed as its factory says."""
+        if isinstance(value, str):
+            name, given = value, ()
+        elif isinstance(value, Mapping) and len(value) == 1:
+            name, arg = next(iter(value.items()))
+            given = (arg,)
+        else:
+            raise error(f"{where}: a filter is a name or a one-key mapping, got {value!r}")
+        factory = FILTERS.get(name)
+        if factory is None:
+            raise error(f"{where}: {choice_error('filter', name, list(FILTERS))}")
+        hints = [t for k, t in get_type_hints(factory, include_extras=True).items()
+                 if k != "return"]
+        if len(given) != len(hints):
+            wants = "one argument" if hints else "no argument"
+            raise error(f"{where}: filter {name!r} takes {wants}, got {list(given)}")
+        return cls(name, tuple(read_value(t, a, f"{where}.{name}", error)
+                               for t, a in zip(hints, given, strict=True)))
+
+    def build(self) -> Filter:
+        return FILTERS[self.name](*self.args)
+
+
+@dataclass(frozen=True)
+class ScorerSpec:
+    shorthand: ClassVar[str] = "name"  # ``queue`` is ``{name: queue, weight: 1}``
+
+    name: str
+    weight: NonNegativeFloat = 1.0
+
+    def __post_init__(self) -> None:
+        if self.name not in SCORERS:
+            raise ValueError(choice_error("scorer", self.name, list(SCORERS)))
+
+
+@dataclass(frozen=True)
+class Composition:
+    """A composition as written in YAML (module docstring); ``compose`` builds its router."""
+
+    filters: tuple[FilterSpec, ...] = ()
+    scorers: tuple[ScorerSpec, ...] = ()
+    picker: Picker = "max"
+    seed: int = 0
 
 
 class ComposedRouter(Router):
@@ -99,7 +163,7 @@ class ComposedRouter(Router):
     ) -> None:
         super().__init__(seed)
         if picker not in PICKERS:
-            raise RouterError(f"unknown picker {picker!r}; valid pickers: {', '.join(PICKERS)}")
+            raise RouterError(choice_error("picker", picker, PICKERS))
         self.filters = list(filters)
         self.scorers = list(scorers)
         self.picker = picker
@@ -124,18 +188,14 @@ class ComposedRouter(Router):
         return self.rng.choice([i for i, t in zip(candidates, total, strict=True) if t == top])
 
 
-def compose(config: Mapping[str, Any]) -> ComposedRouter:
-    """Build a ``ComposedRouter`` from a mapping (the parsed YAML)."""
-    if not isinstance(config, Mapping):
-        raise RouterError("a router composition must be a mapping with filters, scorers, picker")
-    unknown = set(config) - {"filters", "scorers", "picker", "seed"}
-    if unknown:
-        raise RouterError(f"unknown composition key(s) {', '.join(sorted(unknown))}; "
-                          "valid keys: filters, scorers, picker, seed")
-    filters = [_make_filter(item) for item in config.get("filters") or []]
-    scorers = [_make_scorer(item) for item in config.get("scorers") or []]
-    return ComposedRouter(filters, scorers, str(config.get("picker", "max")),
-                          int(config.get("seed", 0)))
+def compose(config: Composition | Mapping[str, Any],
+            where: str = "router composition") -> ComposedRouter:
+    """Build a ``ComposedRouter`` from a ``Composition`` or the mapping (parsed YAML) of one."""
+    if not isinstance(config, Composition):
+        config = from_mapping(Composition, config, where, RouterError)
+    filters = [f.build() for f in config.filters]
+    scorers = [(SCORERS[s.name], s.weight) for s in config.scorers]
+    return ComposedRouter(filters, scorers, config.picker, config.seed)
 
 
 def load_composed(path: str | Path) -> ComposedRouter:
@@ -149,44 +209,4 @@ def load_composed(path: str | Path) -> ComposedRouter:
         data = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
     except (ValueError, yaml.YAMLError) as exc:
         raise RouterError(f"{path}: not valid YAML/JSON ({exc})") from None
-    try:
-        return compose(data)
-    except RouterError as exc:
-        raise RouterError(f"{path}: {exc}") from None
-
-
-def _make_filter(item: Any) -> Filter:
-    if isinstance(item, str):
-        name, args = item, ()
-    elif isinstance(item, Mapping) and len(item) == 1:
-        name, arg = next(iter(item.items()))
-        args = (arg,)
-    else:
-        raise RouterError(f"a filter is a name or a one-key mapping, got {item!r}")
-    factory = FILTERS.get(name)
-    if factory is None:
-        raise RouterError(f"unknown filter {name!r}; valid filters: {', '.join(FILTERS)}")
-    try:
-        return factory(*args)
-    except TypeError:
-        raise RouterError(f"filter {name!r} got the wrong argument(s): {list(args)}") from None
-
-
-def _make_scorer(item: Any) -> tuple[Scorer, float]:
-    if isinstance(item, str):
-        item = {"name": item}
-    if not isinstance(item, Mapping) or "name" not in item:
-        raise RouterError(f"a scorer is a name or {{name: ..., weight: ...}}, got {item!r}")
-    scorer = SCORERS.get(item["name"])
-    if scorer is None:
-        raise RouterError(f"unknown scorer {item['name']!r}; valid scorers: {', '.join(SCORERS)}")
-    extra = set(item) - {"name", "weight"}
-    if extra:
-        raise RouterError(f"scorer {item['name']!r}: unknown key(s) {', '.join(sorted(extra))}")
-    try:
-        weight = float(item.get("weight", 1.0))
-    except (TypeError, ValueError):
-        raise RouterError(f"scorer {item['name']!r}: weight must be a number") from None
-    if weight < 0:
-        raise RouterError(f"scorer {item['name']!r}: weight must not be negative")
-    return scorer, weight
+    return compose(data, str(path))
