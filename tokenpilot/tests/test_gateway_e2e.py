@@ -16,6 +16,8 @@ from tokenpilot.gateway.runner import ServerPool
 from tokenpilot.gateway.wire import WireClient
 from tokenpilot.policy import make_router
 
+pytestmark = pytest.mark.e2e  # every test here serves on 127.0.0.1
+
 MODEL = "llama-3.1-8b"
 
 

@@ -9,6 +9,8 @@ import pytest
 from tokenpilot.gateway.fleet import start_gateway, start_sims
 from tokenpilot.gateway.runner import ServerPool
 
+pytestmark = pytest.mark.e2e  # every test here serves on 127.0.0.1
+
 MODEL = "llama-3.1-8b"
 KEYS = {"sk-acme": "acme", "sk-beta": "beta"}
 

@@ -62,6 +62,7 @@ def test_adapters_read_each_servers_names() -> None:
     assert parse_metrics(VLLM, "openai").running is None
 
 
+@pytest.mark.e2e
 def test_sim_backend_metrics_parse_as_vllm() -> None:
     with ServerPool() as pool:
         h = pool.start(create_sim_app(SimConfig(gpu="l40s", speedup=20)))
@@ -117,6 +118,7 @@ def test_token_estimates_and_prefix_hashes() -> None:
     assert a[:4] == b[:4] and a[4] != b[4]  # the first 512-token block is shared, not the 2nd
 
 
+@pytest.mark.e2e
 def test_cli_bench_against_a_sim_backend(tmp_path) -> None:
     out = tmp_path / "bench.json"
     with ServerPool() as pool:
@@ -154,6 +156,7 @@ def test_example_config_loads() -> None:
     assert gw.tenants.resolve("Bearer sk-acme-examplX") is None
 
 
+@pytest.mark.e2e
 def test_demo_small_run_answers_every_request() -> None:
     from tokenpilot.demo import DemoSettings, render, run_demo
 
@@ -169,6 +172,7 @@ def test_demo_small_run_answers_every_request() -> None:
     assert "p99 TTFT, short requests" in render(d) and "10/10/10" in render(d)
 
 
+@pytest.mark.e2e
 def test_passive_ejection_then_readmission_by_health_check() -> None:
     import asyncio
 
@@ -198,6 +202,7 @@ def test_passive_ejection_then_readmission_by_health_check() -> None:
         assert not asyncio.run(probe()) and not b.available
 
 
+@pytest.mark.e2e
 def test_pooled_connections_closed_by_the_server_are_redialled() -> None:
     """A backend that drops idle keep-alive connections (llama.cpp's server does after a few
     seconds) must not look failed: the pool dials anew instead of trying the next stale one."""

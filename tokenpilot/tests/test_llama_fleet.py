@@ -9,11 +9,13 @@ import threading
 import time
 
 import httpx
+import pytest
 from conftest_llama import FLEET_SPECS
 
 from tokenpilot.gateway.adapters import parse_llamacpp_slots, parse_metrics
 
 
+@pytest.mark.e2e
 def test_fleet_is_heterogeneous_and_healthy(realfleet) -> None:
     assert len(realfleet.urls) == len(FLEET_SPECS)
     for server, spec in zip(realfleet.servers, FLEET_SPECS, strict=True):
@@ -25,6 +27,7 @@ def test_fleet_is_heterogeneous_and_healthy(realfleet) -> None:
     assert labels == [[], [], ["long-context"]]
 
 
+@pytest.mark.e2e
 def test_adapter_reads_running_waiting_and_kv_from_a_live_server(realfleet) -> None:
     url = realfleet.servers[0].url  # one slot: a second request must wait
     idle = parse_metrics(httpx.get(url + "/metrics").text, "llamacpp")
