@@ -9,6 +9,7 @@ from dataclasses import replace
 
 import httpx
 import pytest
+from builders import MODEL, chat
 
 from tokenpilot.gateway.app import create_app
 from tokenpilot.gateway.fleet import gateway_config, start_gateway, start_sims
@@ -17,13 +18,6 @@ from tokenpilot.gateway.wire import WireClient
 from tokenpilot.policy import make_router
 
 pytestmark = pytest.mark.e2e  # every test here serves on 127.0.0.1
-
-MODEL = "llama-3.1-8b"
-
-
-def chat(content: str = "hello " * 200, max_tokens: int = 8, **kw) -> dict:
-    return {"model": MODEL, "messages": [{"role": "user", "content": content}],
-            "max_tokens": max_tokens, **kw}
 
 
 def sse_events(text: str) -> list[str]:

@@ -5,19 +5,14 @@ from __future__ import annotations
 
 import httpx
 import pytest
+from builders import MODEL, chat
 
 from tokenpilot.gateway.fleet import start_gateway, start_sims
 from tokenpilot.gateway.runner import ServerPool
 
 pytestmark = pytest.mark.e2e  # every test here serves on 127.0.0.1
 
-MODEL = "llama-3.1-8b"
 KEYS = {"sk-acme": "acme", "sk-beta": "beta"}
-
-
-def chat(content: str = "hello there", max_tokens: int = 4, **kw) -> dict:
-    return {"model": MODEL, "messages": [{"role": "user", "content": content}],
-            "max_tokens": max_tokens, **kw}
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,35 @@
+"""Builders the tests share: requests, fleets of instance views, chat bodies.
+
+Imported as ``from builders import ...`` (pytest puts tests/ on sys.path, as for
+conftest_llama). One definition each, so a change to ``Request`` or ``InstanceView`` is made
+once here, not in every test module that builds one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from tokenpilot.policy.view import InstanceView
+from tokenpilot.workload.request import Request
+
+# The model start_sims (tokenpilot.gateway.fleet) serves by default.
+MODEL = "llama-3.1-8b"
+
+
+def req(rid: int = 0, prompt: int = 1000, output: int = 100, tenant: str = "default", *,
+        hashes: Iterable[int] = (), **kw) -> Request:
+    """One request arriving at t=0; ``hashes`` are its prompt's prefix-block hashes."""
+    return Request(rid, 0.0, prompt, output, tenant=tenant, prefix_hashes=tuple(hashes), **kw)
+
+
+def fleet(n: int = 4, **common) -> list[InstanceView]:
+    """The views of ``n`` instances named i0, i1, ...; ``common`` sets the same fields on each."""
+    return [InstanceView(index=i, name=f"i{i}", **common) for i in range(n)]
+
+
+def chat(content: str = "hello " * 200, max_tokens: int = 8, **kw) -> dict:
+    """An OpenAI chat-completions body; the default prompt is 1,200 characters (~300 tokens at
+    the gateway's four characters per token)."""
+    return {"model": MODEL, "messages": [{"role": "user", "content": content}],
+            "max_tokens": max_tokens, **kw}
+
