@@ -1,4 +1,4 @@
-"""Builders the tests share: requests, fleets of instance views, chat bodies.
+"""What the tests share: request, fleet and chat-body builders, and a bounded wait.
 
 Imported as ``from builders import ...`` (pytest puts tests/ on sys.path, as for
 conftest_llama). One definition each, so a change to ``Request`` or ``InstanceView`` is made
@@ -7,10 +7,14 @@ once here, not in every test module that builds one.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable
+from typing import TypeVar
 
 from tokenpilot.policy.view import InstanceView
 from tokenpilot.workload.request import Request
+
+T = TypeVar("T")
 
 # The model start_sims (tokenpilot.gateway.fleet) serves by default.
 MODEL = "llama-3.1-8b"
@@ -33,3 +37,22 @@ def chat(content: str = "hello " * 200, max_tokens: int = 8, **kw) -> dict:
     return {"model": MODEL, "messages": [{"role": "user", "content": content}],
             "max_tokens": max_tokens, **kw}
 
+
+
+def wait_until(probe: Callable[[], T], what: str, timeout: float = 5.0,
+               interval: float = 0.01) -> T:
+    """``probe()``'s first truthy value, asked again every ``interval`` seconds; after
+    ``timeout`` seconds the test fails, saying what it waited for and what it saw last.
+
+    For state that changes in another thread or process and signals nothing when it does (a
+    server's counters, a llama.cpp server's /metrics). Where the code under test offers an
+    event, wait on that instead.
+    """
+    deadline = time.monotonic() + timeout
+    while True:
+        value = probe()
+        if value:
+            return value
+        if time.monotonic() >= deadline:
+            raise AssertionError(f"waited {timeout:g} s for {what}; last saw {value!r}")
+        time.sleep(interval)

@@ -238,7 +238,7 @@ def test_pooled_connections_closed_by_the_server_are_redialled() -> None:
         got = list(await asyncio.gather(ask(11), ask(12), ask(13)))  # three pooled connections
         for w in live:  # the server's idle timeout: every pooled connection is now dead
             w.close()
-        await asyncio.sleep(0.05)
+        await asyncio.gather(*(w.wait_closed() for w in live))
         got.append(await ask(14))
         await client.aclose()
         server.close()
