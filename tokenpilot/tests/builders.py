@@ -1,4 +1,4 @@
-"""What the tests share: request, fleet and chat-body builders, and a bounded wait.
+"""What the tests share: request, fleet and chat-body builders, a CLI call, a bounded wait.
 
 Imported as ``from builders import ...`` (pytest puts tests/ on sys.path, as for
 conftest_llama). One definition each, so a change to ``Request`` or ``InstanceView`` is made
@@ -10,6 +10,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable
 from typing import TypeVar
+
+from typer.testing import CliRunner, Result
 
 from tokenpilot.policy.view import InstanceView
 from tokenpilot.workload.request import Request
@@ -37,6 +39,12 @@ def chat(content: str = "hello " * 200, max_tokens: int = 8, **kw) -> dict:
     return {"model": MODEL, "messages": [{"role": "user", "content": content}],
             "max_tokens": max_tokens, **kw}
 
+
+def cli(*args: str) -> Result:
+    """``tokenpilot ARGS...`` run in this process; the result has exit_code, stdout, stderr."""
+    from tokenpilot.cli import app  # here: the modules that only build requests skip its imports
+
+    return CliRunner().invoke(app, list(args))
 
 
 def wait_until(probe: Callable[[], T], what: str, timeout: float = 5.0,
