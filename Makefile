@@ -12,8 +12,10 @@ COMPILED := $(VENV)/.compiled
 COMPILED_SRC := $(wildcard tokenpilot/src/tokenpilot/engine/*.py) \
 	$(wildcard tokenpilot/src/tokenpilot/costmodel/*.py) tokenpilot/setup.py
 PYTEST_ARGS ?=
+# Which tests run (test-fast sets it), kept apart from the caller's PYTEST_ARGS.
+PYTEST_SELECT :=
 
-.PHONY: setup compile demo test lint test-tokenpilot test-brickguard bench clean
+.PHONY: setup compile demo test test-fast lint test-tokenpilot test-brickguard bench clean
 
 setup: $(STAMP) $(COMPILED)
 
@@ -40,13 +42,18 @@ lint: setup
 	$(VENV)/bin/ruff check tokenpilot brickguard
 
 test-tokenpilot: setup
-	cd tokenpilot && ../$(PY) -m pytest $(PYTEST_ARGS)
+	cd tokenpilot && ../$(PY) -m pytest $(PYTEST_SELECT) $(PYTEST_ARGS)
 
 test-brickguard: setup
-	cd brickguard && ../$(PY) -m pytest $(PYTEST_ARGS)
+	cd brickguard && ../$(PY) -m pytest $(PYTEST_SELECT) $(PYTEST_ARGS)
 
 # pytest exits 5 when it collects no test; make treats that as the failure it is.
 test: lint test-tokenpilot test-brickguard
+
+# The same without the e2e tests (real servers on loopback: gateway, simulated backends,
+# llama.cpp), for the edit-test loop: under a minute on two cores. `make test` runs them all.
+test-fast: PYTEST_SELECT = -m "not e2e"
+test-fast: lint test-tokenpilot test-brickguard
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache */.pytest_cache */.hypothesis tokenpilot/build

@@ -5,9 +5,11 @@ from __future__ import annotations
 import ast
 import dataclasses
 import random
+from functools import partial
 from pathlib import Path
 
 import pytest
+from builders import fleet, req
 
 from tokenpilot.config_section import SectionError, from_mapping
 from tokenpilot.costmodel import CostModel
@@ -27,13 +29,8 @@ from tokenpilot.policy.routers import get_router
 from tokenpilot.policy.view import InstanceView
 from tokenpilot.workload.request import Request
 
-
-def req(i: int, prompt: int = 200, out: int = 300, tenant: str = "t", **kw) -> Request:
-    return Request(i, 0.0, prompt, out, tenant=tenant, **kw)
-
-
-def idle_views(n: int = 2, **kw) -> list[InstanceView]:
-    return [InstanceView(i, f"i{i}", prefill_tokens_per_s=10_000.0, **kw) for i in range(n)]
+# Two idle instances that prefill 10,000 tokens a second.
+idle_views = partial(fleet, 2, prefill_tokens_per_s=10_000.0)
 
 
 def admission(**tenant) -> Admission:
@@ -80,7 +77,7 @@ def test_checks_run_in_the_documented_order():
     assert adm.admit(req(3, 300, 200), overloaded, 0.0).reason == "rate_limited"
     # After a minute's refill the bucket is fine; in flight is still full.
     assert adm.admit(req(4, 300, 200), overloaded, 60.0).reason == "inflight_limit"
-    adm.settle(req(2), 500, 60.0)
+    adm.settle(req(2, 200, 300), 500, 60.0)
     # Bucket and in-flight fine: now the overload decides.
     assert adm.admit(req(5, 300, 200), overloaded, 60.0).reason == "overloaded"
     assert adm.admit(req(6, 300, 200), idle_views(), 60.0).admitted
@@ -113,7 +110,7 @@ def test_settling_more_than_charged_is_an_extra_charge():
     r = req(0, 100, 100)
     assert adm.admit(r, [], 0.0).charged_tokens == 200
     adm.settle(r, 2000, 0.0)  # it really used 2000 (say, a tool call's expansion)
-    assert adm.store.level("t") == pytest.approx(6000 - 2000)
+    assert adm.store.level("default") == pytest.approx(6000 - 2000)
 
 
 def test_retry_after_is_the_time_until_the_bucket_holds_enough():
@@ -164,9 +161,9 @@ def test_settle_is_idempotent_and_ignores_unknown_requests():
     adm.admit(r, [], 0.0)
     adm.settle(r, 200, 0.0)
     adm.settle(r, 0, 0.0)  # a second settle must not refund again
-    adm.settle(req(99), 0, 0.0)
-    assert adm.store.level("t") == pytest.approx(800)
-    assert adm.store.inflight("t") == 0 and adm.in_flight == 0
+    adm.settle(req(99, 200, 300), 0, 0.0)
+    assert adm.store.level("default") == pytest.approx(800)
+    assert adm.store.inflight("default") == 0 and adm.in_flight == 0
 
 
 def test_tenants_have_separate_buckets_and_default_limits():
@@ -200,7 +197,7 @@ def test_overload_sheds_when_predicted_ttft_is_far_above_the_slo():
     d = adm.admit(r, busy, 0.0)
     assert d.reason == "overloaded"
     assert d.retry_after_s == pytest.approx(5.1 - 1.5)
-    assert adm.store.level("t") == pytest.approx(60_000)  # a shed request costs nothing
+    assert adm.store.level("default") == pytest.approx(60_000)  # a shed request costs nothing
     # One instance with room is enough to admit.
     light = [*busy, InstanceView(3, "free", queued_prefill_tokens=2000,
                                  prefill_tokens_per_s=10_000.0)]
@@ -218,7 +215,7 @@ def test_overload_uses_the_slo_of_the_request_class_and_the_prefix_cache():
     chat = req(1, 1024, 10, slo_class="chat")
     assert adm.admit(chat, [view], 0.0).reason == "overloaded"  # 0.9 s > 0.5 s
     # The same prompt with its 1024 tokens cached there only waits for the queue: 0.8 s.
-    cached = req(2, 1024, 10, slo_class="chat", prefix_hashes=(11, 12))
+    cached = req(2, 1024, 10, slo_class="chat", hashes=(11, 12))
     assert predicted_ttft_s(cached, view) == pytest.approx(0.8)
 
 

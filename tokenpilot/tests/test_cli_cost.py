@@ -1,22 +1,16 @@
 import json
 
-from typer.testing import CliRunner
-
-from tokenpilot.cli import app
+from builders import cli
 
 BASE = ["cost", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--output-tokens", "500"]
 
 
-def run(*args):
-    return CliRunner().invoke(app, list(args))
-
-
 def test_cost_text_and_json_agree():
-    text = run(*BASE, "--prompt-tokens", "12000", "--batch", "16", "--kv-dtype", "fp8")
+    text = cli(*BASE, "--prompt-tokens", "12000", "--batch", "16", "--kv-dtype", "fp8")
     assert text.exit_code == 0, text.output
     for word in ("prefill", "TTFT", "time per token", "compute-bound", "memory-bound", "$"):
         assert word in text.stdout
-    js = run(*BASE, "--prompt-tokens", "12000", "--batch", "16", "--kv-dtype", "fp8",
+    js = cli(*BASE, "--prompt-tokens", "12000", "--batch", "16", "--kv-dtype", "fp8",
              "--format", "json")
     d = json.loads(js.stdout)
     assert d["prefill_bound"] == "compute" and d["decode_bound"] == "memory"
@@ -27,7 +21,7 @@ def test_cost_text_and_json_agree():
 def test_prompt_file_is_estimated_without_tokenizer(tmp_path):
     f = tmp_path / "p.txt"
     f.write_text("x" * 4000)
-    d = json.loads(run(*BASE, "--prompt-file", str(f), "--format", "json").stdout)
+    d = json.loads(cli(*BASE, "--prompt-file", str(f), "--format", "json").stdout)
     assert d["prompt_tokens"] == 1000
     assert d["prompt_tokens_source"].startswith("estimated")
 
@@ -35,23 +29,23 @@ def test_prompt_file_is_estimated_without_tokenizer(tmp_path):
 def test_usage_errors_exit_2():
     for args in (["--prompt-tokens", "0"], ["--prompt-tokens", "-5"], ["--prompt-tokens", "10",
                  "--batch", "0"], []):
-        r = run(*BASE, *args)
+        r = cli(*BASE, *args)
         assert r.exit_code == 2, (args, r.output)
         assert "Traceback" not in r.output
 
 
 def test_unknown_names_list_known_ones():
-    r = run("cost", "--model", "nope", "--gpu", "h100", "--prompt-tokens", "1",
+    r = cli("cost", "--model", "nope", "--gpu", "h100", "--prompt-tokens", "1",
             "--output-tokens", "1")
     assert r.exit_code == 2
     assert "llama-3.1-8b" in r.stderr and "config.json" in r.stderr
-    r = run("cost", "--model", "llama-2-7b", "--gpu", "tpu", "--prompt-tokens", "1",
+    r = cli("cost", "--model", "llama-2-7b", "--gpu", "tpu", "--prompt-tokens", "1",
             "--output-tokens", "1")
     assert r.exit_code == 2 and "h100-sxm" in r.stderr
 
 
 def test_does_not_fit_gives_numbers():
-    r = run("cost", "--model", "llama-2-70b", "--gpu", "l4", "--prompt-tokens", "10",
+    r = cli("cost", "--model", "llama-2-70b", "--gpu", "l4", "--prompt-tokens", "10",
             "--output-tokens", "5")
     assert r.exit_code == 1
     assert "GiB per GPU" in r.stderr and "22.5 GiB" in r.stderr
@@ -63,7 +57,7 @@ def test_config_json_model(tmp_path):
            "tie_word_embeddings": True}
     p = tmp_path / "config.json"
     p.write_text(json.dumps(cfg))
-    r = run("cost", "--model", str(p), "--gpu", "l4", "--prompt-tokens", "100",
+    r = cli("cost", "--model", str(p), "--gpu", "l4", "--prompt-tokens", "100",
             "--output-tokens", "10", "--format", "json")
     assert r.exit_code == 0, r.output
     assert json.loads(r.stdout)["kv_bytes"] == 110 * 2 * 30 * 3 * 64 * 2
@@ -82,7 +76,7 @@ def test_prompt_file_counted_exactly_with_a_gguf_tokenizer(tmp_path):
     f.write_text(text)
     base = ["cost", "--model", "smollm2-135m", "--gpu", "l4", "--output-tokens", "8"]
     for extra in ([], ["--tokenizer", str(gguf)]):  # found by itself for SmolLM2, or given
-        d = json.loads(run(*base, *extra, "--prompt-file", str(f), "--format", "json").stdout)
+        d = json.loads(cli(*base, *extra, "--prompt-file", str(f), "--format", "json").stdout)
         assert d["prompt_tokens"] == GGUFTokenizer(gguf).count(text)
         assert d["prompt_tokens_source"].startswith("counted with")
 
@@ -90,5 +84,5 @@ def test_prompt_file_counted_exactly_with_a_gguf_tokenizer(tmp_path):
 def test_missing_tokenizer_file_is_a_usage_error(tmp_path):
     f = tmp_path / "p.txt"
     f.write_text("hello")
-    r = run(*BASE, "--prompt-file", str(f), "--tokenizer", str(tmp_path / "none.json"))
+    r = cli(*BASE, "--prompt-file", str(f), "--tokenizer", str(tmp_path / "none.json"))
     assert r.exit_code == 2 and "does not exist" in r.output

@@ -1,17 +1,11 @@
 import json
 
 import pytest
-from typer.testing import CliRunner
-
-from tokenpilot.cli import app
+from builders import cli
 
 FLEET = ("instances:\n  - {gpu: h100-sxm, model: llama-3.1-8b}\n"
          "  - {gpu: l40s, model: llama-3.1-8b}\n")
 WL = "poisson:rps=4,n=80,prompt=600,output=100,prompt_cv=0.5"
-
-
-def run(*args):
-    return CliRunner().invoke(app, list(args))
 
 
 @pytest.fixture
@@ -22,7 +16,7 @@ def fleet(tmp_path):
 
 
 def test_simulate_json_shape(fleet):
-    r = run("simulate", "--fleet", fleet, "--workload", WL, "--router", "least-tokens",
+    r = cli("simulate", "--fleet", fleet, "--workload", WL, "--router", "least-tokens",
             "--load", "0.5", "--format", "json")
     assert r.exit_code == 0, r.output
     d = json.loads(r.stdout)
@@ -40,7 +34,7 @@ def test_simulate_json_shape(fleet):
 
 
 def test_simulate_text(fleet):
-    r = run("simulate", "--fleet", fleet, "--workload", WL, "--router", "round-robin")
+    r = cli("simulate", "--fleet", fleet, "--workload", WL, "--router", "round-robin")
     assert r.exit_code == 0, r.output
     for word in ("TTFT", "goodput", "fake-balance", "h100-sxm-0", "bandwidth"):
         assert word in r.stdout
@@ -48,7 +42,7 @@ def test_simulate_text(fleet):
 
 def test_compare_table_and_report(fleet, tmp_path):
     out = tmp_path / "rep"
-    r = run("compare", "--routers", "round-robin,earliest-completion", "--fleet", fleet,
+    r = cli("compare", "--routers", "round-robin,earliest-completion", "--fleet", fleet,
             "--workload", WL, "--load", "0.7", "--report", str(out), "--format", "json")
     assert r.exit_code == 0, r.output
     d = json.loads(r.stdout)
@@ -57,7 +51,7 @@ def test_compare_table_and_report(fleet, tmp_path):
                  "instances_earliest-completion.png", "metrics.json"):
         assert (out / name).stat().st_size > 0, name
     assert "latency_cdf.png" in (out / "index.html").read_text()
-    text = run("compare", "--routers", "round-robin,least-requests", "--fleet", fleet,
+    text = cli("compare", "--routers", "round-robin,least-requests", "--fleet", fleet,
                "--workload", WL)
     assert text.exit_code == 0, text.output
     assert "round-robin" in text.stdout and "least-requests" in text.stdout
@@ -75,7 +69,7 @@ def test_bad_input_exits_2(args, msg, fleet):
     base = {"--fleet": fleet, "--workload": WL, "--router": "round-robin"}
     for k, v in zip(args[::2], args[1::2], strict=True):
         base[k] = v
-    r = run("simulate", *[x for kv in base.items() for x in kv])
+    r = cli("simulate", *[x for kv in base.items() for x in kv])
     assert r.exit_code == 2, r.output
     assert r.stderr.startswith("error: ") and msg in r.stderr
     assert "Traceback" not in r.output
@@ -84,5 +78,5 @@ def test_bad_input_exits_2(args, msg, fleet):
 def test_bad_fleet_file_exits_2(tmp_path):
     f = tmp_path / "bad.yaml"
     f.write_text("instances:\n  - {gpu: h100-sxm}\n")
-    r = run("compare", "--fleet", str(f), "--workload", WL)
+    r = cli("compare", "--fleet", str(f), "--workload", WL)
     assert r.exit_code == 2 and "instances[0]: missing required key 'model'" in r.stderr

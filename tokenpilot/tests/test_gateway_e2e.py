@@ -9,6 +9,7 @@ from dataclasses import replace
 
 import httpx
 import pytest
+from builders import MODEL, chat, wait_until
 
 from tokenpilot.gateway.app import create_app
 from tokenpilot.gateway.fleet import gateway_config, start_gateway, start_sims
@@ -16,12 +17,7 @@ from tokenpilot.gateway.runner import ServerPool
 from tokenpilot.gateway.wire import WireClient
 from tokenpilot.policy import make_router
 
-MODEL = "llama-3.1-8b"
-
-
-def chat(content: str = "hello " * 200, max_tokens: int = 8, **kw) -> dict:
-    return {"model": MODEL, "messages": [{"role": "user", "content": content}],
-            "max_tokens": max_tokens, **kw}
+pytestmark = pytest.mark.e2e  # every test here serves on 127.0.0.1
 
 
 def sse_events(text: str) -> list[str]:
@@ -141,13 +137,19 @@ def test_killed_backend_mid_run() -> None:
 
         async def run() -> tuple[list, list]:
             async with httpx.AsyncClient(base_url=gw.url, timeout=10) as c:
-                async def stream_one() -> str:
+                async def stream_one(streaming: asyncio.Event) -> str:
                     async with c.stream("POST", "/v1/chat/completions",
                                         json=chat(max_tokens=400, stream=True)) as r:
-                        return "".join([t async for t in r.aiter_text()])
+                        parts = []
+                        async for text in r.aiter_text():
+                            parts.append(text)
+                            streaming.set()
+                        return "".join(parts)
 
-                long_streams = [asyncio.create_task(stream_one()) for _ in range(4)]
-                await asyncio.sleep(0.4)  # all four are mid-stream (400 tokens take ~2 s)
+                streaming = [asyncio.Event() for _ in range(4)]
+                long_streams = [asyncio.create_task(stream_one(e)) for e in streaming]
+                # All four are mid-stream once each has its first tokens (400 take ~2 s).
+                await asyncio.wait_for(asyncio.gather(*(e.wait() for e in streaming)), 10)
                 await asyncio.to_thread(pool.kill, sims[0])
                 outs = await asyncio.wait_for(asyncio.gather(*long_streams), 10)
                 after = [await c.post("/v1/chat/completions", json=chat(max_tokens=3))
@@ -216,10 +218,7 @@ def test_sim_backend_memory_stays_flat() -> None:
 
         asyncio.run(run())
         engine = sim.app.state.sim.engine
-        deadline = time.monotonic() + 5
-        while engine.seqs and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert engine.seqs == {}
+        wait_until(lambda: not engine.seqs, "the backend to forget the requests it answered")
         assert len(engine._log_t0) <= 2 and not engine.finished  # only "now" is kept
         assert engine.finalize_stats().finished == 60
 
@@ -268,13 +267,9 @@ def test_client_gone_mid_stream_stops_the_relay() -> None:
                 r.close(reuse=False)
 
         asyncio.run(hang_up())
-        deadline = time.monotonic() + 5
-        while gateway.backends[0].inflight and time.monotonic() < deadline:
-            time.sleep(0.02)
-        assert gateway.backends[0].inflight == 0
+        wait_until(lambda: gateway.backends[0].inflight == 0, "the gateway to settle the stream")
         assert gateway.admission.in_flight == 0
-        while sim.active and time.monotonic() < deadline:
-            time.sleep(0.02)
-        assert not sim.active  # the backend saw the gateway hang up too
+        # The backend saw the gateway hang up too.
+        wait_until(lambda: not sim.active, "the backend to drop the abandoned stream")
         metrics = httpx.get(gw.url + "/metrics").text
         assert 'outcome="cancelled",tenant="default"} 1.0' in metrics

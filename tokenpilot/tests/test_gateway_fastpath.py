@@ -8,6 +8,7 @@ import json
 import time
 
 import httpx
+import pytest
 from starlette.applications import Starlette
 from starlette.requests import Request as HTTPRequest
 from starlette.responses import Response, StreamingResponse
@@ -18,6 +19,8 @@ from tokenpilot.gateway.app import create_app
 from tokenpilot.gateway.config import GatewayConfig
 from tokenpilot.gateway.runner import ServerPool
 from tokenpilot.gateway.wire import WireClient
+
+pytestmark = pytest.mark.e2e  # every test here serves on 127.0.0.1
 
 CHUNK = b'data: {"choices":[{"index":0,"delta":{"content":"hi "},"finish_reason":null}]}\n\n'
 USAGE = (b'data: {"choices":[],"usage":{"prompt_tokens":3,"completion_tokens":2,'

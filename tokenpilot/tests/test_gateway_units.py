@@ -63,6 +63,7 @@ def test_adapters_read_each_servers_names() -> None:
     assert parse_metrics(VLLM, "openai").running is None
 
 
+@pytest.mark.e2e
 def test_sim_backend_metrics_parse_as_vllm() -> None:
     with ServerPool() as pool:
         h = pool.start(create_sim_app(SimConfig(gpu="l40s", speedup=20)))
@@ -122,6 +123,7 @@ def test_token_estimates_and_prefix_hashes() -> None:
     assert a[:4] == b[:4] and a[4] != b[4]  # the first 512-token block is shared, not the 2nd
 
 
+@pytest.mark.e2e
 def test_cli_bench_against_a_sim_backend(tmp_path) -> None:
     out = tmp_path / "bench.json"
     with ServerPool() as pool:
@@ -159,6 +161,7 @@ def test_example_config_loads() -> None:
     assert gw.tenants.resolve("Bearer sk-acme-examplX") is None
 
 
+@pytest.mark.e2e
 def test_demo_small_run_answers_every_request() -> None:
     from tokenpilot.demo import DemoSettings, render, run_demo
 
@@ -174,6 +177,7 @@ def test_demo_small_run_answers_every_request() -> None:
     assert "p99 TTFT, short requests" in render(d) and "10/10/10" in render(d)
 
 
+@pytest.mark.e2e
 def test_passive_ejection_then_readmission_by_health_check() -> None:
     import asyncio
 
@@ -203,6 +207,7 @@ def test_passive_ejection_then_readmission_by_health_check() -> None:
         assert not asyncio.run(probe()) and not b.available
 
 
+@pytest.mark.e2e
 def test_pooled_connections_closed_by_the_server_are_redialled() -> None:
     """A backend that drops idle keep-alive connections (llama.cpp's server does after a few
     seconds) must not look failed: the pool dials anew instead of trying the next stale one."""
@@ -238,7 +243,7 @@ def test_pooled_connections_closed_by_the_server_are_redialled() -> None:
         got = list(await asyncio.gather(ask(11), ask(12), ask(13)))  # three pooled connections
         for w in live:  # the server's idle timeout: every pooled connection is now dead
             w.close()
-        await asyncio.sleep(0.05)
+        await asyncio.gather(*(w.wait_closed() for w in live))
         got.append(await ask(14))
         await client.aclose()
         server.close()

@@ -6,14 +6,16 @@
 from __future__ import annotations
 
 import threading
-import time
 
 import httpx
+import pytest
+from builders import wait_until
 from conftest_llama import FLEET_SPECS
 
 from tokenpilot.gateway.adapters import parse_llamacpp_slots, parse_metrics
 
 
+@pytest.mark.e2e
 def test_fleet_is_heterogeneous_and_healthy(realfleet) -> None:
     assert len(realfleet.urls) == len(FLEET_SPECS)
     for server, spec in zip(realfleet.servers, FLEET_SPECS, strict=True):
@@ -25,6 +27,7 @@ def test_fleet_is_heterogeneous_and_healthy(realfleet) -> None:
     assert labels == [[], [], ["long-context"]]
 
 
+@pytest.mark.e2e
 def test_adapter_reads_running_waiting_and_kv_from_a_live_server(realfleet) -> None:
     url = realfleet.servers[0].url  # one slot: a second request must wait
     idle = parse_metrics(httpx.get(url + "/metrics").text, "llamacpp")
@@ -33,21 +36,22 @@ def test_adapter_reads_running_waiting_and_kv_from_a_live_server(realfleet) -> N
             "seed": 7, "ignore_eos": True}
     threads = [threading.Thread(target=httpx.post, args=(url + "/v1/completions",),
                                 kwargs={"json": body, "timeout": 60}) for _ in range(2)]
-    for t in threads:
-        t.start()
-    seen = None
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
+
+    def one_running_one_deferred():
         snap = parse_metrics(httpx.get(url + "/metrics").text, "llamacpp")
         slots = parse_llamacpp_slots(httpx.get(url + "/slots").json())
         if snap.running == 1 and snap.waiting == 1 and slots.kv_usage > 0:
-            seen = (snap, slots)
-            break
-        time.sleep(0.05)
+            return snap, slots
+        return None
+
     for t in threads:
-        t.join(60)
-    assert seen is not None, "never saw one request running and one deferred"
-    snap, slots = seen
+        t.start()
+    try:
+        snap, slots = wait_until(one_running_one_deferred,
+                                 "one request running and one deferred", 20, 0.05)
+    finally:
+        for t in threads:
+            t.join(60)
     assert slots.busy == 1
     # Prompt (8 tokens) plus some of the 120 generated, out of 512: in (0, 128/512].
     assert 0 < slots.kv_usage <= 128 / 512

@@ -15,6 +15,8 @@ from tokenpilot.gateway.runner import ServerPool
 from tokenpilot.llamafleet import LlamaFleet, LlamaServerSpec
 from tokenpilot.tokenize_gguf import GGUFTokenizer
 
+pytestmark = pytest.mark.e2e  # every test here serves on 127.0.0.1
+
 EXACT = {"temperature": 0, "seed": 42, "ignore_eos": True}
 
 

@@ -49,6 +49,7 @@ def test_not_a_gguf_is_a_clear_error(tmp_path) -> None:
         GGUFTokenizer(bad)
 
 
+@pytest.mark.e2e
 def test_tokens_equal_the_servers(realfleet, tok) -> None:
     url = realfleet.urls[0]
     for p in PROMPTS:
@@ -56,6 +57,7 @@ def test_tokens_equal_the_servers(realfleet, tok) -> None:
         assert tok.encode(p, add_special=True) == server["tokens"], p
 
 
+@pytest.mark.e2e
 def test_chat_and_completion_counts_equal_the_servers_usage(realfleet, tok) -> None:
     counter = TokenCounter(str(tok.path))
     assert counter.exact and counter.source.startswith("gguf")

@@ -9,6 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from builders import fleet, req
 
 from tokenpilot.policy import (
     ROUTERS,
@@ -21,14 +22,6 @@ from tokenpilot.policy import (
     make_router,
 )
 from tokenpilot.workload import Request
-
-
-def req(prompt=1000, output=100, hashes=(), rid=0) -> Request:
-    return Request(rid, 0.0, prompt, output, prefix_hashes=tuple(hashes))
-
-
-def fleet(n=4, **common) -> list[InstanceView]:
-    return [InstanceView(index=i, name=f"i{i}", **common) for i in range(n)]
 
 
 def with_(views, i, **changes) -> list[InstanceView]:
