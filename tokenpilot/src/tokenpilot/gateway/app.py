@@ -22,7 +22,6 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request as HTTPRequest
 from starlette.responses import JSONResponse, Response
-from starlette.routing import Route
 
 from tokenpilot.engine.queues import make_discipline
 from tokenpilot.gateway.asgi import GatewayApp, Receive, RelayResponse, Scope
@@ -34,6 +33,7 @@ from tokenpilot.gateway.openai import (
     error_response,
     header,
     max_tokens_of,
+    openai_routes,
     parse_object,
     read_raw,
     sse_error,
@@ -422,11 +422,9 @@ def create_app(cfg: GatewayConfig, router: Router | None = None) -> GatewayApp:
         finally:
             await gw.stop()
 
-    async def chat(request: HTTPRequest) -> Response:
-        return await gw.completions(request.scope, request.receive, True)
-
-    async def plain(request: HTTPRequest) -> Response:
-        return await gw.completions(request.scope, request.receive, False)
+    async def completions(request: HTTPRequest, chat: bool) -> Response:
+        # Only other ASGI servers' oddities get here: ``GatewayApp`` serves these routes itself.
+        return await gw.completions(request.scope, request.receive, chat)
 
     async def models(request: HTTPRequest) -> Response:
         return JSONResponse({"object": "list", "data": [
@@ -450,12 +448,7 @@ def create_app(cfg: GatewayConfig, router: Router | None = None) -> GatewayApp:
                if code == 405 and getattr(exc, "headers", None) else str(exc))
         return error_response(code, msg)
 
-    app = Starlette(routes=[
-        Route("/v1/chat/completions", chat, methods=["POST"]),
-        Route("/v1/completions", plain, methods=["POST"]),
-        Route("/v1/models", models, methods=["GET"]),
-        Route("/health", health, methods=["GET"]),
-        Route("/metrics", metrics, methods=["GET"]),
-    ], lifespan=lifespan, exception_handlers={HTTPException: http_error})
+    app = Starlette(routes=openai_routes(completions, models, health, metrics), lifespan=lifespan,
+                    exception_handlers={HTTPException: http_error})
     app.state.gateway = gw
     return GatewayApp(gw, app)  # the completion routes go straight to ``gw``
