@@ -5,8 +5,9 @@ slot that frees wakes the request the discipline puts first (the same discipline
 engine simulator queues with) and is promised to it: until the woken request has resumed and
 picked, ``promised`` is non-zero and a newcomer must queue too, or one arriving in between would
 take the slot and the discipline's order would not hold. A request that gives up (it times out,
-or its client leaves) leaves the discipline uncharged, and one that gives up after it was woken
-passes its slot on. All of it runs on the serving event loop; nothing here knows HTTP.
+or its client leaves) leaves the discipline uncharged; one whose client leaves after it was woken
+passes its slot on, and one woken as its deadline passes keeps it (the slot is never lost). All
+of it runs on the serving event loop; nothing here knows HTTP.
 """
 
 from __future__ import annotations
