@@ -1,10 +1,10 @@
-"""The ``tokenpilot`` command line. Each feature module registers its own commands on ``app``."""
+"""The ``tokenpilot`` command line: ``app`` registers each feature module's command functions."""
 
 from __future__ import annotations
 
 import typer
 
-from tokenpilot import __version__
+from tokenpilot import __version__, cli_cost, cli_gateway, cli_llama, cli_scenario, cli_sim
 from tokenpilot.output import FORMAT_OPTION, Format, emit
 
 app = typer.Typer(
@@ -39,14 +39,15 @@ def demo(fmt: Format = FORMAT_OPTION) -> None:
     emit(run_demo(), fmt, render)
 
 
-# Each command module registers its commands on `app` when imported.
-from tokenpilot import (  # noqa: E402,F401
-    cli_cost,  # cost, calibrate
-    cli_gateway,  # serve, sim-backend, bench
-    cli_llama,  # llama-fleet
-    cli_scenario,  # scenario
-    cli_sim,  # simulate, compare
-)
+app.command()(cli_cost.cost)
+app.command()(cli_cost.calibrate)
+app.command()(cli_gateway.serve)
+app.command("sim-backend")(cli_gateway.sim_backend)
+app.command()(cli_gateway.bench)
+app.command("llama-fleet")(cli_llama.llama_fleet)
+app.command()(cli_scenario.scenario)
+app.command("simulate")(cli_sim.simulate_cmd)
+app.command("compare")(cli_sim.compare_cmd)
 
 
 def main() -> None:
@@ -54,8 +55,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    # Under `python -m`, this file runs as __main__, a second copy of the module; the command
-    # modules register on tokenpilot.cli's app, so run that one.
-    from tokenpilot.cli import main as _main
-
-    _main()
+    main()

@@ -7,7 +7,6 @@ from pathlib import Path
 
 import typer
 
-from tokenpilot.cli import app
 from tokenpilot.costmodel import DTYPE_BYTES, CostModel, DoesNotFitError, estimate_request
 from tokenpilot.fidelity import FidelityReport, fidelity_report
 from tokenpilot.hardware import GiB, UnknownGPUError, get_gpu
@@ -85,7 +84,6 @@ def _render_cost(d: dict) -> str:
     ])
 
 
-@app.command()
 def cost(
     model: str = typer.Option(..., "--model", help="Catalog name or path/to/config.json."),
     gpu: str = typer.Option(..., "--gpu", help="Accelerator name, e.g. h100-sxm."),
@@ -153,7 +151,6 @@ def _render_report(rep: FidelityReport) -> str:
     return "\n".join(lines)
 
 
-@app.command()
 def calibrate(
     report: bool = typer.Option(False, "--report", help="Compare predictions with measurements."),
     fmt: Format = FORMAT_OPTION,

@@ -9,7 +9,6 @@ from pathlib import Path
 
 import typer
 
-from tokenpilot.cli import app
 from tokenpilot.output import FORMAT_OPTION, Format, emit, fail, log
 
 LOOPBACK = "127.0.0.1"
@@ -29,7 +28,6 @@ def _serve(asgi, host: str, port: int) -> None:
     uvicorn.Server(config).run(sockets=[sock])
 
 
-@app.command()
 def serve(
     config: Path = typer.Option(None, "--config", "-c", help="Gateway YAML (see "
                                 "examples/gateway.yaml)."),
@@ -66,7 +64,6 @@ def serve(
     _serve(asgi, host, port)
 
 
-@app.command("sim-backend")
 def sim_backend(
     gpu: str = typer.Option("h100-sxm", "--gpu", help="GPU from the hardware catalog."),
     model: str = typer.Option("llama-3.1-8b", "--model", help="Model from the model catalog."),
@@ -89,7 +86,6 @@ def sim_backend(
     _serve(asgi, LOOPBACK, port)
 
 
-@app.command()
 def bench(
     target: str = typer.Option(..., "--target", "-t", help="Base URL of an OpenAI-compatible "
                                "endpoint, e.g. http://127.0.0.1:8080."),

@@ -7,7 +7,6 @@ import time
 
 import typer
 
-from tokenpilot.cli import app
 from tokenpilot.llamafleet import LlamaFleet, LlamaServerSpec, LlamaUnavailable
 from tokenpilot.output import FORMAT_OPTION, Format, emit, fail, log
 
@@ -25,7 +24,6 @@ def _ints(value: str, option: str, n: int) -> list[int]:
     return items
 
 
-@app.command("llama-fleet")
 def llama_fleet(
     servers: int = typer.Option(3, "--servers", "-n", help="How many llama.cpp servers."),
     slots: str = typer.Option("1,2,4", help="Slots (parallel requests) per server, comma list."),

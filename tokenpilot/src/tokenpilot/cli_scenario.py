@@ -7,11 +7,9 @@ from pathlib import Path
 
 import typer
 
-from tokenpilot.cli import app
 from tokenpilot.output import FORMAT_OPTION, Format, emit, fail, log
 
 
-@app.command()
 def scenario(
     name: str = typer.Argument("", help="Scenario name (see --list)."),
     list_: bool = typer.Option(False, "--list", help="List the scenarios and exit."),

@@ -9,7 +9,6 @@ from pathlib import Path
 
 import typer
 
-from tokenpilot.cli import app
 from tokenpilot.cluster import (
     DEFAULT_FLEET,
     DEFAULT_LOAD,
@@ -95,7 +94,6 @@ def _progress(label: str, show: bool) -> Iterator[ProgressFn | None]:
         yield update
 
 
-@app.command("simulate")
 def simulate_cmd(
     fleet: str = FLEET_OPTION, workload: str = WORKLOAD_OPTION,
     router: str = typer.Option("earliest-completion", "--router", "-r",
@@ -112,7 +110,6 @@ def simulate_cmd(
     emit(metrics_json(metrics, **context), fmt, simulate_text)
 
 
-@app.command("compare")
 def compare_cmd(
     routers: str = typer.Option(DEFAULT_ROUTERS, "--routers",
                                 help="Comma-separated router specs to run on the same workload."),

@@ -22,7 +22,6 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request as HTTPRequest
 from starlette.responses import JSONResponse, Response
-from starlette.routing import Route
 
 from tokenpilot.engine.queues import make_discipline
 from tokenpilot.gateway.asgi import GatewayApp, Receive, RelayResponse, Scope
@@ -31,15 +30,18 @@ from tokenpilot.gateway.config import GatewayConfig
 from tokenpilot.gateway.health import check_all, health_loop
 from tokenpilot.gateway.metrics import GatewayMetrics
 from tokenpilot.gateway.openai import (
+    CHAT_PATH,
+    COMPLETIONS_PATH,
     error_response,
     header,
     max_tokens_of,
+    openai_routes,
     parse_object,
     read_raw,
-    sse_error,
     stream_flags,
 )
-from tokenpilot.gateway.relay import StreamTally
+from tokenpilot.gateway.relay import Relay
+from tokenpilot.gateway.slots import SlotQueue
 from tokenpilot.gateway.tenants import Tenants
 from tokenpilot.gateway.text import BadRequest, TokenCounter, prefix_hashes, prompt_text
 from tokenpilot.gateway.transport import Upstream, WireTransport, body_chunks, read_body
@@ -53,10 +55,6 @@ from tokenpilot.workload.request import Request
 log = logging.getLogger("tokenpilot.gateway")
 REJECT_STATUS = {"context_too_long": 400, "tenant_context_limit": 400, "rate_limited": 429,
                  "inflight_limit": 429, "overloaded": 503}
-
-
-class Upstream5xx(Exception):
-    pass
 
 
 def make_queue(name: str, weights: dict[str, float]) -> Any:
@@ -84,7 +82,7 @@ class Gateway:
         self.tenants = Tenants(cfg.tenants)
         self.counter = TokenCounter(cfg.tokenizer)
         self.metrics = GatewayMetrics(self.backends, self.counter.source,
-                                      lambda: len(self._waiters))
+                                      lambda: len(self.slots))
         self.client: httpx.AsyncClient | None = None  # health checks
         self.upstream = Upstream()  # proxied requests: the hot path, without httpx
         self._ids = itertools.count()
@@ -93,12 +91,8 @@ class Gateway:
         # Requests waiting for a backend slot, ordered by the configured queue discipline
         # (the same objects the engine simulator queues with); futures wake them.
         self.waiting = make_queue(cfg.queue_discipline, self.admission.config.weights())
-        self._waiters: dict[int, asyncio.Future] = {}
-        # Queued requests woken for a freed slot that have not picked yet: until they have,
-        # newcomers queue too, or one arriving in between would take the slot (and the
-        # discipline's order would not hold).
-        self._handoffs = 0
-        self.queued_total = 0  # requests that ever waited for a slot
+        self.slots = SlotQueue(self.waiting, cfg.limits.max_queue)
+        self.relay = Relay(cfg, self.metrics, self._finish)
         self.last_decision: tuple[Request, list, int] | None = None  # for tests and debugging
         self._models: tuple[tuple[str, ...], list[str]] = ((), [])
 
@@ -107,7 +101,13 @@ class Gateway:
 
     @property
     def queued(self) -> int:
-        return len(self._waiters)
+        """Requests waiting for a backend slot now."""
+        return len(self.slots)
+
+    @property
+    def queued_total(self) -> int:
+        """Requests that ever waited for a backend slot."""
+        return self.slots.total
 
     async def start(self) -> None:
         t = self.cfg.timeouts
@@ -139,7 +139,8 @@ class Gateway:
 
     # ---- one request -----------------------------------------------------------------------
     async def completions(self, scope: Scope, receive: Receive, chat: bool) -> Response:
-        """One completion request, from its ASGI scope and ``receive``."""
+        """One completion request, from its ASGI scope and ``receive``: authenticate, validate,
+        admit, then dispatch."""
         tenants = self.tenants
         tenant = tenants.resolve(None if tenants.open else header(scope, b"authorization"))
         if tenant is None:
@@ -184,7 +185,40 @@ class Gateway:
     async def _dispatch(self, req: Request, body: dict, raw: bytes, chat: bool, stream: bool,
                         want_usage: bool, exclude: frozenset[int],
                         first_views: list | None = None) -> Response:
+        """Pick a backend, send, relay; one that fails before its first byte is retried on
+        another, up to ``limits.retries`` more times."""
         strip = stream and not want_usage
+        payload = self._payload(body, raw, strip)
+        path = CHAT_PATH if chat else COMPLETIONS_PATH
+        tried = set(exclude)
+        vs = first_views  # nothing ran since admission built them: the first pick reuses them
+        for attempt in range(self.cfg.limits.retries + 1):
+            # While a freed slot is promised to a queued request, this one queues behind it.
+            i = None if self.slots.promised else self._pick(req, vs or views(self.backends,
+                                                                             tried))
+            if i is None and (i := await self._queue(req, tried)) is None:
+                return self._unavailable(req, attempt == 0)
+            sent = await self._send(req, i, path, payload, stream)
+            if sent is None:  # failed before the first byte: try another
+                tried.add(i)
+                vs = None
+                continue
+            resp, it, first, t_send = sent
+            b = self.backends[i]
+            if resp.status != 200:  # the backend refused the request itself: pass it on
+                return await self._refused(req, b, i, resp)
+            if it is not None:
+                return RelayResponse(self.relay.stream(req, b, i, resp, it, first, strip, t_send),
+                                     b.name, first_ready=True)
+            return await self.relay.whole(req, b, i, resp, t_send)
+        self.admission.settle(req, 0, self.now())
+        return error_response(503, "every backend tried failed; retry later", "no_healthy_backend",
+                              retry_after_s=1.0)
+
+    def _payload(self, body: dict, raw: bytes, strip: bool) -> bytes:
+        """The body to send upstream: as the client sent it (no second encoding on the way to
+        the first token) unless it is changed here or is not UTF-8 text (JSON may be
+        UTF-16/32)."""
         payload = raw
         if strip:  # ask for usage anyway: the true token count settles the tenant's bucket
             body = {**body, "stream_options": {**(body.get("stream_options") or {}),
@@ -193,213 +227,96 @@ class Gateway:
         if "model" not in body and self.models():
             body = {**body, "model": self.models()[0]}
             payload = b""
-        # The body goes upstream as the client sent it (no second encoding on the way to the
-        # first token) unless it was changed here or is not UTF-8 text (JSON may be UTF-16/32).
         if not payload.startswith(b"{") or payload[1:2] == b"\x00":
             payload = json.dumps(body).encode()
-        path = "/v1/chat/completions" if chat else "/v1/completions"
-        t = self.cfg.timeouts
-        tried = set(exclude)
-        for attempt in range(self.cfg.limits.retries + 1):
-            # Nothing ran since admission built its views: the first pick reuses them.
-            vs = first_views if attempt == 0 and first_views else views(self.backends, tried)
-            try:
-                try:
-                    if self._handoffs:  # a freed slot is promised to a queued request
-                        raise NoHealthyInstance(len(vs))  # so this one queues behind it
-                    i = self.router.pick(req, vs)
-                except NoHealthyInstance:
-                    deadline = time.monotonic() + self.cfg.limits.queue_timeout_s
-                    while True:  # bounded by the deadline
-                        if not await self._wait_for_slot(req, tried, deadline):
-                            raise
-                        vs = views(self.backends, tried)
-                        with contextlib.suppress(NoHealthyInstance):
-                            i = self.router.pick(req, vs)
-                            break
-            except NoHealthyInstance:
-                self.admission.settle(req, 0, self.now())
-                self.metrics.rejections.labels(req.tenant, "no_healthy_backend").inc()
-                what = "no healthy backend" if attempt == 0 else "every backend tried failed"
-                return error_response(503, f"{what} can serve this request now; retry later",
-                                      "no_healthy_backend", retry_after_s=1.0)
-            self.last_decision = (req, vs, i)
-            b = self.backends[i]
-            self.router.on_routed(req, i)
-            b.begin(req)
-            self.metrics.routed_to(self.policy, b.name).inc()
-            t_send = time.perf_counter()
-            resp = None
-            try:
-                resp = await self.upstream.post(b.url, path, payload, t.connect_s,
-                                                t.first_byte_s)
-                if resp.status >= 500:
-                    await read_body(resp, t.first_byte_s)
-                    raise Upstream5xx(f"HTTP {resp.status}")
-                first = b""
-                if stream and resp.status == 200:
-                    it = body_chunks(resp, t.first_byte_s)
-                    first = await it.__anext__()
-            except (Upstream5xx, StopAsyncIteration, OSError, TimeoutError) as exc:
-                log.warning("backend %s failed before the first byte (%s): %s", b.name,
-                            type(exc).__name__, exc)
-                if resp is not None:
-                    resp.close()
-                b.end(req, False, 0)
-                self.router.on_finished(req, i)
-                self._free_slot()
-                b.failed(self.cfg.health.failures_to_eject)
-                self.metrics.retries.labels(b.name).inc()
-                tried.add(i)
-                continue
-            b.succeeded()
-            if resp.status != 200:  # the backend refused the request itself: pass it on
-                try:
-                    data = await read_body(resp, t.first_byte_s)
-                except (OSError, TimeoutError):
-                    data = b""
-                resp.close()
-                self._finish(req, b, i, "client_error", 0, 0)
-                return Response(data, resp.status, media_type="application/json")
-            if stream:
-                return RelayResponse(self._relay(req, b, i, resp, it, first, strip, t_send),
-                                     b.name, first_ready=True)
-            return await self._whole(req, b, i, resp, t_send)
-        self.admission.settle(req, 0, self.now())
-        return error_response(503, "every backend tried failed; retry later", "no_healthy_backend",
-                              retry_after_s=1.0)
+        return payload
 
-    async def _wait_for_slot(self, req: Request, tried: set[int], deadline: float) -> bool:
-        """Queue ``req`` until a slot frees on a healthy, full backend; False: give up."""
-        lim = self.cfg.limits
-        full = [b for i, b in enumerate(self.backends)
-                if i not in tried and b.healthy and not b.ejected]
-        left = deadline - time.monotonic()
-        if not full or len(self._waiters) >= lim.max_queue or left <= 0:
-            return False
-        if not self._handoffs and any(b.available for b in full):
-            return True  # a slot freed meanwhile, and nobody queued was promised it
-        fut = asyncio.get_running_loop().create_future()
-        self._waiters[req.id] = fut
-        self.queued_total += 1
-        self.waiting.push(req)
+    def _pick(self, req: Request, vs: list) -> int | None:
+        """The router's choice among ``vs`` now; None when none of them can take ``req``."""
         try:
-            await asyncio.wait_for(fut, left)
-        except BaseException as exc:  # timed out, or cancelled (the client left)
-            if fut.done() and not fut.cancelled():  # a slot was handed over meanwhile:
-                self._handoffs -= 1  # pass it on
-                self._free_slot()
-            else:  # still queued: out of the discipline, so no tenant is charged for it
-                remove = getattr(self.waiting, "remove", None)
-                if remove is not None:
-                    remove(req)
-            if isinstance(exc, TimeoutError):
-                return False
-            raise
-        finally:
-            # A discipline without ``remove`` keeps a request that gave up; _free_slot skips it.
-            self._waiters.pop(req.id, None)
-        self._handoffs -= 1  # this request picks now, before anything else runs
-        return True
+            i = self.router.pick(req, vs)
+        except NoHealthyInstance:
+            return None
+        self.last_decision = (req, vs, i)
+        return i
 
-    def _free_slot(self) -> None:
-        """A slot freed: wake the request the discipline puts first, and promise it the slot."""
-        q = self.waiting
-        while len(q):
-            req = q.pop()
-            fut = self._waiters.pop(req.id, None)
-            if fut is not None and not fut.done():
-                fut.set_result(True)
-                self._handoffs += 1
-                return
+    async def _queue(self, req: Request, tried: set[int]) -> int | None:
+        """Wait in the slot queue and pick each time a freed slot is promised to ``req``; None
+        when no healthy backend is left to wait for, the queue is full or the wait too long."""
+        deadline = time.monotonic() + self.cfg.limits.queue_timeout_s
+        backends = self.backends
+        while any(b.healthy and not b.ejected for i, b in enumerate(backends) if i not in tried):
+            if not await self.slots.wait(req, deadline):
+                return None
+            i = self._pick(req, views(backends, tried))
+            if i is not None:
+                return i
+        return None
 
-    async def _whole(self, req: Request, b: Backend, i: int, resp: WireResponse,
-                     t_send: float) -> Response:
+    async def _send(self, req: Request, i: int, path: str, payload: bytes, stream: bool
+                    ) -> tuple[WireResponse, AsyncIterator[bytes] | None, bytes, float] | None:
+        """Send ``req`` to backend ``i``: the response once its head (and, streaming, its first
+        chunk) is in, with the time it was sent; None when the backend failed before that (an
+        error or a 5xx), its books settled and the failure counted."""
+        b = self.backends[i]
+        self.router.on_routed(req, i)
+        b.begin(req)
+        self.metrics.routed_to(self.policy, b.name).inc()
+        t = self.cfg.timeouts
+        t_send = time.perf_counter()
+        resp = None
+        try:
+            resp = await self.upstream.post(b.url, path, payload, t.connect_s, t.first_byte_s)
+            if resp.status < 500:
+                if not stream or resp.status != 200:
+                    b.succeeded()
+                    return resp, None, b"", t_send
+                it = body_chunks(resp, t.first_byte_s)
+                first = await it.__anext__()
+                b.succeeded()
+                return resp, it, first, t_send
+            await read_body(resp, t.first_byte_s)
+            why = f"HTTP {resp.status}"
+        except StopAsyncIteration:
+            why = "the stream ended before its first chunk"
+        except (OSError, TimeoutError) as exc:
+            why = f"{type(exc).__name__}: {exc}"
+        log.warning("backend %s failed before the first byte: %s", b.name, why)
+        if resp is not None:
+            resp.close()
+        b.end(req, False, 0)
+        self.router.on_finished(req, i)
+        self.slots.free()
+        b.failed(self.cfg.health.failures_to_eject)
+        self.metrics.retries.labels(b.name).inc()
+        return None
+
+    async def _refused(self, req: Request, b: Backend, i: int, resp: WireResponse) -> Response:
+        """The backend's own 4xx answer, passed on as it came."""
         try:
             data = await read_body(resp, self.cfg.timeouts.first_byte_s)
-        except (OSError, TimeoutError) as exc:
-            b.failed(self.cfg.health.failures_to_eject)
-            self._finish(req, b, i, "error", 0, 0)
-            return error_response(502, f"backend {b.name} failed mid-response: {exc}",
-                                  "upstream_error")
-        finally:
-            resp.close()
-        try:
-            usage = json.loads(data).get("usage") or {}
-        except (ValueError, AttributeError):
-            usage = {}
-        done = time.perf_counter()
-        b.first_token(req)
-        out = int(usage.get("completion_tokens") or 0)
-        self.metrics.of(b.name, req.tenant).ttft.observe(done - t_send)
-        self._finish(req, b, i, "success", int(usage.get("prompt_tokens") or req.prompt_tokens),
-                     out, started=True)
-        return Response(data, 200, media_type="application/json",
-                        headers={"x-tokenpilot-backend": b.name})
+        except (OSError, TimeoutError):
+            data = b""
+        resp.close()
+        self._finish(req, b, i, "client_error", 0, 0)
+        return Response(data, resp.status, media_type="application/json")
 
-    async def _relay(self, req: Request, b: Backend, i: int, resp: WireResponse,
-                     it: AsyncIterator[bytes], first: bytes, strip: bool,
-                     t_send: float) -> AsyncIterator[bytes]:
-        tally = StreamTally()
-        t_first = time.perf_counter()
-        b.first_token(req)
-        deadline = t_send + self.cfg.timeouts.total_s
-        outcome = "cancelled"
-        t_last = t_first
-        accounted, owed = 0, req.output_tokens
-        try:
-            chunk = first
-            while True:
-                if strip:
-                    out = tally.feed(chunk, True)
-                    if out:
-                        yield out
-                else:  # the chunk goes on as it came: send it first, account for it after
-                    try:
-                        yield chunk
-                    finally:
-                        tally.feed(chunk, False)
-                # Tokens streamed back leave the backend's outstanding work as they come, so
-                # routers and admission see a long stream shrink rather than stay at max_tokens.
-                done = min(tally.tokens_out, owed) - accounted
-                if done > 0:
-                    b.decoded(done)
-                    accounted += done
-                t_last = time.perf_counter()
-                if t_last > deadline:
-                    raise TimeoutError(f"the {self.cfg.timeouts.total_s:g} s total timeout passed")
-                try:
-                    chunk = await it.__anext__()
-                except StopAsyncIteration:
-                    break
-            rest = tally.flush(strip)
-            if rest:
-                yield rest
-            outcome = "success"
-        except (OSError, TimeoutError) as exc:
-            outcome = "error"
-            b.failed(self.cfg.health.failures_to_eject)
-            log.warning("backend %s failed mid-stream: %s", b.name, exc)
-            yield sse_error(f"backend {b.name} failed mid-stream ({type(exc).__name__}); the "
-                            "response is incomplete")
-        finally:
-            resp.close()  # a no-op once the body was read to its end (and pooled)
-            m = self.metrics.of(b.name, req.tenant)
-            m.ttft.observe(t_first - t_send)
-            n = tally.tokens_out
-            if n > 1 and outcome == "success":
-                m.tpot.observe((t_last - t_first) / (n - 1))
-            self._finish(req, b, i, outcome, tally.prompt_tokens or req.prompt_tokens, n,
-                         started=True, accounted=accounted)
+    def _unavailable(self, req: Request, first: bool) -> Response:
+        """503: no backend can take ``req`` now (``first``: before any was tried)."""
+        self.admission.settle(req, 0, self.now())
+        self.metrics.rejections.labels(req.tenant, "no_healthy_backend").inc()
+        what = ("no healthy backend can serve this request now" if first else
+                "every backend tried failed, and no other can serve this request now")
+        return error_response(503, f"{what}; retry later", "no_healthy_backend",
+                              retry_after_s=1.0)
 
     def _finish(self, req: Request, b: Backend, i: int, outcome: str, prompt: int,
                 completion: int, started: bool = False, accounted: int = 0) -> None:
+        """The books for a request that left backend ``i``: the backend's and the router's
+        load, the slot (to the next queued request), the tenant's bucket, the metrics."""
         b.end(req, started, completion, accounted)
         self.router.on_finished(req, i)
-        on_decode = getattr(self.waiting, "on_decode", None)
-        if on_decode is not None and completion:
-            on_decode(req, completion)  # fair queues charge tenants for output served
-        self._free_slot()
+        self.slots.release(req, completion)
         self.admission.settle(req, prompt + completion if outcome != "client_error" else 0,
                               self.now())
         m = self.metrics.of(b.name, req.tenant)
@@ -422,11 +339,9 @@ def create_app(cfg: GatewayConfig, router: Router | None = None) -> GatewayApp:
         finally:
             await gw.stop()
 
-    async def chat(request: HTTPRequest) -> Response:
-        return await gw.completions(request.scope, request.receive, True)
-
-    async def plain(request: HTTPRequest) -> Response:
-        return await gw.completions(request.scope, request.receive, False)
+    async def completions(request: HTTPRequest, chat: bool) -> Response:
+        # Only other ASGI servers' oddities get here: ``GatewayApp`` serves these routes itself.
+        return await gw.completions(request.scope, request.receive, chat)
 
     async def models(request: HTTPRequest) -> Response:
         return JSONResponse({"object": "list", "data": [
@@ -450,12 +365,7 @@ def create_app(cfg: GatewayConfig, router: Router | None = None) -> GatewayApp:
                if code == 405 and getattr(exc, "headers", None) else str(exc))
         return error_response(code, msg)
 
-    app = Starlette(routes=[
-        Route("/v1/chat/completions", chat, methods=["POST"]),
-        Route("/v1/completions", plain, methods=["POST"]),
-        Route("/v1/models", models, methods=["GET"]),
-        Route("/health", health, methods=["GET"]),
-        Route("/metrics", metrics, methods=["GET"]),
-    ], lifespan=lifespan, exception_handlers={HTTPException: http_error})
+    app = Starlette(routes=openai_routes(completions, models, health, metrics), lifespan=lifespan,
+                    exception_handlers={HTTPException: http_error})
     app.state.gateway = gw
     return GatewayApp(gw, app)  # the completion routes go straight to ``gw``

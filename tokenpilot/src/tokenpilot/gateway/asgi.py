@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from starlette.applications import Starlette
 
-from tokenpilot.gateway.openai import error_response
+from tokenpilot.gateway.openai import COMPLETION_PATHS, error_response
 
 if TYPE_CHECKING:
     from tokenpilot.gateway.app import Gateway
@@ -29,7 +29,6 @@ log = logging.getLogger("tokenpilot.gateway")
 Scope = dict[str, Any]
 Receive = Callable[[], Awaitable[dict[str, Any]]]
 Send = Callable[[dict[str, Any]], Awaitable[None]]
-HOT_ROUTES = {"/v1/chat/completions": True, "/v1/completions": False}  # path -> chat?
 SSE = b"text/event-stream; charset=utf-8"
 DONE = b"data: [DONE]\n\n"
 _TCP_CORK = getattr(socket, "TCP_CORK", None)  # Linux
@@ -149,7 +148,7 @@ class GatewayApp:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and scope["method"] == "POST":
-            chat = HOT_ROUTES.get(scope["path"])
+            chat = COMPLETION_PATHS.get(scope["path"])
             if chat is not None:
                 await self._completions(scope, receive, send, chat)
                 return

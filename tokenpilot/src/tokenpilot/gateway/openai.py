@@ -1,17 +1,22 @@
-"""OpenAI wire format shared by the gateway and the simulated backend: errors, chunks, limits."""
+"""OpenAI API shared by the gateway and the simulated backend: routes, errors, chunks, limits."""
 
 from __future__ import annotations
 
 import json
 import time
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from starlette.requests import Request as HTTPRequest
 from starlette.responses import Response
+from starlette.routing import Route
 
 from tokenpilot.gateway.text import BadRequest
 
+CHAT_PATH = "/v1/chat/completions"
+COMPLETIONS_PATH = "/v1/completions"
+COMPLETION_PATHS = {CHAT_PATH: True, COMPLETIONS_PATH: False}  # path -> chat?
+Endpoint = Callable[[HTTPRequest], Awaitable[Response]]
 ERROR_TYPES = {
     400: "invalid_request_error",
     401: "authentication_error",
@@ -24,6 +29,26 @@ ERROR_TYPES = {
     503: "service_unavailable",
     504: "timeout",
 }
+
+
+def openai_routes(completions: Callable[[HTTPRequest, bool], Awaitable[Response]],
+                  models: Endpoint, health: Endpoint, metrics: Endpoint) -> list[Route]:
+    """The five routes the gateway and the simulated backend both serve: the two completion
+    endpoints (``completions(request, chat)``), the model list, health and metrics."""
+
+    async def chat(request: HTTPRequest) -> Response:
+        return await completions(request, True)
+
+    async def plain(request: HTTPRequest) -> Response:
+        return await completions(request, False)
+
+    return [
+        Route(CHAT_PATH, chat, methods=["POST"]),
+        Route(COMPLETIONS_PATH, plain, methods=["POST"]),
+        Route("/v1/models", models, methods=["GET"]),
+        Route("/health", health, methods=["GET"]),
+        Route("/metrics", metrics, methods=["GET"]),
+    ]
 
 
 def error_body(status: int, message: str, code: str | None = None,

@@ -1,17 +1,39 @@
-"""Relaying one upstream SSE stream to the client, chunk by chunk, watching for ``usage``.
+"""Relaying one backend's answer to the client, and accounting for it as it goes.
 
-Chunks go out as they come in; the relay only looks at complete events (it keeps the bytes
-after the last blank line for the next chunk) to find the final ``usage`` and to count content
-events when no usage arrives. When the gateway itself asked for usage (the client did not),
-the usage event is cut out, which holds back at most one partial event.
+``Relay.stream`` sends an SSE stream on chunk by chunk; ``Relay.whole`` passes a whole-body
+answer on. Both settle the request's books through the gateway's ``finish`` when it ends
+(success, error, or the client gone), and observe TTFT and TPOT.
+
+``StreamTally`` reads the stream on the way: chunks go out as they come in; it only looks at
+complete events (it keeps the bytes after the last blank line for the next chunk) to find the
+final ``usage`` and to count content events when no usage arrives. When the gateway itself asked
+for usage (the client did not), the usage event is cut out, which holds back at most one
+partial event.
 """
 
 from __future__ import annotations
 
 import json
+import logging
+import time
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 
+from starlette.responses import Response
+
+from tokenpilot.gateway.backends import Backend
+from tokenpilot.gateway.config import GatewayConfig
+from tokenpilot.gateway.metrics import GatewayMetrics
+from tokenpilot.gateway.openai import error_response, sse_error
+from tokenpilot.gateway.transport import read_body
+from tokenpilot.gateway.wire import WireResponse
+from tokenpilot.workload.request import Request
+
 SEP = b"\n\n"
+log = logging.getLogger("tokenpilot.gateway")
+# The gateway's books for one request that left its backend: (req, backend, its index, outcome,
+# prompt tokens, completion tokens, started, tokens already taken off its outstanding work).
+Finish = Callable[[Request, Backend, int, str, int, int, bool, int], None]
 
 
 @dataclass
@@ -63,3 +85,95 @@ class StreamTally:
     @property
     def tokens_out(self) -> int:
         return self.completion_tokens if self.usage_seen else self.content_events
+
+
+class Relay:
+    """Passes backends' answers on to clients; ``finish`` settles each request's books."""
+
+    def __init__(self, cfg: GatewayConfig, metrics: GatewayMetrics, finish: Finish) -> None:
+        self.cfg = cfg
+        self.metrics = metrics
+        self.finish = finish
+
+    async def whole(self, req: Request, b: Backend, i: int, resp: WireResponse,
+                    t_send: float) -> Response:
+        """A whole-body (not streamed) answer, read and passed on."""
+        try:
+            data = await read_body(resp, self.cfg.timeouts.first_byte_s)
+        except (OSError, TimeoutError) as exc:
+            b.failed(self.cfg.health.failures_to_eject)
+            self.finish(req, b, i, "error", 0, 0, False, 0)
+            return error_response(502, f"backend {b.name} failed mid-response: {exc}",
+                                  "upstream_error")
+        finally:
+            resp.close()
+        try:
+            usage = json.loads(data).get("usage") or {}
+        except (ValueError, AttributeError):
+            usage = {}
+        done = time.perf_counter()
+        b.first_token(req)
+        out = int(usage.get("completion_tokens") or 0)
+        self.metrics.of(b.name, req.tenant).ttft.observe(done - t_send)
+        self.finish(req, b, i, "success", int(usage.get("prompt_tokens") or req.prompt_tokens),
+                    out, True, 0)
+        return Response(data, 200, media_type="application/json",
+                        headers={"x-tokenpilot-backend": b.name})
+
+    async def stream(self, req: Request, b: Backend, i: int, resp: WireResponse,
+                     it: AsyncIterator[bytes], first: bytes, strip: bool,
+                     t_send: float) -> AsyncIterator[bytes]:
+        """The SSE stream from ``first`` on, chunk by chunk; ``strip``: cut out the usage event
+        the gateway asked for and the client did not. A backend failing mid-stream ends it with
+        an error event."""
+        tally = StreamTally()
+        t_first = time.perf_counter()
+        b.first_token(req)
+        deadline = t_send + self.cfg.timeouts.total_s
+        outcome = "cancelled"
+        t_last = t_first
+        accounted, owed = 0, req.output_tokens
+        try:
+            chunk = first
+            while True:
+                if strip:
+                    out = tally.feed(chunk, True)
+                    if out:
+                        yield out
+                else:  # the chunk goes on as it came: send it first, account for it after
+                    try:
+                        yield chunk
+                    finally:
+                        tally.feed(chunk, False)
+                # Tokens streamed back leave the backend's outstanding work as they come, so
+                # routers and admission see a long stream shrink rather than stay at max_tokens.
+                done = min(tally.tokens_out, owed) - accounted
+                if done > 0:
+                    b.decoded(done)
+                    accounted += done
+                t_last = time.perf_counter()
+                if t_last > deadline:
+                    raise TimeoutError(f"the {self.cfg.timeouts.total_s:g} s total timeout passed")
+                try:
+                    chunk = await it.__anext__()
+                except StopAsyncIteration:
+                    break
+            rest = tally.flush(strip)
+            if rest:
+                yield rest
+            outcome = "success"
+        except (OSError, TimeoutError) as exc:
+            outcome = "error"
+            b.failed(self.cfg.health.failures_to_eject)
+            log.warning("backend %s failed mid-stream: %s", b.name, exc)
+            yield sse_error(f"backend {b.name} failed mid-stream ({type(exc).__name__}); the "
+                            "response is incomplete")
+        finally:
+            resp.close()  # a no-op once the body was read to its end (and pooled)
+            m = self.metrics.of(b.name, req.tenant)
+            m.ttft.observe(t_first - t_send)
+            n = tally.tokens_out
+            if n > 1 and outcome == "success":
+                m.tpot.observe((t_last - t_first) / (n - 1))
+            self.finish(req, b, i, outcome, tally.prompt_tokens or req.prompt_tokens, n, True,
+                        accounted)

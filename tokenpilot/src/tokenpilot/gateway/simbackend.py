@@ -23,7 +23,6 @@ from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from starlette.applications import Starlette
 from starlette.requests import Request as HTTPRequest
 from starlette.responses import JSONResponse, Response
-from starlette.routing import Route
 
 from tokenpilot.costmodel import CostModel
 from tokenpilot.engine import Engine, EngineConfig
@@ -32,6 +31,7 @@ from tokenpilot.gateway.openai import (
     error_response,
     max_tokens_of,
     now_s,
+    openai_routes,
     read_json,
     stream_flags,
 )
@@ -265,12 +265,6 @@ def create_sim_app(cfg: SimConfig | None = None) -> Starlette:
             "usage": {"prompt_tokens": prompt, "completion_tokens": output,
                       "total_tokens": prompt + output}})
 
-    async def chat(request: HTTPRequest) -> Response:
-        return await completions(request, True)
-
-    async def plain(request: HTTPRequest) -> Response:
-        return await completions(request, False)
-
     async def models(request: HTTPRequest) -> Response:
         return JSONResponse({"object": "list", "data": [
             {"id": sim.model_name, "object": "model", "created": 0, "owned_by": "tokenpilot-sim",
@@ -282,13 +276,7 @@ def create_sim_app(cfg: SimConfig | None = None) -> Starlette:
     async def metrics(request: HTTPRequest) -> Response:
         return Response(generate_latest(sim.registry), media_type="text/plain; version=0.0.4")
 
-    app = Starlette(routes=[
-        Route("/v1/chat/completions", chat, methods=["POST"]),
-        Route("/v1/completions", plain, methods=["POST"]),
-        Route("/v1/models", models, methods=["GET"]),
-        Route("/health", health, methods=["GET"]),
-        Route("/metrics", metrics, methods=["GET"]),
-    ], lifespan=lifespan)
+    app = Starlette(routes=openai_routes(completions, models, health, metrics), lifespan=lifespan)
     app.state.sim = sim
     app.state.crash = sim.crash
     return app
