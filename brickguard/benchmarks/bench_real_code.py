@@ -18,13 +18,16 @@ include path, target thumbv7em-none-eabi, 32-bit words, the cmsis profile; FreeR
 freertos profile):
 
 * an ST project: its Inc/, the HAL's Inc/, the CMSIS device and core headers; defines
-  STM32F407xx and USE_HAL_DRIVER. The board header stm32f4_discovery.h is absent by design:
-  brickguard reports it as BG000 (counted below, not a BG1xx finding) and checks the rest.
+  STM32F407xx and USE_HAL_DRIVER. The board header stm32f4_discovery.h is absent by design.
 * the HAL: every file of hal/Src, with the HAL's own stm32f4xx_hal_conf_template.h copied in
   as stm32f4xx_hal_conf.h (every module enabled, so every driver is checked).
 * FreeRTOS: the kernel's .c files, portable/GCC/ARM_CM4F and MemMang/heap_4.c. The kernel
   ships no FreeRTOSConfig.h: this script writes a minimal one for a Cortex-M4F at 168 MHz
   (FREERTOS_CONFIG below) into the temporary folder.
+
+Headers that are not there (stm32f4_discovery.h; the C library's stdio.h, stdlib.h, string.h,
+as on many machines) are each reported as a BG000 error, counted apart from the BG1xx
+findings; brickguard goes on and checks the rest of the file.
 
 A finding's key is (rule, path relative to the firmware folder, function, symbol, line); a
 label matches on the first four, and the line only chooses between labels that tie, so labels
@@ -176,18 +179,20 @@ def run_target(t: Target, fw: Path, jobs: int) -> tuple[list[Found], int]:
             encoding="utf-8",
         )
         result = analyze(t.sources, load_config(folder / "brickguard.toml"))
-    scopes: dict[str, list[tuple[int, int, str]]] = {}
-    found, diagnostics = [], 0
-    for f in result.findings:
-        if f.rule == "BG000":
-            diagnostics += 1
-            continue
-        file = Path(f.location.file).resolve()
-        if file not in scopes:
-            scopes[file] = function_spans(file.read_text(encoding="utf-8", errors="replace"))
-        function = next((n for a, b, n in scopes[file] if a <= f.location.line <= b), "")
-        found.append(Found(f.rule, file.relative_to(fw.resolve()).as_posix(), function,
-                           symbol(f.message), f.location.line, f.message, t.name))
+        scopes: dict[Path, list[tuple[int, int, str]]] = {}
+        found, diagnostics = [], 0
+        for f in result.findings:
+            if f.rule == "BG000":
+                diagnostics += 1
+                continue
+            file = Path(f.location.file).resolve()
+            if file not in scopes:  # read while the generated headers still exist
+                scopes[file] = function_spans(file.read_text(encoding="utf-8", errors="replace"))
+            function = next((n for a, b, n in scopes[file] if a <= f.location.line <= b), "")
+            path = (file.relative_to(fw.resolve()).as_posix() if file.is_relative_to(fw.resolve())
+                    else f"<generated>/{file.name}")
+            found.append(Found(f.rule, path, function, symbol(f.message), f.location.line,
+                               f.message, t.name))
     return found, diagnostics
 
 
@@ -357,7 +362,7 @@ def main() -> None:
               ", ".join(f"{c} {n}" for c, n in fixes.most_common()) or "none")
         print(f"targets {len(diagnostics)} ({sum(1 for t in diagnostics if '/' in t)} ST "
               f"projects, the HAL, FreeRTOS); BG000 diagnostics {sum(diagnostics.values())} "
-              f"(the absent stm32f4_discovery.h); {seconds:.1f} s")
+              f"(missing headers: stm32f4_discovery.h, C library); {seconds:.1f} s")
         if args.list:
             for f, lab in sorted(pairs, key=lambda p: (p[0].path, p[0].line, p[0].rule)):
                 print(f"  {f.key()}  {lab['reason']}")
