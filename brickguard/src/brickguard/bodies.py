@@ -10,12 +10,13 @@ not split into paths: a critical section is a statement-level thing in real code
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from enum import Enum
 from typing import TYPE_CHECKING
 
 from clang.cindex import Cursor, CursorKind, TypeKind
 
-from brickguard.facts import AccessFact, CallFact, EntryFact, SectionIssue, Where
+from brickguard.facts import AccessFact, AccessKind, CallFact, EntryFact, SectionIssue, Where
 
 if TYPE_CHECKING:
     from brickguard.frontend import UnitContext
@@ -27,14 +28,33 @@ EMPTY: States = frozenset()
 MAX_STATES = 16
 TRANSPARENT = (K.PAREN_EXPR, K.UNEXPOSED_EXPR)
 ARRAYS = (TypeKind.CONSTANTARRAY, TypeKind.INCOMPLETEARRAY, TypeKind.VARIABLEARRAY)
+
+
+class Mode(Enum):
+    """How the walk reaches an expression: what an object named there has done to it."""
+
+    read = "read"
+    write = "write"  # the left side of `=`
+    rmw = "rmw"  # the operand of ++/--, the left side of a compound assignment
+    addr = "addr"  # under `&`: the address escapes, nothing is accessed here
+    block_read = "block_read"  # a library copy reads the whole block behind the pointer
+    block_write = "block_write"  # ... or writes it
+
+    @property
+    def block(self) -> bool:
+        return self is Mode.block_read or self is Mode.block_write
+
+
+_ACCESS = {Mode.read: AccessKind.read, Mode.write: AccessKind.write, Mode.rmw: AccessKind.rmw,
+           Mode.block_read: AccessKind.read, Mode.block_write: AccessKind.write}
 # Library copies: the block behind the pointer is read or written as a whole (a torn copy).
 BLOCK_ARGS = {
-    "memcpy": ("block_write", "block_read"),
-    "memmove": ("block_write", "block_read"),
-    "memset": ("block_write",),
-    "memcmp": ("block_read", "block_read"),
-    "strcpy": ("block_write", "block_read"),
-    "strncpy": ("block_write", "block_read"),
+    "memcpy": (Mode.block_write, Mode.block_read),
+    "memmove": (Mode.block_write, Mode.block_read),
+    "memset": (Mode.block_write,),
+    "memcmp": (Mode.block_read, Mode.block_read),
+    "strcpy": (Mode.block_write, Mode.block_read),
+    "strncpy": (Mode.block_write, Mode.block_read),
 }
 ASSIGN_OPS = {"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>="}
 
@@ -56,8 +76,9 @@ class BodyWalker:
         self.file = func.location.file.name
         self.src = unit.source(self.file)
         self.macros = unit.critical_macros if self.file == unit.main_file else {}
-        self.accesses: dict[tuple[int, str], list] = {}
-        self.calls: dict[int, list] = {}
+        # Keyed by (offset, kind): a macro body walked twice at one place gives one access.
+        self.accesses: dict[tuple[int, AccessKind], AccessFact] = {}
+        self.calls: dict[int, CallFact] = {}
         self.entries: list[EntryFact] = []
         self.sites: list[tuple[str, Where]] = []
         self.unclosed: dict[int, Where] = {}
@@ -69,8 +90,8 @@ class BodyWalker:
         self.crit_off = 0  # > 0 inside a critical-section macro already applied
         self.in_cond = 0
         self.pending_rmw: set[tuple[str, str]] = set()
-        self.recent: list[tuple[int, str]] = []
-        self._rhs_reads: dict[tuple[str, str], tuple[int, str]] = {}
+        self.recent: list[tuple[int, AccessKind]] = []
+        self._rhs_reads: dict[tuple[str, str], tuple[int, AccessKind]] = {}
 
     # -- results -------------------------------------------------------------------------------
     def run(self, body: Cursor) -> None:
@@ -79,10 +100,10 @@ class BodyWalker:
         self.leave(out, Where(self.file, end.line, max(1, end.column - 1)))
 
     def access_facts(self) -> list[AccessFact]:
-        return [AccessFact(*a) for a in self.accesses.values()]
+        return list(self.accesses.values())
 
     def call_facts(self) -> list[CallFact]:
-        return [CallFact(*c) for c in self.calls.values()]
+        return list(self.calls.values())
 
     def section_issues(self) -> list[SectionIssue]:
         issues = []
@@ -166,7 +187,7 @@ class BodyWalker:
         k = c.kind
         start = c.extent.start.offset
         if self.macro_hit(c, parent_start):
-            return self.expr(c, states, "read", None, parent_start)
+            return self.expr(c, states, Mode.read, None, parent_start)
         if k == K.COMPOUND_STMT:
             for ch in c.get_children():
                 states = self.stmt(ch, states, start)
@@ -185,7 +206,7 @@ class BodyWalker:
         if k == K.DO_STMT:
             return self.loop(states, [], ch[0], [ch[1]], start, _always(ch[1]))
         if k == K.SWITCH_STMT:
-            s = self.expr(ch[0], states, "read", None, start)
+            s = self.expr(ch[0], states, Mode.read, None, start)
             t = _Target(loop=False, entry=s)
             self.targets.append(t)
             out = self.stmt(ch[1], EMPTY, start)
@@ -199,7 +220,7 @@ class BodyWalker:
             return self.stmt(ch[-1], states, start) if ch else states
         if k == K.RETURN_STMT:
             for e in ch:
-                states = self.expr(e, states, "read", None, start)
+                states = self.expr(e, states, Mode.read, None, start)
             self.leave(states, self.where(c))
             return EMPTY
         if k == K.BREAK_STMT:
@@ -227,16 +248,16 @@ class BodyWalker:
                     continue  # a static's initialiser runs at load time, not here
                 for init in var.get_children():
                     if init.kind.is_expression():
-                        states = self.expr(init, states, "read", None, start)
+                        states = self.expr(init, states, Mode.read, None, start)
             return states
         if k in (K.NULL_STMT, K.ASM_STMT):
             return states
-        return self.expr(c, states, "read", None, parent_start)
+        return self.expr(c, states, Mode.read, None, parent_start)
 
     def cond(self, c: Cursor, states: States, parent_start: int) -> States:
         self.in_cond += 1
         try:
-            return self.expr(c, states, "read", None, parent_start)
+            return self.expr(c, states, Mode.read, None, parent_start)
         finally:
             self.in_cond -= 1
 
@@ -266,7 +287,7 @@ class BodyWalker:
         return frozenset(exits) | frozenset(t.breaks)
 
     # -- expressions ---------------------------------------------------------------------------
-    def expr(self, c: Cursor, states: States, mode: str, top, parent_start: int) -> States:
+    def expr(self, c: Cursor, states: States, mode: Mode, top, parent_start: int) -> States:
         k = c.kind
         start = c.extent.start.offset
         macro = self.macro_hit(c, parent_start)
@@ -300,7 +321,7 @@ class BodyWalker:
             return states
         if k == K.ARRAY_SUBSCRIPT_EXPR and len(ch) == 2:
             states = self.expr(ch[0], states, mode, top or c, start)
-            return self.expr(ch[1], states, "read", None, start)
+            return self.expr(ch[1], states, Mode.read, None, start)
         if k == K.MEMBER_REF_EXPR:
             for sub in ch:
                 states = self.expr(sub, states, mode, top or c, start)
@@ -308,39 +329,40 @@ class BodyWalker:
         if k == K.BINARY_OPERATOR and len(ch) == 2:
             if self.op_between(ch[0], ch[1]) == "=":
                 mark = len(self.recent)
-                states = self.expr(ch[1], states, "read", None, start)
+                states = self.expr(ch[1], states, Mode.read, None, start)
                 reads = {
-                    (self.accesses[key][0], self.accesses[key][7]): key
+                    (a.obj, a.text): key
                     for key in self.recent[mark:]
-                    if key in self.accesses and self.accesses[key][3] == "read"
+                    if (a := self.accesses.get(key)) is not None and a.kind is AccessKind.read
                 }
                 self.pending_rmw = set(reads)
                 self._rhs_reads = reads
-                states = self.expr(ch[0], states, "write", None, start)
+                states = self.expr(ch[0], states, Mode.write, None, start)
                 self.pending_rmw = set()
                 return states
             for sub in ch:
-                states = self.expr(sub, states, "read", None, start)
+                states = self.expr(sub, states, Mode.read, None, start)
             return states
         if k == K.COMPOUND_ASSIGNMENT_OPERATOR and len(ch) == 2:
-            states = self.expr(ch[1], states, "read", None, start)
-            return self.expr(ch[0], states, "rmw", None, start)
+            states = self.expr(ch[1], states, Mode.read, None, start)
+            return self.expr(ch[0], states, Mode.rmw, None, start)
         if k == K.UNARY_OPERATOR and len(ch) == 1:
             op = self.unary_op(c, ch[0])
             if op in ("++", "--"):
-                sub_mode = "rmw"
+                sub_mode = Mode.rmw
             elif op == "&":
-                sub_mode = mode if mode.startswith("block") else "addr"
+                sub_mode = mode if mode.block else Mode.addr
             else:
-                sub_mode = "read"
+                sub_mode = Mode.read
             return self.expr(ch[0], states, sub_mode, None, start)
         if k == K.CONDITIONAL_OPERATOR and len(ch) == 3:
             s = self.cond(ch[0], states, start)
-            a = self.expr(ch[1], s, "read", None, start)
-            return a | self.expr(ch[2], s, "read", None, start)
+            a = self.expr(ch[1], s, Mode.read, None, start)
+            return a | self.expr(ch[2], s, Mode.read, None, start)
         if k == K.CXX_UNARY_EXPR:
             return states  # sizeof / _Alignof: not evaluated
-        sub_mode = mode if k == K.CSTYLE_CAST_EXPR and mode in ("addr", "block_read") else "read"
+        keep = k == K.CSTYLE_CAST_EXPR and (mode is Mode.addr or mode is Mode.block_read)
+        sub_mode = mode if keep else Mode.read
         for sub in ch:
             if sub.kind.is_expression() or sub.kind.is_statement():
                 states = self.expr(sub, states, sub_mode, None, start)
@@ -353,16 +375,16 @@ class BodyWalker:
             args = list(c.get_arguments())
             ch = list(c.get_children())
             if ch and (not args or ch[0] != args[0]):
-                states = self.expr(ch[0], states, "read", None, start)  # the callee expression
+                states = self.expr(ch[0], states, Mode.read, None, start)  # the callee expression
         modes = BLOCK_ARGS.get(name, ())
         for i, a in enumerate(args):
-            states = self.expr(a, states, modes[i] if i < len(modes) else "read", None, start)
+            states = self.expr(a, states, modes[i] if i < len(modes) else Mode.read, None, start)
         where = self.where(c)
         protected = bool(states) and all(states)
         if ref is not None and ref.kind == K.FUNCTION_DECL:
             key = c.extent.start.offset
             old = self.calls.get(key)
-            prot = protected and (old is None or old[4])
+            prot = protected and (old is None or old.protected)
             # Watched calls (DMA starts, cache maintenance, timeouts) keep their arguments.
             argf = ()
             if name in self.u.arg_calls:
@@ -371,7 +393,7 @@ class BodyWalker:
                     self.u.arg_fact(a, texts[i] if i < len(texts) else None)
                     for i, a in enumerate(args)
                 )
-            self.calls[key] = [self.usr, ref.get_usr(), name, where, prot, argf]
+            self.calls[key] = CallFact(self.usr, ref.get_usr(), name, where, prot, argf)
         for kind, arg_index in self.u.registrations_for(name):
             idx = arg_index if arg_index >= 0 else len(args) + arg_index
             if 0 <= idx < len(args):
@@ -382,8 +404,8 @@ class BodyWalker:
             states = self.apply(name, states, where)
         return states
 
-    def ref(self, c: Cursor, states: States, mode: str, top) -> None:
-        if mode == "addr":
+    def ref(self, c: Cursor, states: States, mode: Mode, top) -> None:
+        if mode is Mode.addr:
             return  # &x escapes; what is done through the pointer is not followed
         target = c.referenced
         if target is None or target.kind != K.VAR_DECL:
@@ -395,19 +417,17 @@ class BodyWalker:
         t = c if whole else top
         ctype = c.type.get_canonical()
         if not whole and ctype.kind == TypeKind.POINTER:
-            kind, t, whole = "read", c, True  # p[i], p->f: only the pointer itself is read here
-        elif mode.startswith("block"):
-            kind = "write" if mode == "block_write" else "read"
-        elif whole and ctype.kind in ARRAYS:
+            kind, t, whole = AccessKind.read, c, True  # p[i], p->f: only the pointer is read
+        elif whole and not mode.block and ctype.kind in ARRAYS:
             return  # the array decays to a pointer handed on: its elements are not followed
         else:
-            kind = mode
+            kind = _ACCESS[mode]
         text = self.text(t, obj.name)
-        if kind == "write" and (obj.usr, text) in self.pending_rmw:
-            kind = "rmw"  # x = x + 1: the read on the right belongs to this write
+        if kind is AccessKind.write and (obj.usr, text) in self.pending_rmw:
+            kind = AccessKind.rmw  # x = x + 1: the read on the right belongs to this write
             self.accesses.pop(self._rhs_reads[(obj.usr, text)], None)
         size = t.type.get_size()
-        if mode.startswith("block") and whole:
+        if mode.block and whole:
             size = obj.size
         if size < 0:
             size = obj.size
@@ -416,11 +436,12 @@ class BodyWalker:
         key = (c.extent.start.offset, kind)
         old = self.accesses.get(key)
         if old is not None:
-            old[6] = old[6] and protected
+            if old.protected and not protected:
+                self.accesses[key] = replace(old, protected=False)
             return
-        self.accesses[key] = [
-            obj.usr, self.usr, self.where(c), kind, size, volatile, protected, text, whole,
-        ]
+        self.accesses[key] = AccessFact(
+            obj.usr, self.usr, self.where(c), kind, size, volatile, protected, text, whole
+        )
         self.recent.append(key)
 
 

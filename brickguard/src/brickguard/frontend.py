@@ -336,7 +336,7 @@ class UnitContext:
         for off in self._macro_offsets[i : bisect.bisect_right(self._macro_offsets, hi)]:
             name, where = self.api_macros[off]
             inner = w.calls.get(off)
-            protected, args = (inner[4], inner[5]) if inner else (False, ())
+            protected, args = (inner.protected, inner.args) if inner else (False, ())
             out.append(CallFact(usr, f"macro:{name}", name, where, protected, args))
         return out
 
