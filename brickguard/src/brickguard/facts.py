@@ -125,6 +125,7 @@ class DiagnosticFact:
     where: Where
     severity: str  # "error" | "fatal" | "warning" (only the type warnings BG205 reads)
     message: str
+    hint: str = ""  # what to do when the user's set-up causes it (a missing include path...)
 
 
 @dataclass

@@ -24,6 +24,7 @@ import os
 import re
 import shlex
 import sys
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -170,14 +171,20 @@ class FrontEnd:
                 file, args=args, options=TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD
             )
         except TranslationUnitLoadError as exc:
+            tu = None
             unit = UnitFacts(file=file)
             unit.diagnostics.append(
                 DiagnosticFact(Where(file, 1, 1), "fatal", f"cannot parse: {exc}")
             )
-            return unit
         finally:
             os.chdir(old)
-        return UnitContext(tu, file, self.config).extract()
+        if tu is not None:
+            unit = UnitContext(tu, file, self.config).extract()
+        unit.diagnostics = [
+            replace(d, hint=hint) if (hint := self.resource_hint(d.message)) else d
+            for d in unit.diagnostics
+        ]
+        return unit
 
 
 @lru_cache(maxsize=1)

@@ -15,14 +15,13 @@ from brickguard.config import Config
 from brickguard.findings import Finding, Level, Location
 from brickguard.program import Program
 from brickguard.rules.base import Rule
-from brickguard.rules.bg501 import dma_starts
 
 
 def check(program: Program, config: Config) -> Iterable[Finding]:
     dcache, line = config.has_dcache(), config.cache_line
     reported: set[str] = set()
-    for c, _kind, arg in sorted(dma_starts(program, config),
-                               key=lambda t: (t[0].where.file, t[0].where.line)):
+    for start in sorted(program.dma_starts, key=lambda s: (s.call.where.file, s.call.where.line)):
+        c, arg = start.call, start.buffer
         w = c.where
         call = Location(w.file, w.line, w.column, f"{c.callee_name}() starts the transfer")
         if arg.scope == "local" and arg.is_array:

@@ -15,12 +15,12 @@ from brickguard.config import Config
 from brickguard.findings import Finding, Level, Location
 from brickguard.program import Program
 from brickguard.rules.base import Rule
-from brickguard.rules.bg110 import chain_text, isr_chains
+from brickguard.rules.messages import chain_text
 
 
 def check(program: Program, config: Config) -> Iterable[Finding]:
-    chains = isr_chains(program)
-    written = {a.fact.obj for a in program.accesses if a.fact.kind in ("write", "rmw")}
+    chains = program.isr_chains
+    written = {a.fact.obj for a in program.accesses if a.fact.kind.writes}
     sites: dict[str, list[tuple[tuple[int, int], Location, str]]] = defaultdict(list)
     for a in program.accesses:
         f = a.fact
