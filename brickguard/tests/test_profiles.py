@@ -61,7 +61,7 @@ def test_unknown_or_broken_profiles_are_clear_errors(tmp_path: Path) -> None:
         load_config(start=tmp_path)
     (tmp_path / "mine.toml").write_text('[api]\nblocks = "flash_erase"\n')
     (tmp_path / "brickguard.toml").write_text('[target]\nprofile_files = ["mine.toml"]\n')
-    with pytest.raises(ConfigError, match="blocks must be a list"):
+    with pytest.raises(ConfigError, match="blocks: must be a list"):
         load_config(start=tmp_path)
     (tmp_path / "brickguard.toml").write_text("[dma]\ncache_line = 48\n")
     with pytest.raises(ConfigError, match="power of two"):
