@@ -79,7 +79,9 @@ RULE = Rule(
     ),
     example_good=(
         "static uint8_t tx[32] __attribute__((aligned(32)));\n"
-        "static uint8_t rx_buf[32] __attribute__((aligned(32)));"
+        "static uint8_t rx_buf[32] __attribute__((aligned(32)));\n"
+        "void start(void) { SCB_CleanDCache_by_Addr((uint32_t *)tx, sizeof tx);\n"
+        "  HAL_SPI_Transmit_DMA(&hspi1, tx, 8); HAL_UART_Receive_DMA(&huart1, rx_buf, 32); }"
     ),
     check=check,
 )

@@ -115,13 +115,19 @@ RULE = Rule(
         "region set up with the MPU, and say so in brickguard.toml ([dma] dcache = false)."
     ),
     example_bad=(
-        "memcpy(tx_buf, msg, n);\n"
-        "HAL_UART_Transmit_DMA(&huart1, tx_buf, n);"
+        "static uint8_t tx_buf[64] __attribute__((aligned(32)));\n"
+        "void send(const uint8_t *msg, uint16_t n) {\n"
+        "  memcpy(tx_buf, msg, n);\n"
+        "  HAL_UART_Transmit_DMA(&huart1, tx_buf, n);\n"
+        "}"
     ),
     example_good=(
-        "memcpy(tx_buf, msg, n);\n"
-        "SCB_CleanDCache_by_Addr((uint32_t *)tx_buf, sizeof tx_buf);\n"
-        "HAL_UART_Transmit_DMA(&huart1, tx_buf, n);"
+        "static uint8_t tx_buf[64] __attribute__((aligned(32)));\n"
+        "void send(const uint8_t *msg, uint16_t n) {\n"
+        "  memcpy(tx_buf, msg, n);\n"
+        "  SCB_CleanDCache_by_Addr((uint32_t *)tx_buf, sizeof tx_buf);\n"
+        "  HAL_UART_Transmit_DMA(&huart1, tx_buf, n);\n"
+        "}"
     ),
     check=check,
 )

@@ -41,6 +41,9 @@ RULE = Rule(
         "install libclang-common-14-dev (Debian) or pass [build] resource_dir."
     ),
     example_bad='#include "board_config.h"   /* not on the include path */',
-    example_good='[build]\ninclude = ["Core/Inc"]     # brickguard.toml',
+    example_good=(
+        '/* brickguard.toml: [build] include = ["Core/Inc"] */\n'
+        '#include "board_config.h"'
+    ),
     check=check,
 )

@@ -74,8 +74,8 @@ RULE = Rule(
         "the API takes one. Allocate buffers statically or from a pool at start-up."
     ),
     example_bad=(
-        "void EXTI0_IRQHandler(void) { log_event(\"button\"); }\n"
-        "static void log_event(const char *s) { printf(\"%s\\n\", s); HAL_Delay(10); }"
+        'static void log_event(const char *s) { printf("%s\\n", s); HAL_Delay(10); }\n'
+        'void EXTI0_IRQHandler(void) { log_event("button"); }'
     ),
     example_good=(
         "volatile uint32_t button_events;\n"

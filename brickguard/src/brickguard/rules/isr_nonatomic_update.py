@@ -47,6 +47,8 @@ RULE = Rule(
         "void poll(void) { events &= ~1u; }"
     ),
     example_good=(
+        "volatile uint32_t events;\n"
+        "void EXTI0_IRQHandler(void) { events |= 1u; }\n"
         "void poll(void) { uint32_t m = __get_PRIMASK(); __disable_irq();\n"
         "  events &= ~1u; __set_PRIMASK(m); }"
     ),

@@ -56,6 +56,10 @@ RULE = Rule(
         "void USART1_IRQHandler(void) { data_ready = 1; }\n"
         "int main(void) { while (!data_ready) { } }"
     ),
-    example_good="volatile uint8_t data_ready;",
+    example_good=(
+        "volatile uint8_t data_ready;\n"
+        "void USART1_IRQHandler(void) { data_ready = 1; }\n"
+        "int main(void) { while (!data_ready) { } }"
+    ),
     check=check,
 )

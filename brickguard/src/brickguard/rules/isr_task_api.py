@@ -47,14 +47,16 @@ RULE = Rule(
         "portYIELD_FROM_ISR(xHigherPriorityTaskWoken)."
     ),
     example_bad=(
+        "extern QueueHandle_t rx_queue;\n"
         "void USART1_IRQHandler(void) {\n"
-        "  uint8_t b = USART1->DR;\n"
+        "  uint8_t b = (uint8_t)USART1->DR;\n"
         "  xQueueSend(rx_queue, &b, 0);\n"
         "}"
     ),
     example_good=(
+        "extern QueueHandle_t rx_queue;\n"
         "void USART1_IRQHandler(void) {\n"
-        "  BaseType_t woken = pdFALSE; uint8_t b = USART1->DR;\n"
+        "  BaseType_t woken = pdFALSE; uint8_t b = (uint8_t)USART1->DR;\n"
         "  xQueueSendFromISR(rx_queue, &b, &woken);\n"
         "  portYIELD_FROM_ISR(woken);\n"
         "}"

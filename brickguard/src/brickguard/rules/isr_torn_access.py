@@ -47,6 +47,8 @@ RULE = Rule(
         "uint64_t now(void) { return ticks; }"
     ),
     example_good=(
+        "volatile uint64_t ticks;\n"
+        "void SysTick_Handler(void) { ticks++; }\n"
         "uint64_t now(void) { __disable_irq(); uint64_t t = ticks; __enable_irq(); return t; }"
     ),
     check=check,
