@@ -11,14 +11,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from builders import TEST_SDK, fixture_config, isolate_sdk_cache
 
 from brickguard.analyze import analyze
-from brickguard.config import Config
 from brickguard.rules import all_rules
 from brickguard.rules.base import Rule
 from brickguard.sdk.spec import pick_target, resolve_sdk
 
-TESTS = Path(__file__).parent
 PLATFORM = """\
 #include "cmsis_stub.h"
 typedef struct { volatile uint32_t DR; } PERIPH_TypeDef;
@@ -60,11 +59,10 @@ RULES = [r for r in all_rules() if r.id.startswith("BG")]
 
 
 def _run(rule: Rule, code: str, tmp_path: Path) -> set[str]:
-    cfg = Config(root=tmp_path, include=[TESTS / "cases" / "include"], jobs=1,
-                 dcache=rule.id.startswith("BG5"))
+    cfg = fixture_config(tmp_path, dcache=rule.id.startswith("BG5"))
     if rule.id.startswith("BG2"):
-        cfg.sdks = pick_target([resolve_sdk(TESTS / "sdk" / "v2.toml"),
-                                resolve_sdk(TESTS / "sdk" / "v1.toml")])
+        cfg.sdks = pick_target([resolve_sdk(TEST_SDK / "v2.toml"),
+                                resolve_sdk(TEST_SDK / "v1.toml")])
         cfg.include += [p for p in cfg.sdks[0].include if p not in cfg.include]
         text = f"{SDK_PLATFORM}{code}\n}}\n"
     elif rule.id == "BG000":
@@ -83,7 +81,7 @@ def _run(rule: Rule, code: str, tmp_path: Path) -> set[str]:
 
 @pytest.fixture(autouse=True)
 def _cache(tmp_path_factory, monkeypatch):
-    monkeypatch.setenv("BRICKGUARD_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "sdk-cache"))
+    isolate_sdk_cache(tmp_path_factory, monkeypatch)
 
 
 @pytest.mark.parametrize("rule", RULES, ids=lambda r: r.id)

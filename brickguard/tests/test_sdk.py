@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
+from builders import TEST_SDK, isolate_sdk_cache
 from typer.testing import CliRunner
 
 from brickguard.analyze import analyze
@@ -19,15 +20,14 @@ from brickguard.sdk.index import build_index
 from brickguard.sdk.spec import SdkSpec, resolve_sdk
 from brickguard.sdk.suggest import suggest
 
-SDK = Path(__file__).parent / "sdk"
+SDK = TEST_SDK
 CASES = Path(__file__).parent / "cases" / "sdk"
 EXPECT = re.compile(r"expect:\s*(BG\d{3}(?:\s*,\s*BG\d{3})*)")
 
 
 @pytest.fixture(autouse=True)
 def _cache(tmp_path_factory, monkeypatch):
-    # One cache per test session, never under the repository.
-    monkeypatch.setenv("BRICKGUARD_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "sdk-cache"))
+    isolate_sdk_cache(tmp_path_factory, monkeypatch)
 
 
 @pytest.fixture(scope="module")
