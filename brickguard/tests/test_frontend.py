@@ -9,9 +9,10 @@ import pytest
 from builders import STUB_INCLUDE, fixture_config
 
 from brickguard.analyze import analyze
+from brickguard.build_flags import RESOURCE_HINT, find_resource_dir
 from brickguard.config import Config, load_config
 from brickguard.errors import BrickguardError
-from brickguard.frontend import RESOURCE_HINT, FrontEnd, find_resource_dir
+from brickguard.frontend import FrontEnd
 from brickguard.rules import all_rules, get_rule
 
 HERE = Path(__file__).resolve().parent

@@ -8,11 +8,12 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from brickguard.build_flags import load_compile_commands
 from brickguard.config import Config
 from brickguard.errors import BrickguardError
 from brickguard.facts import UnitFacts
 from brickguard.findings import Finding
-from brickguard.frontend import FrontEnd, load_compile_commands
+from brickguard.frontend import FrontEnd
 from brickguard.program import Program
 from brickguard.rules import all_rules
 from brickguard.rules.base import Rule

@@ -1,11 +1,16 @@
 """Walks one function body: shared-object accesses, calls, and critical sections per path.
 
 The walk carries a *set of states*, one per distinct path so far; a state is the stack of open
-critical sections (the enter routine and where it was called). Branches walk both arms from the
+critical sections (the enter routine and where it was called; ``sections.Sections`` keeps them
+and judges their balance). Branches walk both arms from the
 same set and join them; loops are walked until the set stops changing (at most three times);
 ``return``, ``break``, ``continue`` and ``goto`` move their states to where the path goes. An access
 is *protected* when every state that reaches it has a section open. Short-circuit operators are
 not split into paths: a critical section is a statement-level thing in real code.
+
+Over 400 lines on purpose: it is one recursive visitor over C statements and expressions, whose
+methods share the walk's state (the path states, the pending read-modify-write, the targets of
+``break`` and ``goto``); split up, one algorithm would be read across files.
 """
 
 from __future__ import annotations
@@ -17,15 +22,12 @@ from typing import TYPE_CHECKING
 from clang.cindex import Cursor, CursorKind, TypeKind
 
 from brickguard.facts import AccessFact, AccessKind, CallFact, EntryFact, SectionIssue, Where
+from brickguard.sections import EMPTY, Sections, States, cap
 
 if TYPE_CHECKING:
     from brickguard.frontend import UnitContext
 
 K = CursorKind
-State = tuple[tuple[str, int], ...]  # open sections: (enter routine, index of the enter site)
-States = frozenset[State]
-EMPTY: States = frozenset()
-MAX_STATES = 16
 TRANSPARENT = (K.PAREN_EXPR, K.UNEXPOSED_EXPR)
 ARRAYS = (TypeKind.CONSTANTARRAY, TypeKind.INCOMPLETEARRAY, TypeKind.VARIABLEARRAY)
 
@@ -80,11 +82,7 @@ class BodyWalker:
         self.accesses: dict[tuple[int, AccessKind], AccessFact] = {}
         self.calls: dict[int, CallFact] = {}
         self.entries: list[EntryFact] = []
-        self.sites: list[tuple[str, Where]] = []
-        self.unclosed: dict[int, Where] = {}
-        self.unmatched: dict[Where, str] = {}
-        self.end_states: set[State] = set()
-        self.has_enter = self.has_exit = False
+        self.sections = Sections(unit.enters, unit.exits, unit.pairs)
         self.targets: list[_Target] = []
         self.gotos: dict[str, set] = {}
         self.crit_off = 0  # > 0 inside a critical-section macro already applied
@@ -97,7 +95,7 @@ class BodyWalker:
     def run(self, body: Cursor) -> None:
         out = self.stmt(body, frozenset({()}), -1)
         end = body.extent.end
-        self.leave(out, Where(self.file, end.line, max(1, end.column - 1)))
+        self.sections.leave(out, Where(self.file, end.line, max(1, end.column - 1)))
 
     def access_facts(self) -> list[AccessFact]:
         return list(self.accesses.values())
@@ -106,19 +104,7 @@ class BodyWalker:
         return list(self.calls.values())
 
     def section_issues(self) -> list[SectionIssue]:
-        issues = []
-        # A routine that only opens (every path leaves it inside) or only closes is a wrapper
-        # such as enter_critical(): its callers are judged, not the wrapper itself.
-        enter_wrapper = not self.has_exit and all(self.end_states)
-        if not enter_wrapper:
-            for site, leak in self.unclosed.items():
-                call, where = self.sites[site]
-                issues.append(SectionIssue("unclosed", self.usr, self.name, call, where, leak))
-        if self.has_enter:
-            for where, call in self.unmatched.items():
-                issue = SectionIssue("unmatched_exit", self.usr, self.name, call, where, None)
-                issues.append(issue)
-        return issues
+        return self.sections.issues(self.usr, self.name)
 
     # -- helpers -------------------------------------------------------------------------------
     def where(self, c: Cursor) -> Where:
@@ -153,34 +139,6 @@ class BodyWalker:
         if start == parent_start:
             return None
         return self.macros.get(start)
-
-    # -- critical sections ---------------------------------------------------------------------
-    def apply(self, name: str, states: States, where: Where) -> States:
-        u = self.u
-        if name in u.enters and not self.in_cond:
-            self.has_enter = True
-            self.sites.append((name, where))
-            site = len(self.sites) - 1
-            return _cap(frozenset(s + ((name, site),) for s in states))
-        if name in u.exits:
-            self.has_exit = True
-            out = set()
-            for s in states:
-                for i in range(len(s) - 1, -1, -1):
-                    if s[i][0] in u.pairs[name]:
-                        out.add(s[:i])  # restoring a saved state closes what opened after it
-                        break
-                else:
-                    self.unmatched.setdefault(where, name)
-                    out.add(s)
-            return _cap(frozenset(out))
-        return states
-
-    def leave(self, states: States, where: Where) -> None:
-        for s in states:
-            self.end_states.add(s)
-            for _name, site in s:
-                self.unclosed.setdefault(site, where)
 
     # -- statements ----------------------------------------------------------------------------
     def stmt(self, c: Cursor, states: States, parent_start: int) -> States:
@@ -221,7 +179,7 @@ class BodyWalker:
         if k == K.RETURN_STMT:
             for e in ch:
                 states = self.expr(e, states, Mode.read, None, start)
-            self.leave(states, self.where(c))
+            self.sections.leave(states, self.where(c))
             return EMPTY
         if k == K.BREAK_STMT:
             if self.targets:
@@ -279,7 +237,7 @@ class BodyWalker:
                 b = self.cond(p, b, start)
             if post and not infinite:
                 exits |= b
-            new = _cap(cur | b)
+            new = cap(cur | b)
             if new == cur:
                 break
             cur = new
@@ -297,7 +255,7 @@ class BodyWalker:
                 states = self.expr(c, states, mode, top, start)
             finally:
                 self.crit_off -= 1
-            return self.apply(macro, states, self.where(c))
+            return self.sections.apply(macro, states, self.where(c), bool(self.in_cond))
         if k == K.CALL_EXPR:
             return self.call(c, states, start)
         if k == K.DECL_REF_EXPR:
@@ -401,7 +359,7 @@ class BodyWalker:
                     how = f"{'registered with' if kind == 'interrupt' else 'created by'} {name}"
                     self.entries.append(EntryFact(fn.get_usr(), fn.spelling, kind, how, where))
         if not self.crit_off:
-            states = self.apply(name, states, where)
+            states = self.sections.apply(name, states, where, bool(self.in_cond))
         return states
 
     def ref(self, c: Cursor, states: States, mode: Mode, top) -> None:
@@ -443,12 +401,6 @@ class BodyWalker:
             obj.usr, self.usr, self.where(c), kind, size, volatile, protected, text, whole
         )
         self.recent.append(key)
-
-
-def _cap(states: States) -> States:
-    if len(states) <= MAX_STATES:
-        return states
-    return frozenset(sorted(states, key=len)[:MAX_STATES])
 
 
 def _always(cond: Cursor) -> bool:
