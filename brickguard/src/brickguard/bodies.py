@@ -16,7 +16,7 @@ methods share the walk's state (the path states, the pending read-modify-write, 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from enum import Enum
+from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from clang.cindex import Cursor, CursorKind, TypeKind
@@ -32,7 +32,7 @@ TRANSPARENT = (K.PAREN_EXPR, K.UNEXPOSED_EXPR)
 ARRAYS = (TypeKind.CONSTANTARRAY, TypeKind.INCOMPLETEARRAY, TypeKind.VARIABLEARRAY)
 
 
-class Mode(Enum):
+class Mode(StrEnum):
     """How the walk reaches an expression: what an object named there has done to it."""
 
     read = "read"
@@ -42,21 +42,23 @@ class Mode(Enum):
     block_read = "block_read"  # a library copy reads the whole block behind the pointer
     block_write = "block_write"  # ... or writes it
 
-    @property
-    def block(self) -> bool:
-        return self is Mode.block_read or self is Mode.block_write
 
+# The walk reads these at every expression: module names, not Mode.x (an enum class attribute
+# costs a metaclass lookup each time on Python 3.11).
+READ, WRITE, RMW, ADDR = Mode.read, Mode.write, Mode.rmw, Mode.addr
+BLOCK_READ, BLOCK_WRITE = Mode.block_read, Mode.block_write
+BLOCK = (BLOCK_READ, BLOCK_WRITE)
 
-_ACCESS = {Mode.read: AccessKind.read, Mode.write: AccessKind.write, Mode.rmw: AccessKind.rmw,
-           Mode.block_read: AccessKind.read, Mode.block_write: AccessKind.write}
+A_READ, A_WRITE, A_RMW = AccessKind.read, AccessKind.write, AccessKind.rmw
+_ACCESS = {READ: A_READ, WRITE: A_WRITE, RMW: A_RMW, BLOCK_READ: A_READ, BLOCK_WRITE: A_WRITE}
 # Library copies: the block behind the pointer is read or written as a whole (a torn copy).
 BLOCK_ARGS = {
-    "memcpy": (Mode.block_write, Mode.block_read),
-    "memmove": (Mode.block_write, Mode.block_read),
-    "memset": (Mode.block_write,),
-    "memcmp": (Mode.block_read, Mode.block_read),
-    "strcpy": (Mode.block_write, Mode.block_read),
-    "strncpy": (Mode.block_write, Mode.block_read),
+    "memcpy": (BLOCK_WRITE, BLOCK_READ),
+    "memmove": (BLOCK_WRITE, BLOCK_READ),
+    "memset": (BLOCK_WRITE,),
+    "memcmp": (BLOCK_READ, BLOCK_READ),
+    "strcpy": (BLOCK_WRITE, BLOCK_READ),
+    "strncpy": (BLOCK_WRITE, BLOCK_READ),
 }
 ASSIGN_OPS = {"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>="}
 
@@ -145,7 +147,7 @@ class BodyWalker:
         k = c.kind
         start = c.extent.start.offset
         if self.macro_hit(c, parent_start):
-            return self.expr(c, states, Mode.read, None, parent_start)
+            return self.expr(c, states, READ, None, parent_start)
         if k == K.COMPOUND_STMT:
             for ch in c.get_children():
                 states = self.stmt(ch, states, start)
@@ -164,7 +166,7 @@ class BodyWalker:
         if k == K.DO_STMT:
             return self.loop(states, [], ch[0], [ch[1]], start, _always(ch[1]))
         if k == K.SWITCH_STMT:
-            s = self.expr(ch[0], states, Mode.read, None, start)
+            s = self.expr(ch[0], states, READ, None, start)
             t = _Target(loop=False, entry=s)
             self.targets.append(t)
             out = self.stmt(ch[1], EMPTY, start)
@@ -178,7 +180,7 @@ class BodyWalker:
             return self.stmt(ch[-1], states, start) if ch else states
         if k == K.RETURN_STMT:
             for e in ch:
-                states = self.expr(e, states, Mode.read, None, start)
+                states = self.expr(e, states, READ, None, start)
             self.sections.leave(states, self.where(c))
             return EMPTY
         if k == K.BREAK_STMT:
@@ -206,16 +208,16 @@ class BodyWalker:
                     continue  # a static's initialiser runs at load time, not here
                 for init in var.get_children():
                     if init.kind.is_expression():
-                        states = self.expr(init, states, Mode.read, None, start)
+                        states = self.expr(init, states, READ, None, start)
             return states
         if k in (K.NULL_STMT, K.ASM_STMT):
             return states
-        return self.expr(c, states, Mode.read, None, parent_start)
+        return self.expr(c, states, READ, None, parent_start)
 
     def cond(self, c: Cursor, states: States, parent_start: int) -> States:
         self.in_cond += 1
         try:
-            return self.expr(c, states, Mode.read, None, parent_start)
+            return self.expr(c, states, READ, None, parent_start)
         finally:
             self.in_cond -= 1
 
@@ -279,7 +281,7 @@ class BodyWalker:
             return states
         if k == K.ARRAY_SUBSCRIPT_EXPR and len(ch) == 2:
             states = self.expr(ch[0], states, mode, top or c, start)
-            return self.expr(ch[1], states, Mode.read, None, start)
+            return self.expr(ch[1], states, READ, None, start)
         if k == K.MEMBER_REF_EXPR:
             for sub in ch:
                 states = self.expr(sub, states, mode, top or c, start)
@@ -287,40 +289,40 @@ class BodyWalker:
         if k == K.BINARY_OPERATOR and len(ch) == 2:
             if self.op_between(ch[0], ch[1]) == "=":
                 mark = len(self.recent)
-                states = self.expr(ch[1], states, Mode.read, None, start)
+                states = self.expr(ch[1], states, READ, None, start)
                 reads = {
                     (a.obj, a.text): key
                     for key in self.recent[mark:]
-                    if (a := self.accesses.get(key)) is not None and a.kind is AccessKind.read
+                    if (a := self.accesses.get(key)) is not None and a.kind is A_READ
                 }
                 self.pending_rmw = set(reads)
                 self._rhs_reads = reads
-                states = self.expr(ch[0], states, Mode.write, None, start)
+                states = self.expr(ch[0], states, WRITE, None, start)
                 self.pending_rmw = set()
                 return states
             for sub in ch:
-                states = self.expr(sub, states, Mode.read, None, start)
+                states = self.expr(sub, states, READ, None, start)
             return states
         if k == K.COMPOUND_ASSIGNMENT_OPERATOR and len(ch) == 2:
-            states = self.expr(ch[1], states, Mode.read, None, start)
-            return self.expr(ch[0], states, Mode.rmw, None, start)
+            states = self.expr(ch[1], states, READ, None, start)
+            return self.expr(ch[0], states, RMW, None, start)
         if k == K.UNARY_OPERATOR and len(ch) == 1:
             op = self.unary_op(c, ch[0])
             if op in ("++", "--"):
-                sub_mode = Mode.rmw
+                sub_mode = RMW
             elif op == "&":
-                sub_mode = mode if mode.block else Mode.addr
+                sub_mode = mode if mode in BLOCK else ADDR
             else:
-                sub_mode = Mode.read
+                sub_mode = READ
             return self.expr(ch[0], states, sub_mode, None, start)
         if k == K.CONDITIONAL_OPERATOR and len(ch) == 3:
             s = self.cond(ch[0], states, start)
-            a = self.expr(ch[1], s, Mode.read, None, start)
-            return a | self.expr(ch[2], s, Mode.read, None, start)
+            a = self.expr(ch[1], s, READ, None, start)
+            return a | self.expr(ch[2], s, READ, None, start)
         if k == K.CXX_UNARY_EXPR:
             return states  # sizeof / _Alignof: not evaluated
-        keep = k == K.CSTYLE_CAST_EXPR and (mode is Mode.addr or mode is Mode.block_read)
-        sub_mode = mode if keep else Mode.read
+        keep = k == K.CSTYLE_CAST_EXPR and (mode is ADDR or mode is BLOCK_READ)
+        sub_mode = mode if keep else READ
         for sub in ch:
             if sub.kind.is_expression() or sub.kind.is_statement():
                 states = self.expr(sub, states, sub_mode, None, start)
@@ -333,10 +335,10 @@ class BodyWalker:
             args = list(c.get_arguments())
             ch = list(c.get_children())
             if ch and (not args or ch[0] != args[0]):
-                states = self.expr(ch[0], states, Mode.read, None, start)  # the callee expression
+                states = self.expr(ch[0], states, READ, None, start)  # the callee expression
         modes = BLOCK_ARGS.get(name, ())
         for i, a in enumerate(args):
-            states = self.expr(a, states, modes[i] if i < len(modes) else Mode.read, None, start)
+            states = self.expr(a, states, modes[i] if i < len(modes) else READ, None, start)
         where = self.where(c)
         protected = bool(states) and all(states)
         if ref is not None and ref.kind == K.FUNCTION_DECL:
@@ -363,7 +365,7 @@ class BodyWalker:
         return states
 
     def ref(self, c: Cursor, states: States, mode: Mode, top) -> None:
-        if mode is Mode.addr:
+        if mode is ADDR:
             return  # &x escapes; what is done through the pointer is not followed
         target = c.referenced
         if target is None or target.kind != K.VAR_DECL:
@@ -375,17 +377,17 @@ class BodyWalker:
         t = c if whole else top
         ctype = c.type.get_canonical()
         if not whole and ctype.kind == TypeKind.POINTER:
-            kind, t, whole = AccessKind.read, c, True  # p[i], p->f: only the pointer is read
-        elif whole and not mode.block and ctype.kind in ARRAYS:
+            kind, t, whole = A_READ, c, True  # p[i], p->f: only the pointer is read
+        elif whole and mode not in BLOCK and ctype.kind in ARRAYS:
             return  # the array decays to a pointer handed on: its elements are not followed
         else:
             kind = _ACCESS[mode]
         text = self.text(t, obj.name)
-        if kind is AccessKind.write and (obj.usr, text) in self.pending_rmw:
-            kind = AccessKind.rmw  # x = x + 1: the read on the right belongs to this write
+        if kind is A_WRITE and (obj.usr, text) in self.pending_rmw:
+            kind = A_RMW  # x = x + 1: the read on the right belongs to this write
             self.accesses.pop(self._rhs_reads[(obj.usr, text)], None)
         size = t.type.get_size()
-        if mode.block and whole:
+        if mode in BLOCK and whole:
             size = obj.size
         if size < 0:
             size = obj.size
