@@ -130,3 +130,18 @@ def test_commands_print_counts_and_scores() -> None:
     args = ["eval-mutations", "--sdk", str(SDK / "v2.toml"), "--code", str(SDK), "--kind", "?"]
     bad = runner.invoke(app, args)
     assert bad.exit_code == 2
+
+
+def test_the_sdk_rules_share_one_classification_per_program(monkeypatch) -> None:
+    """Five rules read Program.sdk_findings: each unit's diagnostics are classified once."""
+    from brickguard.sdk import engine
+
+    calls = []
+    real = engine.classify
+    monkeypatch.setattr(engine, "classify", lambda *a: calls.append(1) or real(*a))
+    case = CASES / "hallucinated"
+    cfg = load_config(case / "brickguard.toml")
+    cfg.jobs = 1
+    result = analyze([case], cfg)
+    assert {f.rule for f in result.findings} & {"BG201", "BG202", "BG203"}
+    assert len(calls) == len(result.files)
