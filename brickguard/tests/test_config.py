@@ -63,7 +63,7 @@ def test_select_and_ignore(tmp_path: Path) -> None:
     ("text", "words"),
     [
         ("[build]\nincludes = []\n", ["[build] includes", "unknown key"]),
-        ("[bogus]\nx = 1\n", ["unknown table [bogus]"]),
+        ("[bogus]\nx = 1\n", ["[bogus]: unknown table"]),
         ("[target]\nword_bits = 24\n", ["word_bits"]),
         ('[build]\ninclude = "inc"\n', ["[build] include", "list of strings"]),
         ('[critical]\npairs = [["only_one"]]\n', ["pairs"]),

@@ -6,16 +6,17 @@ import json
 from pathlib import Path
 
 import pytest
+from builders import STUB_INCLUDE, fixture_config
 
 from brickguard.analyze import analyze
+from brickguard.build_flags import RESOURCE_HINT, find_resource_dir
 from brickguard.config import Config, load_config
 from brickguard.errors import BrickguardError
-from brickguard.frontend import RESOURCE_HINT, FrontEnd, find_resource_dir
+from brickguard.frontend import FrontEnd
 from brickguard.rules import all_rules, get_rule
 
 HERE = Path(__file__).resolve().parent
 EXAMPLE = HERE.parent / "examples" / "i2c_slave"
-STUB = HERE / "cases" / "include"
 
 RACE = """
 #include <stdint.h>
@@ -65,7 +66,7 @@ def test_unparsable_file_is_bg000_and_others_go_on(tmp_path: Path) -> None:
     needs_resource_dir()
     (tmp_path / "a_bad.c").write_text("int f(void) { return 1 +; }\n")
     (tmp_path / "b_race.c").write_text(RACE)
-    result = analyze([tmp_path], Config(root=tmp_path, include=[STUB], jobs=1))
+    result = analyze([tmp_path], fixture_config(tmp_path))
     by_rule = {f.rule: f for f in result.findings}
     assert by_rule["BG000"].location.line == 1 and "expected expression" in by_rule["BG000"].message
     assert "BG101" in by_rule
@@ -78,14 +79,14 @@ def test_compile_commands_flags_are_used(tmp_path: Path) -> None:
     src.mkdir()
     guard = "#ifndef HAVE_RACE\n#error define HAVE_RACE\n#endif\n"
     (src / "race.c").write_text(guard + RACE)
-    argv = ["arm-none-eabi-gcc", "-DHAVE_RACE", f"-I{STUB}", "-c", "race.c", "-o", "race.o"]
+    argv = ["arm-none-eabi-gcc", "-DHAVE_RACE", f"-I{STUB_INCLUDE}", "-c", "race.c", "-o", "race.o"]
     db = [{"directory": str(src), "file": "race.c", "arguments": argv}]
     (tmp_path / "compile_commands.json").write_text(json.dumps(db))
     cfg = Config(root=tmp_path, compile_commands=tmp_path / "compile_commands.json", jobs=1)
     rules = [f.rule for f in analyze([src / "race.c"], cfg).findings]
     assert rules == ["BG101"]
     # Without the database the #error fires: the flags really came from it.
-    plain = Config(root=tmp_path, include=[STUB], jobs=1)
+    plain = fixture_config(tmp_path)
     rules = [f.rule for f in analyze([src / "race.c"], plain).findings]
     assert "BG000" in rules
 
@@ -127,7 +128,7 @@ def test_rule_registry() -> None:
 def test_select_limits_the_rules_that_run(tmp_path: Path) -> None:
     needs_resource_dir()
     (tmp_path / "r.c").write_text(RACE.replace("volatile ", ""))
-    cfg = Config(root=tmp_path, include=[STUB], jobs=1)
+    cfg = fixture_config(tmp_path)
     assert {f.rule for f in analyze([tmp_path], cfg).findings} == {"BG101", "BG104"}
     cfg.ignore = ["BG104"]
     result = analyze([tmp_path], cfg)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from builders import fixture_config
 from typer.testing import CliRunner
 
 from brickguard.analyze import analyze
@@ -61,7 +62,7 @@ def test_unknown_or_broken_profiles_are_clear_errors(tmp_path: Path) -> None:
         load_config(start=tmp_path)
     (tmp_path / "mine.toml").write_text('[api]\nblocks = "flash_erase"\n')
     (tmp_path / "brickguard.toml").write_text('[target]\nprofile_files = ["mine.toml"]\n')
-    with pytest.raises(ConfigError, match="blocks must be a list"):
+    with pytest.raises(ConfigError, match="blocks: must be a list"):
         load_config(start=tmp_path)
     (tmp_path / "brickguard.toml").write_text("[dma]\ncache_line = 48\n")
     with pytest.raises(ConfigError, match="power of two"):
@@ -92,7 +93,7 @@ def test_dcache_follows_the_target_unless_configured(tmp_path: Path) -> None:
 
 def test_bg110_flow_is_the_call_chain_in_sarif() -> None:
     case = CASES / "bg110" / "chain.c"
-    cfg = Config(root=case.parent, include=[CASES / "include"], jobs=1)
+    cfg = fixture_config(case.parent)
     report = run_analysis([case], cfg)
     sarif = render_sarif(report)["runs"][0]
     printf = next(r for r in sarif["results"] if r["ruleId"] == "BG110" and "printf" in

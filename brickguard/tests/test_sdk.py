@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
+from builders import TEST_SDK, isolate_sdk_cache
 from typer.testing import CliRunner
 
 from brickguard.analyze import analyze
@@ -19,15 +20,14 @@ from brickguard.sdk.index import build_index
 from brickguard.sdk.spec import SdkSpec, resolve_sdk
 from brickguard.sdk.suggest import suggest
 
-SDK = Path(__file__).parent / "sdk"
+SDK = TEST_SDK
 CASES = Path(__file__).parent / "cases" / "sdk"
 EXPECT = re.compile(r"expect:\s*(BG\d{3}(?:\s*,\s*BG\d{3})*)")
 
 
 @pytest.fixture(autouse=True)
 def _cache(tmp_path_factory, monkeypatch):
-    # One cache per test session, never under the repository.
-    monkeypatch.setenv("BRICKGUARD_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "sdk-cache"))
+    isolate_sdk_cache(tmp_path_factory, monkeypatch)
 
 
 @pytest.fixture(scope="module")
@@ -130,3 +130,18 @@ def test_commands_print_counts_and_scores() -> None:
     args = ["eval-mutations", "--sdk", str(SDK / "v2.toml"), "--code", str(SDK), "--kind", "?"]
     bad = runner.invoke(app, args)
     assert bad.exit_code == 2
+
+
+def test_the_sdk_rules_share_one_classification_per_program(monkeypatch) -> None:
+    """Five rules read Program.sdk_findings: each unit's diagnostics are classified once."""
+    from brickguard.sdk import engine
+
+    calls = []
+    real = engine.classify
+    monkeypatch.setattr(engine, "classify", lambda *a: calls.append(1) or real(*a))
+    case = CASES / "hallucinated"
+    cfg = load_config(case / "brickguard.toml")
+    cfg.jobs = 1
+    result = analyze([case], cfg)
+    assert {f.rule for f in result.findings} & {"BG201", "BG202", "BG203"}
+    assert len(calls) == len(result.files)

@@ -8,15 +8,15 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from brickguard.build_flags import load_compile_commands
 from brickguard.config import Config
 from brickguard.errors import BrickguardError
 from brickguard.facts import UnitFacts
-from brickguard.findings import Finding, Level, Location
-from brickguard.frontend import FrontEnd, load_compile_commands
+from brickguard.findings import Finding
+from brickguard.frontend import FrontEnd
 from brickguard.program import Program
 from brickguard.rules import all_rules
 from brickguard.rules.base import Rule
-from brickguard.sdk.engine import claimed_diagnostics
 
 SOURCE_SUFFIXES = (".c",)
 
@@ -71,10 +71,7 @@ def analyze(paths: Sequence[Path], config: Config) -> AnalysisResult:
     rules = [r for r in all_rules() if config.rule_enabled(r.id)]
     findings: list[Finding] = []
     for rule in rules:
-        if rule.id == "BG000":
-            findings.extend(_diagnostic_findings(units, front, claimed_diagnostics(units, config)))
-        else:
-            findings.extend(rule.check(program, config))
+        findings.extend(rule.check(program, config))
     if misra is not None:
         misra_findings, misra_rules = misra.finish()
         findings.extend(misra_findings)
@@ -98,28 +95,6 @@ def _parse_all(front: FrontEnd, files: list[str], jobs: int) -> list[UnitFacts]:
     chunk = max(1, len(files) // (workers * 4))
     with ProcessPoolExecutor(max_workers=workers) as pool:
         return list(pool.map(front.parse, files, chunksize=chunk))
-
-
-def _diagnostic_findings(
-    units: list[UnitFacts], front: FrontEnd, skip: set = frozenset()
-) -> list[Finding]:
-    out = []
-    for unit in units:
-        for d in unit.diagnostics:
-            if d in skip or d.severity == "warning":
-                continue  # an SDK rule (BG20x) reports it; a warning is kept only for them
-            message = f"clang {d.severity}: {d.message}"
-            if front.resource_hint(d.message):
-                message += f" ({front.resource_hint(d.message)})"
-            out.append(
-                Finding(
-                    rule="BG000",
-                    level=Level.error,
-                    message=message,
-                    location=Location(d.where.file, d.where.line, d.where.column, d.message),
-                )
-            )
-    return out
 
 
 def _dedupe(findings: list[Finding]) -> list[Finding]:

@@ -1,40 +1,64 @@
 """Walks one function body: shared-object accesses, calls, and critical sections per path.
 
 The walk carries a *set of states*, one per distinct path so far; a state is the stack of open
-critical sections (the enter routine and where it was called). Branches walk both arms from the
+critical sections (the enter routine and where it was called; ``sections.Sections`` keeps them
+and judges their balance). Branches walk both arms from the
 same set and join them; loops are walked until the set stops changing (at most three times);
 ``return``, ``break``, ``continue`` and ``goto`` move their states to where the path goes. An access
 is *protected* when every state that reaches it has a section open. Short-circuit operators are
 not split into paths: a critical section is a statement-level thing in real code.
+
+Over 400 lines on purpose: it is one recursive visitor over C statements and expressions, whose
+methods share the walk's state (the path states, the pending read-modify-write, the targets of
+``break`` and ``goto``); split up, one algorithm would be read across files.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from clang.cindex import Cursor, CursorKind, TypeKind
 
-from brickguard.facts import AccessFact, CallFact, EntryFact, SectionIssue, Where
+from brickguard.facts import AccessFact, AccessKind, CallFact, EntryFact, SectionIssue, Where
+from brickguard.sections import EMPTY, Sections, States, cap
 
 if TYPE_CHECKING:
     from brickguard.frontend import UnitContext
 
 K = CursorKind
-State = tuple[tuple[str, int], ...]  # open sections: (enter routine, index of the enter site)
-States = frozenset[State]
-EMPTY: States = frozenset()
-MAX_STATES = 16
 TRANSPARENT = (K.PAREN_EXPR, K.UNEXPOSED_EXPR)
 ARRAYS = (TypeKind.CONSTANTARRAY, TypeKind.INCOMPLETEARRAY, TypeKind.VARIABLEARRAY)
+
+
+class Mode(StrEnum):
+    """How the walk reaches an expression: what an object named there has done to it."""
+
+    read = "read"
+    write = "write"  # the left side of `=`
+    rmw = "rmw"  # the operand of ++/--, the left side of a compound assignment
+    addr = "addr"  # under `&`: the address escapes, nothing is accessed here
+    block_read = "block_read"  # a library copy reads the whole block behind the pointer
+    block_write = "block_write"  # ... or writes it
+
+
+# The walk reads these at every expression: module names, not Mode.x (an enum class attribute
+# costs a metaclass lookup each time on Python 3.11).
+READ, WRITE, RMW, ADDR = Mode.read, Mode.write, Mode.rmw, Mode.addr
+BLOCK_READ, BLOCK_WRITE = Mode.block_read, Mode.block_write
+BLOCK = (BLOCK_READ, BLOCK_WRITE)
+
+A_READ, A_WRITE, A_RMW = AccessKind.read, AccessKind.write, AccessKind.rmw
+_ACCESS = {READ: A_READ, WRITE: A_WRITE, RMW: A_RMW, BLOCK_READ: A_READ, BLOCK_WRITE: A_WRITE}
 # Library copies: the block behind the pointer is read or written as a whole (a torn copy).
 BLOCK_ARGS = {
-    "memcpy": ("block_write", "block_read"),
-    "memmove": ("block_write", "block_read"),
-    "memset": ("block_write",),
-    "memcmp": ("block_read", "block_read"),
-    "strcpy": ("block_write", "block_read"),
-    "strncpy": ("block_write", "block_read"),
+    "memcpy": (BLOCK_WRITE, BLOCK_READ),
+    "memmove": (BLOCK_WRITE, BLOCK_READ),
+    "memset": (BLOCK_WRITE,),
+    "memcmp": (BLOCK_READ, BLOCK_READ),
+    "strcpy": (BLOCK_WRITE, BLOCK_READ),
+    "strncpy": (BLOCK_WRITE, BLOCK_READ),
 }
 ASSIGN_OPS = {"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>="}
 
@@ -56,48 +80,33 @@ class BodyWalker:
         self.file = func.location.file.name
         self.src = unit.source(self.file)
         self.macros = unit.critical_macros if self.file == unit.main_file else {}
-        self.accesses: dict[tuple[int, str], list] = {}
-        self.calls: dict[int, list] = {}
+        # Keyed by (offset, kind): a macro body walked twice at one place gives one access.
+        self.accesses: dict[tuple[int, AccessKind], AccessFact] = {}
+        self.calls: dict[int, CallFact] = {}
         self.entries: list[EntryFact] = []
-        self.sites: list[tuple[str, Where]] = []
-        self.unclosed: dict[int, Where] = {}
-        self.unmatched: dict[Where, str] = {}
-        self.end_states: set[State] = set()
-        self.has_enter = self.has_exit = False
+        self.sections = Sections(unit.enters, unit.exits, unit.pairs)
         self.targets: list[_Target] = []
         self.gotos: dict[str, set] = {}
         self.crit_off = 0  # > 0 inside a critical-section macro already applied
         self.in_cond = 0
         self.pending_rmw: set[tuple[str, str]] = set()
-        self.recent: list[tuple[int, str]] = []
-        self._rhs_reads: dict[tuple[str, str], tuple[int, str]] = {}
+        self.recent: list[tuple[int, AccessKind]] = []
+        self._rhs_reads: dict[tuple[str, str], tuple[int, AccessKind]] = {}
 
     # -- results -------------------------------------------------------------------------------
     def run(self, body: Cursor) -> None:
         out = self.stmt(body, frozenset({()}), -1)
         end = body.extent.end
-        self.leave(out, Where(self.file, end.line, max(1, end.column - 1)))
+        self.sections.leave(out, Where(self.file, end.line, max(1, end.column - 1)))
 
     def access_facts(self) -> list[AccessFact]:
-        return [AccessFact(*a) for a in self.accesses.values()]
+        return list(self.accesses.values())
 
     def call_facts(self) -> list[CallFact]:
-        return [CallFact(*c) for c in self.calls.values()]
+        return list(self.calls.values())
 
     def section_issues(self) -> list[SectionIssue]:
-        issues = []
-        # A routine that only opens (every path leaves it inside) or only closes is a wrapper
-        # such as enter_critical(): its callers are judged, not the wrapper itself.
-        enter_wrapper = not self.has_exit and all(self.end_states)
-        if not enter_wrapper:
-            for site, leak in self.unclosed.items():
-                call, where = self.sites[site]
-                issues.append(SectionIssue("unclosed", self.usr, self.name, call, where, leak))
-        if self.has_enter:
-            for where, call in self.unmatched.items():
-                issue = SectionIssue("unmatched_exit", self.usr, self.name, call, where, None)
-                issues.append(issue)
-        return issues
+        return self.sections.issues(self.usr, self.name)
 
     # -- helpers -------------------------------------------------------------------------------
     def where(self, c: Cursor) -> Where:
@@ -133,40 +142,12 @@ class BodyWalker:
             return None
         return self.macros.get(start)
 
-    # -- critical sections ---------------------------------------------------------------------
-    def apply(self, name: str, states: States, where: Where) -> States:
-        u = self.u
-        if name in u.enters and not self.in_cond:
-            self.has_enter = True
-            self.sites.append((name, where))
-            site = len(self.sites) - 1
-            return _cap(frozenset(s + ((name, site),) for s in states))
-        if name in u.exits:
-            self.has_exit = True
-            out = set()
-            for s in states:
-                for i in range(len(s) - 1, -1, -1):
-                    if s[i][0] in u.pairs[name]:
-                        out.add(s[:i])  # restoring a saved state closes what opened after it
-                        break
-                else:
-                    self.unmatched.setdefault(where, name)
-                    out.add(s)
-            return _cap(frozenset(out))
-        return states
-
-    def leave(self, states: States, where: Where) -> None:
-        for s in states:
-            self.end_states.add(s)
-            for _name, site in s:
-                self.unclosed.setdefault(site, where)
-
     # -- statements ----------------------------------------------------------------------------
     def stmt(self, c: Cursor, states: States, parent_start: int) -> States:
         k = c.kind
         start = c.extent.start.offset
         if self.macro_hit(c, parent_start):
-            return self.expr(c, states, "read", None, parent_start)
+            return self.expr(c, states, READ, None, parent_start)
         if k == K.COMPOUND_STMT:
             for ch in c.get_children():
                 states = self.stmt(ch, states, start)
@@ -185,7 +166,7 @@ class BodyWalker:
         if k == K.DO_STMT:
             return self.loop(states, [], ch[0], [ch[1]], start, _always(ch[1]))
         if k == K.SWITCH_STMT:
-            s = self.expr(ch[0], states, "read", None, start)
+            s = self.expr(ch[0], states, READ, None, start)
             t = _Target(loop=False, entry=s)
             self.targets.append(t)
             out = self.stmt(ch[1], EMPTY, start)
@@ -199,8 +180,8 @@ class BodyWalker:
             return self.stmt(ch[-1], states, start) if ch else states
         if k == K.RETURN_STMT:
             for e in ch:
-                states = self.expr(e, states, "read", None, start)
-            self.leave(states, self.where(c))
+                states = self.expr(e, states, READ, None, start)
+            self.sections.leave(states, self.where(c))
             return EMPTY
         if k == K.BREAK_STMT:
             if self.targets:
@@ -227,16 +208,16 @@ class BodyWalker:
                     continue  # a static's initialiser runs at load time, not here
                 for init in var.get_children():
                     if init.kind.is_expression():
-                        states = self.expr(init, states, "read", None, start)
+                        states = self.expr(init, states, READ, None, start)
             return states
         if k in (K.NULL_STMT, K.ASM_STMT):
             return states
-        return self.expr(c, states, "read", None, parent_start)
+        return self.expr(c, states, READ, None, parent_start)
 
     def cond(self, c: Cursor, states: States, parent_start: int) -> States:
         self.in_cond += 1
         try:
-            return self.expr(c, states, "read", None, parent_start)
+            return self.expr(c, states, READ, None, parent_start)
         finally:
             self.in_cond -= 1
 
@@ -258,7 +239,7 @@ class BodyWalker:
                 b = self.cond(p, b, start)
             if post and not infinite:
                 exits |= b
-            new = _cap(cur | b)
+            new = cap(cur | b)
             if new == cur:
                 break
             cur = new
@@ -266,7 +247,7 @@ class BodyWalker:
         return frozenset(exits) | frozenset(t.breaks)
 
     # -- expressions ---------------------------------------------------------------------------
-    def expr(self, c: Cursor, states: States, mode: str, top, parent_start: int) -> States:
+    def expr(self, c: Cursor, states: States, mode: Mode, top, parent_start: int) -> States:
         k = c.kind
         start = c.extent.start.offset
         macro = self.macro_hit(c, parent_start)
@@ -276,7 +257,7 @@ class BodyWalker:
                 states = self.expr(c, states, mode, top, start)
             finally:
                 self.crit_off -= 1
-            return self.apply(macro, states, self.where(c))
+            return self.sections.apply(macro, states, self.where(c), bool(self.in_cond))
         if k == K.CALL_EXPR:
             return self.call(c, states, start)
         if k == K.DECL_REF_EXPR:
@@ -300,7 +281,7 @@ class BodyWalker:
             return states
         if k == K.ARRAY_SUBSCRIPT_EXPR and len(ch) == 2:
             states = self.expr(ch[0], states, mode, top or c, start)
-            return self.expr(ch[1], states, "read", None, start)
+            return self.expr(ch[1], states, READ, None, start)
         if k == K.MEMBER_REF_EXPR:
             for sub in ch:
                 states = self.expr(sub, states, mode, top or c, start)
@@ -308,39 +289,40 @@ class BodyWalker:
         if k == K.BINARY_OPERATOR and len(ch) == 2:
             if self.op_between(ch[0], ch[1]) == "=":
                 mark = len(self.recent)
-                states = self.expr(ch[1], states, "read", None, start)
+                states = self.expr(ch[1], states, READ, None, start)
                 reads = {
-                    (self.accesses[key][0], self.accesses[key][7]): key
+                    (a.obj, a.text): key
                     for key in self.recent[mark:]
-                    if key in self.accesses and self.accesses[key][3] == "read"
+                    if (a := self.accesses.get(key)) is not None and a.kind is A_READ
                 }
                 self.pending_rmw = set(reads)
                 self._rhs_reads = reads
-                states = self.expr(ch[0], states, "write", None, start)
+                states = self.expr(ch[0], states, WRITE, None, start)
                 self.pending_rmw = set()
                 return states
             for sub in ch:
-                states = self.expr(sub, states, "read", None, start)
+                states = self.expr(sub, states, READ, None, start)
             return states
         if k == K.COMPOUND_ASSIGNMENT_OPERATOR and len(ch) == 2:
-            states = self.expr(ch[1], states, "read", None, start)
-            return self.expr(ch[0], states, "rmw", None, start)
+            states = self.expr(ch[1], states, READ, None, start)
+            return self.expr(ch[0], states, RMW, None, start)
         if k == K.UNARY_OPERATOR and len(ch) == 1:
             op = self.unary_op(c, ch[0])
             if op in ("++", "--"):
-                sub_mode = "rmw"
+                sub_mode = RMW
             elif op == "&":
-                sub_mode = mode if mode.startswith("block") else "addr"
+                sub_mode = mode if mode in BLOCK else ADDR
             else:
-                sub_mode = "read"
+                sub_mode = READ
             return self.expr(ch[0], states, sub_mode, None, start)
         if k == K.CONDITIONAL_OPERATOR and len(ch) == 3:
             s = self.cond(ch[0], states, start)
-            a = self.expr(ch[1], s, "read", None, start)
-            return a | self.expr(ch[2], s, "read", None, start)
+            a = self.expr(ch[1], s, READ, None, start)
+            return a | self.expr(ch[2], s, READ, None, start)
         if k == K.CXX_UNARY_EXPR:
             return states  # sizeof / _Alignof: not evaluated
-        sub_mode = mode if k == K.CSTYLE_CAST_EXPR and mode in ("addr", "block_read") else "read"
+        keep = k == K.CSTYLE_CAST_EXPR and (mode is ADDR or mode is BLOCK_READ)
+        sub_mode = mode if keep else READ
         for sub in ch:
             if sub.kind.is_expression() or sub.kind.is_statement():
                 states = self.expr(sub, states, sub_mode, None, start)
@@ -353,16 +335,16 @@ class BodyWalker:
             args = list(c.get_arguments())
             ch = list(c.get_children())
             if ch and (not args or ch[0] != args[0]):
-                states = self.expr(ch[0], states, "read", None, start)  # the callee expression
+                states = self.expr(ch[0], states, READ, None, start)  # the callee expression
         modes = BLOCK_ARGS.get(name, ())
         for i, a in enumerate(args):
-            states = self.expr(a, states, modes[i] if i < len(modes) else "read", None, start)
+            states = self.expr(a, states, modes[i] if i < len(modes) else READ, None, start)
         where = self.where(c)
         protected = bool(states) and all(states)
         if ref is not None and ref.kind == K.FUNCTION_DECL:
             key = c.extent.start.offset
             old = self.calls.get(key)
-            prot = protected and (old is None or old[4])
+            prot = protected and (old is None or old.protected)
             # Watched calls (DMA starts, cache maintenance, timeouts) keep their arguments.
             argf = ()
             if name in self.u.arg_calls:
@@ -371,7 +353,7 @@ class BodyWalker:
                     self.u.arg_fact(a, texts[i] if i < len(texts) else None)
                     for i, a in enumerate(args)
                 )
-            self.calls[key] = [self.usr, ref.get_usr(), name, where, prot, argf]
+            self.calls[key] = CallFact(self.usr, ref.get_usr(), name, where, prot, argf)
         for kind, arg_index in self.u.registrations_for(name):
             idx = arg_index if arg_index >= 0 else len(args) + arg_index
             if 0 <= idx < len(args):
@@ -379,11 +361,11 @@ class BodyWalker:
                     how = f"{'registered with' if kind == 'interrupt' else 'created by'} {name}"
                     self.entries.append(EntryFact(fn.get_usr(), fn.spelling, kind, how, where))
         if not self.crit_off:
-            states = self.apply(name, states, where)
+            states = self.sections.apply(name, states, where, bool(self.in_cond))
         return states
 
-    def ref(self, c: Cursor, states: States, mode: str, top) -> None:
-        if mode == "addr":
+    def ref(self, c: Cursor, states: States, mode: Mode, top) -> None:
+        if mode is ADDR:
             return  # &x escapes; what is done through the pointer is not followed
         target = c.referenced
         if target is None or target.kind != K.VAR_DECL:
@@ -395,19 +377,17 @@ class BodyWalker:
         t = c if whole else top
         ctype = c.type.get_canonical()
         if not whole and ctype.kind == TypeKind.POINTER:
-            kind, t, whole = "read", c, True  # p[i], p->f: only the pointer itself is read here
-        elif mode.startswith("block"):
-            kind = "write" if mode == "block_write" else "read"
-        elif whole and ctype.kind in ARRAYS:
+            kind, t, whole = A_READ, c, True  # p[i], p->f: only the pointer is read
+        elif whole and mode not in BLOCK and ctype.kind in ARRAYS:
             return  # the array decays to a pointer handed on: its elements are not followed
         else:
-            kind = mode
+            kind = _ACCESS[mode]
         text = self.text(t, obj.name)
-        if kind == "write" and (obj.usr, text) in self.pending_rmw:
-            kind = "rmw"  # x = x + 1: the read on the right belongs to this write
+        if kind is A_WRITE and (obj.usr, text) in self.pending_rmw:
+            kind = A_RMW  # x = x + 1: the read on the right belongs to this write
             self.accesses.pop(self._rhs_reads[(obj.usr, text)], None)
         size = t.type.get_size()
-        if mode.startswith("block") and whole:
+        if mode in BLOCK and whole:
             size = obj.size
         if size < 0:
             size = obj.size
@@ -416,18 +396,13 @@ class BodyWalker:
         key = (c.extent.start.offset, kind)
         old = self.accesses.get(key)
         if old is not None:
-            old[6] = old[6] and protected
+            if old.protected and not protected:
+                self.accesses[key] = replace(old, protected=False)
             return
-        self.accesses[key] = [
-            obj.usr, self.usr, self.where(c), kind, size, volatile, protected, text, whole,
-        ]
+        self.accesses[key] = AccessFact(
+            obj.usr, self.usr, self.where(c), kind, size, volatile, protected, text, whole
+        )
         self.recent.append(key)
-
-
-def _cap(states: States) -> States:
-    if len(states) <= MAX_STATES:
-        return states
-    return frozenset(sorted(states, key=len)[:MAX_STATES])
 
 
 def _always(cond: Cursor) -> bool:

@@ -72,25 +72,29 @@ it: ``m = __get_PRIMASK(); __disable_irq(); ...; __set_PRIMASK(m);`` is one bala
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from brickguard.errors import ConfigError
-from brickguard.profiles import Platform, default_platform, load_platform
-from brickguard.sdk.spec import SdkSpec, specs_from_config
+from brickguard.findings import FailOn
+from brickguard.profiles import (
+    CriticalPairs,
+    DmaCalls,
+    InterruptEntries,
+    Platform,
+    Registration,
+    TaskEntries,
+    add_dma_calls,
+    default_platform,
+    load_platform,
+)
+from brickguard.sdk.spec import SdkSpec, SdkTable, specs_from_config
+from brickguard.tables import checked, from_mapping
 
 CONFIG_NAME = "brickguard.toml"
-FAIL_ON = ("note", "warning", "error", "never")
-
-
-@dataclass(frozen=True)
-class Registration:
-    """A call that hands a function to the interrupt system or the scheduler."""
-
-    function: str  # glob on the called function's name, e.g. "HAL_*_RegisterCallback"
-    arg: int  # 0-based index of the argument that names the function; -1 = the last one
-
+__all__ = ["Config", "Registration", "config_from_dict", "load_config"]
 
 DEFAULT_INTERRUPT_PATTERNS = [
     "*_IRQHandler",
@@ -161,7 +165,7 @@ class Config:
     )
     select: list[str] = field(default_factory=list)  # empty = all rules
     ignore: list[str] = field(default_factory=list)
-    fail_on: str = "warning"
+    fail_on: FailOn = "warning"
     baseline: Path | None = None
     jobs: int = 0  # 0 = one process per CPU
     resource_dir: Path | None = None
@@ -188,41 +192,79 @@ class Config:
         return selected and not any(rule_id.startswith(s) for s in self.ignore)
 
 
-# Known keys per table, with the type check each value must pass.
-_SCHEMA: dict[str, dict[str, str]] = {
-    "target": {"triple": "str", "word_bits": "int", "profile": "names", "profile_files": "strs"},
-    "build": {
-        "include": "strs",
-        "defines": "strs",
-        "compile_commands": "str",
-        "flags": "strs",
-        "resource_dir": "str",
-        "jobs": "int",
-    },
-    "interrupts": {
-        "patterns": "strs",
-        "callbacks": "strs",
-        "registrations": "regs",
-        "blocking": "strs",
-        "unsafe": "strs",
-        "nonreentrant": "strs",
-        "replace": "bool",
-    },
-    "tasks": {"entries": "strs", "creators": "regs", "replace": "bool"},
-    "critical": {"pairs": "pairs", "replace": "bool"},
-    "dma": {
-        "dcache": "bool",
-        "cache_line": "int",
-        "tx": "regs",
-        "rx": "regs",
-        "clean": "regs",
-        "invalidate": "regs",
-        "clean_all": "strs",
-        "invalidate_all": "strs",
-    },
-    "misra": {"enabled": "bool", "cppcheck": "str", "flags": "strs"},
-    "rules": {"select": "strs", "ignore": "strs", "fail_on": "str", "baseline": "str"},
-}
+# -- the layout of brickguard.toml: one dataclass per table (tables.from_mapping reads them) -------
+# A field left at None (or empty) keeps Config's default; lists extend the defaults unless the
+# table says replace = true.
+@dataclass(frozen=True)
+class TargetTable:
+    triple: str | None = None
+    word_bits: Literal[8, 16, 32, 64] | None = None
+    profile: str | list[str] | None = None
+    profile_files: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class BuildTable:
+    include: list[str] = field(default_factory=list)
+    defines: list[str] = field(default_factory=list)
+    compile_commands: str | None = None
+    flags: list[str] = field(default_factory=list)
+    resource_dir: str | None = None
+    jobs: int = checked(lambda n: n >= 0, "0 (one per CPU) or more", default=0)
+
+
+@dataclass(frozen=True)
+class InterruptsTable(InterruptEntries):
+    blocking: list[str] = field(default_factory=list)
+    unsafe: list[str] = field(default_factory=list)
+    nonreentrant: list[str] = field(default_factory=list)
+    replace: bool = False
+
+
+@dataclass(frozen=True)
+class TasksTable(TaskEntries):
+    entries: list[str] = field(default_factory=list)
+    replace: bool = False
+
+
+@dataclass(frozen=True)
+class CriticalTable(CriticalPairs):
+    replace: bool = False
+
+
+@dataclass(frozen=True)
+class DmaTable(DmaCalls):
+    dcache: bool | None = None
+    cache_line: int | None = checked(lambda n: n > 0 and not n & (n - 1),
+                                     "a power of two, e.g. 32", default=None)
+
+
+@dataclass(frozen=True)
+class MisraTable:
+    enabled: bool = False
+    cppcheck: str | None = None
+    flags: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class RulesTable:
+    select: list[str] = field(default_factory=list)
+    ignore: list[str] = field(default_factory=list)
+    fail_on: FailOn | None = None
+    baseline: str | None = None
+
+
+@dataclass(frozen=True)
+class ConfigFile:
+    target: TargetTable = field(default_factory=TargetTable)
+    build: BuildTable = field(default_factory=BuildTable)
+    interrupts: InterruptsTable = field(default_factory=InterruptsTable)
+    tasks: TasksTable = field(default_factory=TasksTable)
+    critical: CriticalTable = field(default_factory=CriticalTable)
+    dma: DmaTable = field(default_factory=DmaTable)
+    misra: MisraTable = field(default_factory=MisraTable)
+    rules: RulesTable = field(default_factory=RulesTable)
+    sdk: SdkTable | list[SdkTable] | None = None  # [sdk] or [[sdk]]: see sdk/spec.py
 
 
 def load_config(path: Path | None = None, start: Path | None = None) -> Config:
@@ -258,87 +300,53 @@ def _from_file(path: Path) -> Config:
 def config_from_dict(data: dict[str, Any], root: Path, source: Path | None = None) -> Config:
     """Build a Config from parsed TOML; every key is checked, unknown ones are errors."""
     where = str(source) if source is not None else CONFIG_NAME
-    for table, values in data.items():
-        if table == "sdk":
-            continue  # one table or an array of tables: checked by specs_from_config
-        if table not in _SCHEMA:
-            raise ConfigError(f"{where}: unknown table [{table}] (known: {', '.join(_SCHEMA)})")
-        if not isinstance(values, dict):
-            raise ConfigError(f"{where}: [{table}] must be a table")
-        for key, value in values.items():
-            if key not in _SCHEMA[table]:
-                known = ", ".join(_SCHEMA[table])
-                raise ConfigError(f"{where}: unknown key [{table}] {key} (known: {known})")
-            _check(where, table, key, value, _SCHEMA[table][key])
-
-    def get(table: str, key: str, default: Any = None) -> Any:
-        return data.get(table, {}).get(key, default)
+    file = from_mapping(ConfigFile, data, where)
 
     def rel(p: str) -> Path:
         return (root / p).resolve() if not Path(p).is_absolute() else Path(p)
 
+    def merged(table: InterruptsTable | TasksTable | CriticalTable, extra: list,
+               default: list) -> list:
+        return list(extra) if table.replace else [*default, *extra]
+
+    target, build, rules = file.target, file.build, file.rules
     cfg = Config(root=root, source=source)
-    cfg.target = get("target", "triple", cfg.target)
-    cfg.word_bits = get("target", "word_bits", cfg.word_bits)
-    if cfg.word_bits not in (8, 16, 32, 64):
-        raise ConfigError(f"{where}: [target] word_bits must be 8, 16, 32 or 64")
-    cfg.include = [rel(p) for p in get("build", "include", [])]
-    cfg.defines = list(get("build", "defines", []))
-    cc = get("build", "compile_commands")
-    cfg.compile_commands = rel(cc) if cc else None
-    cfg.extra_flags = list(get("build", "flags", []))
-    rd = get("build", "resource_dir")
-    cfg.resource_dir = rel(rd) if rd else None
-    cfg.jobs = get("build", "jobs", 0)
-    if cfg.jobs < 0:
-        raise ConfigError(f"{where}: [build] jobs must be 0 (one per CPU) or more")
-
-    _platform(cfg, get, rel, where)
-
-    def merged(table: str, key: str, default: list) -> list:
-        extra = get(table, key, [])
-        return list(extra) if get(table, "replace", False) else [*default, *extra]
-
-    cfg.interrupt_patterns = merged("interrupts", "patterns", cfg.interrupt_patterns)
-    cfg.interrupt_callbacks = merged("interrupts", "callbacks", cfg.interrupt_callbacks)
-    regs = [Registration(r["function"], r["arg"]) for r in get("interrupts", "registrations", [])]
-    cfg.interrupt_registrations = (
-        regs if get("interrupts", "replace", False) else [*cfg.interrupt_registrations, *regs]
-    )
-    cfg.task_entries = merged("tasks", "entries", cfg.task_entries)
-    creators = [Registration(r["function"], r["arg"]) for r in get("tasks", "creators", [])]
-    cfg.task_creators = creators if get("tasks", "replace", False) else [
-        *cfg.task_creators,
-        *creators,
-    ]
-    pairs = [(a, b) for a, b in get("critical", "pairs", [])]
-    cfg.critical_sections = pairs if get("critical", "replace", False) else [
-        *cfg.critical_sections,
-        *pairs,
-    ]
-    cfg.select = list(get("rules", "select", []))
-    cfg.ignore = list(get("rules", "ignore", []))
-    cfg.fail_on = get("rules", "fail_on", cfg.fail_on)
-    if cfg.fail_on not in FAIL_ON:
-        raise ConfigError(f"{where}: [rules] fail_on must be one of {', '.join(FAIL_ON)}")
-    bl = get("rules", "baseline")
-    cfg.baseline = rel(bl) if bl else None
-    cfg.misra = get("misra", "enabled", False)
-    cfg.cppcheck = get("misra", "cppcheck", cfg.cppcheck)
-    cfg.misra_flags = list(get("misra", "flags", []))
-    cfg.sdks = specs_from_config(data["sdk"], root, where) if "sdk" in data else []
+    cfg.target = target.triple if target.triple is not None else cfg.target
+    cfg.word_bits = target.word_bits or cfg.word_bits
+    cfg.include = [rel(p) for p in build.include]
+    cfg.defines = list(build.defines)
+    cfg.compile_commands = rel(build.compile_commands) if build.compile_commands else None
+    cfg.extra_flags = list(build.flags)
+    cfg.resource_dir = rel(build.resource_dir) if build.resource_dir else None
+    cfg.jobs = build.jobs
+    _platform(cfg, file, rel, where)
+    ints, tasks, crit = file.interrupts, file.tasks, file.critical
+    cfg.interrupt_patterns = merged(ints, ints.patterns, cfg.interrupt_patterns)
+    cfg.interrupt_callbacks = merged(ints, ints.callbacks, cfg.interrupt_callbacks)
+    cfg.interrupt_registrations = merged(ints, ints.registrations, cfg.interrupt_registrations)
+    cfg.task_entries = merged(tasks, tasks.entries, cfg.task_entries)
+    cfg.task_creators = merged(tasks, tasks.creators, cfg.task_creators)
+    cfg.critical_sections = merged(crit, crit.pairs, cfg.critical_sections)
+    cfg.select = list(rules.select)
+    cfg.ignore = list(rules.ignore)
+    cfg.fail_on = rules.fail_on or cfg.fail_on
+    cfg.baseline = rel(rules.baseline) if rules.baseline else None
+    cfg.misra = file.misra.enabled
+    cfg.cppcheck = file.misra.cppcheck if file.misra.cppcheck is not None else cfg.cppcheck
+    cfg.misra_flags = list(file.misra.flags)
+    cfg.sdks = specs_from_config(file.sdk, root, where) if file.sdk is not None else []
     for spec in cfg.sdks:  # the target SDK's headers are on the project's include path
         if spec.target:
             cfg.include += [p for p in spec.include if p not in cfg.include]
     return cfg
 
 
-def _platform(cfg: Config, get: Any, rel: Any, where: str) -> None:
+def _platform(cfg: Config, file: ConfigFile, rel: Callable[[str], Path], where: str) -> None:
     """Load the selected profiles into ``cfg.platform``; add their entry points and critical
     sections to the defaults (which the [interrupts]/[tasks]/[critical] tables then extend)."""
-    chosen = get("target", "profile")
+    chosen = file.target.profile
     names = [chosen] if isinstance(chosen, str) else chosen
-    files = [rel(p) for p in get("target", "profile_files", [])]
+    files = [rel(p) for p in file.target.profile_files]
     try:
         plat = load_platform(names, files, cfg.root)
     except ConfigError as exc:
@@ -347,66 +355,19 @@ def _platform(cfg: Config, get: Any, rel: Any, where: str) -> None:
         extend = [
             (cfg.interrupt_patterns, plat.interrupt_patterns),
             (cfg.interrupt_callbacks, plat.interrupt_callbacks),
-            (cfg.interrupt_registrations, [Registration(f, a) for f, a in
-                                           plat.interrupt_registrations]),
-            (cfg.task_creators, [Registration(f, a) for f, a in plat.task_creators]),
+            (cfg.interrupt_registrations, plat.interrupt_registrations),
+            (cfg.task_creators, plat.task_creators),
             (cfg.critical_sections, plat.critical_pairs),
         ]
         for into, items in extend:
             into.extend(i for i in items if i not in into)
-    for key, why in (("blocking", "blocks"), ("unsafe", "unsafe")):
-        for name in get("interrupts", key, []):
+    ints = file.interrupts
+    for listed, why in ((ints.blocking, "blocks"), (ints.unsafe, "unsafe")):
+        for name in listed:
             plat.blocking[name] = why
-    for name in get("interrupts", "nonreentrant", []):
+    for name in ints.nonreentrant:
         plat.nonreentrant.setdefault(name, "")
-    for key, into in (("tx", plat.dma_tx), ("rx", plat.dma_rx), ("clean", plat.cache_clean),
-                      ("invalidate", plat.cache_invalidate)):
-        for r in get("dma", key, []):
-            into[r["function"]] = r["arg"]
-    plat.clean_all.update(get("dma", "clean_all", []))
-    plat.invalidate_all.update(get("dma", "invalidate_all", []))
+    add_dma_calls(plat, file.dma)
     cfg.platform = plat
-    cfg.dcache = get("dma", "dcache")
-    cfg.cache_line = get("dma", "cache_line", cfg.cache_line)
-    if cfg.cache_line <= 0 or cfg.cache_line & (cfg.cache_line - 1):
-        raise ConfigError(f"{where}: [dma] cache_line must be a power of two, e.g. 32")
-
-
-def _check(where: str, table: str, key: str, value: Any, kind: str) -> None:
-    name = f"{where}: [{table}] {key}"
-    if kind == "names" and not (
-        isinstance(value, str)
-        or isinstance(value, list) and all(isinstance(v, str) for v in value)
-    ):
-        raise ConfigError(f'{name} must be a profile name or a list of them, e.g. "freertos"')
-    if kind == "str" and not isinstance(value, str):
-        raise ConfigError(f"{name} must be a string")
-    if kind == "int" and (not isinstance(value, int) or isinstance(value, bool)):
-        raise ConfigError(f"{name} must be an integer")
-    if kind == "bool" and not isinstance(value, bool):
-        raise ConfigError(f"{name} must be true or false")
-    if kind == "strs" and not (
-        isinstance(value, list) and all(isinstance(v, str) for v in value)
-    ):
-        raise ConfigError(f"{name} must be a list of strings")
-    if kind == "pairs" and not (
-        isinstance(value, list)
-        and all(
-            isinstance(p, list) and len(p) == 2 and all(isinstance(s, str) for s in p)
-            for p in value
-        )
-    ):
-        raise ConfigError(f'{name} must be a list of [begin, end] pairs, e.g. [["a", "b"]]')
-    if kind == "regs":
-        ok = isinstance(value, list) and all(
-            isinstance(r, dict)
-            and set(r) == {"function", "arg"}
-            and isinstance(r["function"], str)
-            and isinstance(r["arg"], int)
-            and not isinstance(r["arg"], bool)
-            for r in value
-        )
-        if not ok:
-            raise ConfigError(
-                f'{name} must be a list of {{function = "name", arg = N}} tables (arg -1 = last)'
-            )
+    cfg.dcache = file.dma.dcache
+    cfg.cache_line = file.dma.cache_line or cfg.cache_line

@@ -7,6 +7,7 @@ whole-program model (``program.Program``). Nothing here refers to libclang.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,12 +35,30 @@ class ObjectFact:
     in_function: str = ""  # USR of the function a block-scope static belongs to; "" file scope
 
 
+class AccessKind(StrEnum):
+    """What one access does to the object it names."""
+
+    read = "read"
+    write = "write"
+    rmw = "rmw"  # read-modify-write: x++, x |= m, x = x + 1 (a load and a store)
+
+    @property
+    def writes(self) -> bool:
+        return self is not AccessKind.read
+
+    @property
+    def reads(self) -> bool:
+        return self is not AccessKind.write
+
+
 @dataclass(frozen=True, slots=True)
 class AccessFact:
+    """One access to a shared object in a function body, as the body walk found it."""
+
     obj: str  # ObjectFact.usr
     function: str  # FunctionFact.usr of the function whose body makes the access
     where: Where
-    kind: str  # "read" | "write" | "rmw"
+    kind: AccessKind
     size: int  # bytes of the accessed part (an element, a member, the whole object)
     is_volatile: bool  # the accessed lvalue is volatile
     protected: bool  # inside a critical section on every path that reaches it
@@ -106,6 +125,7 @@ class DiagnosticFact:
     where: Where
     severity: str  # "error" | "fatal" | "warning" (only the type warnings BG205 reads)
     message: str
+    hint: str = ""  # what to do when the user's set-up causes it (a missing include path...)
 
 
 @dataclass

@@ -4,6 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Literal, get_args
+
+# ``--fail-on`` and ``[rules] fail_on``: exit 1 when an active finding reaches this level.
+FailOn = Literal["note", "warning", "error", "never"]
+FAIL_LEVELS: tuple[str, ...] = get_args(FailOn)
 
 
 class Level(StrEnum):

@@ -18,12 +18,10 @@ from __future__ import annotations
 
 import bisect
 import fnmatch
-import glob
-import json
 import os
 import re
-import shlex
 import sys
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -38,8 +36,13 @@ from clang.cindex import (
 )
 
 from brickguard.bodies import ARRAYS, BodyWalker
+from brickguard.build_flags import (
+    BUILTIN_HEADER,
+    RESOURCE_HINT,
+    find_resource_dir,
+    load_compile_commands,
+)
 from brickguard.config import Config
-from brickguard.errors import BrickguardError
 from brickguard.facts import (
     ArgFact,
     CallFact,
@@ -52,75 +55,9 @@ from brickguard.facts import (
 )
 
 K = CursorKind
-RESOURCE_GLOBS = (
-    "/usr/lib/llvm-*/lib/clang/*/include",
-    "/usr/lib/clang/*/include",
-    "/usr/local/lib/clang/*/include",
-    "/usr/lib/gcc/*/*/include",
-)
-RESOURCE_HINT = "install libclang-common-14-dev (Debian) or pass [build] resource_dir"
-_BUILTIN_HEADER = re.compile(
-    r"'(stddef|stdint|stdarg|stdbool|float|limits|stdalign)\.h' file not found"
-)
 SDK_WARNINGS = {"-Wenum-conversion", "-Wint-conversion", "-Wincompatible-pointer-types"}
 INTERRUPT_ATTRS = {"interrupt", "isr", "signal", "naked_isr"}
 _ALIGN_TEXT = re.compile(rb"(?:aligned|_Alignas|alignas)\s*(?:\(\s*([^()]*)\))?")
-
-
-def find_resource_dir(configured: Path | None = None) -> Path | None:
-    """The folder with clang's builtin headers: the configured one, else the newest found."""
-    if configured is not None:
-        return configured if (configured / "stddef.h").is_file() else None
-    for pattern in RESOURCE_GLOBS:
-        found = [Path(p) for p in glob.glob(pattern) if (Path(p) / "stddef.h").is_file()]
-        if found:
-            return sorted(found, key=lambda p: _version_key(str(p)))[-1]
-    return None
-
-
-def _version_key(path: str) -> list[int]:
-    return [int(n) for n in re.findall(r"\d+", path)]
-
-
-def load_compile_commands(path: Path) -> dict[str, tuple[str, list[str]]]:
-    """``{absolute file: (directory, clang arguments)}`` from a compile database."""
-    try:
-        entries = json.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise BrickguardError(f"{path}: cannot read compile database: {exc}") from exc
-    except json.JSONDecodeError as exc:
-        raise BrickguardError(f"{path}: compile database is not valid JSON: {exc}") from exc
-    if not isinstance(entries, list):
-        raise BrickguardError(f"{path}: compile database must be a JSON list")
-    out: dict[str, tuple[str, list[str]]] = {}
-    for e in entries:
-        if not isinstance(e, dict) or "file" not in e or "directory" not in e:
-            raise BrickguardError(f"{path}: each entry needs 'directory' and 'file'")
-        directory = e["directory"]
-        argv = e.get("arguments") or shlex.split(e.get("command", ""))
-        file = os.path.normpath(os.path.join(directory, e["file"]))
-        out[file] = (directory, _clean_argv(argv[1:], e["file"]))
-    return out
-
-
-def _clean_argv(argv: list[str], file: str) -> list[str]:
-    """Drop what is about producing output (-c, -o x, the source itself); keep the rest."""
-    out, skip = [], False
-    for a in argv:
-        if skip:
-            skip = False
-            continue
-        if a in ("-c", "-S", "-E"):
-            continue
-        if a in ("-o", "-MF", "-MT", "-MQ"):
-            skip = True
-            continue
-        if a.startswith(("-o", "-MF")) and len(a) > 2 or a in ("-MD", "-MMD"):
-            continue
-        if a == file or os.path.basename(a) == os.path.basename(file) and a.endswith(".c"):
-            continue
-        out.append(a)
-    return out
 
 
 class FrontEnd:
@@ -135,7 +72,7 @@ class FrontEnd:
 
     def resource_hint(self, message: str) -> str | None:
         """What to do about a diagnostic the user's set-up causes, or None."""
-        if self.resource_dir is None and _BUILTIN_HEADER.search(message):
+        if self.resource_dir is None and BUILTIN_HEADER.search(message):
             return RESOURCE_HINT
         if "file not found" in message and not self.commands:
             return ("add the header's folder to [build] include in brickguard.toml, or point "
@@ -170,14 +107,20 @@ class FrontEnd:
                 file, args=args, options=TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD
             )
         except TranslationUnitLoadError as exc:
+            tu = None
             unit = UnitFacts(file=file)
             unit.diagnostics.append(
                 DiagnosticFact(Where(file, 1, 1), "fatal", f"cannot parse: {exc}")
             )
-            return unit
         finally:
             os.chdir(old)
-        return UnitContext(tu, file, self.config).extract()
+        if tu is not None:
+            unit = UnitContext(tu, file, self.config).extract()
+        unit.diagnostics = [
+            replace(d, hint=hint) if (hint := self.resource_hint(d.message)) else d
+            for d in unit.diagnostics
+        ]
+        return unit
 
 
 @lru_cache(maxsize=1)
@@ -336,7 +279,7 @@ class UnitContext:
         for off in self._macro_offsets[i : bisect.bisect_right(self._macro_offsets, hi)]:
             name, where = self.api_macros[off]
             inner = w.calls.get(off)
-            protected, args = (inner[4], inner[5]) if inner else (False, ())
+            protected, args = (inner.protected, inner.args) if inner else (False, ())
             out.append(CallFact(usr, f"macro:{name}", name, where, protected, args))
         return out
 

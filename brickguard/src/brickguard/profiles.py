@@ -36,17 +36,21 @@ import tomllib
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
 
 from brickguard.errors import ConfigError
+from brickguard.tables import from_mapping
 
 PROFILE_DIR = Path(__file__).resolve().parent / "data" / "profiles"
 COMMON = "common"
-_TOP_KEYS = {"name", "description", "interrupts", "tasks", "critical", "api", "dma"}
-_API_KEYS = {
-    "blocks", "allocates", "prints", "waits", "isr_variants", "nonreentrant", "interrupt_safe",
-}
-_DMA_KEYS = {"tx", "rx", "clean", "invalidate", "clean_all", "invalidate_all"}
+
+
+@dataclass(frozen=True)
+class Registration:
+    """A call that hands a function to the interrupt system or the scheduler, or a call whose
+    argument names a buffer (DMA starts, cache maintenance)."""
+
+    function: str  # glob on the called function's name, e.g. "HAL_*_RegisterCallback"
+    arg: int  # 0-based index of the argument that names the function; -1 = the last one
 
 
 @dataclass(frozen=True)
@@ -55,6 +59,63 @@ class Wait:
 
     arg: int  # 0-based index of the timeout argument
     nowait: tuple[str, ...]  # spellings of "do not wait", e.g. ("0", "K_NO_WAIT")
+
+
+# -- the layout of a profile file (brickguard.toml's tables extend these) -------------------------
+@dataclass(frozen=True)
+class WaitEntry:
+    function: str
+    arg: int
+    nowait: list[str] = field(default_factory=lambda: ["0"])
+
+
+@dataclass(frozen=True)
+class ApiTable:
+    blocks: list[str] = field(default_factory=list)
+    allocates: list[str] = field(default_factory=list)
+    prints: list[str] = field(default_factory=list)
+    waits: list[WaitEntry] = field(default_factory=list)
+    isr_variants: dict[str, str] = field(default_factory=dict)
+    nonreentrant: dict[str, str] = field(default_factory=dict)
+    interrupt_safe: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class DmaCalls:
+    tx: list[Registration] = field(default_factory=list)
+    rx: list[Registration] = field(default_factory=list)
+    clean: list[Registration] = field(default_factory=list)
+    invalidate: list[Registration] = field(default_factory=list)
+    clean_all: list[str] = field(default_factory=list)
+    invalidate_all: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class InterruptEntries:
+    patterns: list[str] = field(default_factory=list)
+    callbacks: list[str] = field(default_factory=list)
+    registrations: list[Registration] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class TaskEntries:
+    creators: list[Registration] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class CriticalPairs:
+    pairs: list[tuple[str, str]] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class ProfileFile:
+    name: str = ""
+    description: str = ""
+    interrupts: InterruptEntries = field(default_factory=InterruptEntries)
+    tasks: TaskEntries = field(default_factory=TaskEntries)
+    critical: CriticalPairs = field(default_factory=CriticalPairs)
+    api: ApiTable = field(default_factory=ApiTable)
+    dma: DmaCalls = field(default_factory=DmaCalls)
 
 
 @dataclass
@@ -76,8 +137,8 @@ class Platform:
     # What the profiles add to the configuration's own lists.
     interrupt_patterns: list[str] = field(default_factory=list)
     interrupt_callbacks: list[str] = field(default_factory=list)
-    interrupt_registrations: list[tuple[str, int]] = field(default_factory=list)
-    task_creators: list[tuple[str, int]] = field(default_factory=list)
+    interrupt_registrations: list[Registration] = field(default_factory=list)
+    task_creators: list[Registration] = field(default_factory=list)
     critical_pairs: list[tuple[str, str]] = field(default_factory=list)
 
     def watched_calls(self) -> frozenset[str]:
@@ -102,67 +163,14 @@ def builtin_profiles() -> list[str]:
 
 
 @lru_cache(maxsize=64)
-def _read(path: Path) -> dict[str, Any]:
+def _read(path: Path) -> ProfileFile:
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read profile: {exc.strerror or exc}") from exc
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: profile is not valid TOML: {exc}") from exc
-    _validate(path, data)
-    return data
-
-
-def _validate(path: Path, data: dict[str, Any]) -> None:
-    def bad(what: str) -> ConfigError:
-        return ConfigError(f"{path}: {what}")
-
-    unknown = set(data) - _TOP_KEYS
-    if unknown:
-        raise bad(f"unknown profile keys {sorted(unknown)} (known: {sorted(_TOP_KEYS)})")
-    for table, known in (("api", _API_KEYS), ("dma", _DMA_KEYS)):
-        extra = set(data.get(table, {})) - known
-        if extra:
-            raise bad(f"unknown keys in [{table}]: {sorted(extra)} (known: {sorted(known)})")
-    api, dma = data.get("api", {}), data.get("dma", {})
-    for key in ("blocks", "allocates", "prints", "interrupt_safe"):
-        if not _strs(api.get(key, [])):
-            raise bad(f"[api] {key} must be a list of function names")
-    for key in ("clean_all", "invalidate_all"):
-        if not _strs(dma.get(key, [])):
-            raise bad(f"[dma] {key} must be a list of function names")
-    for key in ("isr_variants", "nonreentrant"):
-        v = api.get(key, {})
-        if not (isinstance(v, dict) and _strs(list(v.values()))):
-            raise bad(f'[api] {key} must be a table of "name" = "alternative"')
-    for w in api.get("waits", []):
-        if not (isinstance(w, dict) and isinstance(w.get("function"), str)
-                and _int(w.get("arg")) and _strs(w.get("nowait", []))):
-            raise bad('[api] waits entries are {function = "f", arg = N, nowait = ["0"]}')
-    regs = [("dma", k, dma.get(k, [])) for k in ("tx", "rx", "clean", "invalidate")]
-    ints, tasks = data.get("interrupts", {}), data.get("tasks", {})
-    regs += [("interrupts", "registrations", ints.get("registrations", [])),
-             ("tasks", "creators", tasks.get("creators", []))]
-    for table, key, entries in regs:
-        for r in entries if isinstance(entries, list) else [None]:
-            if not (isinstance(r, dict) and isinstance(r.get("function"), str)
-                    and _int(r.get("arg"))):
-                raise bad(f'[{table}] {key} entries are {{function = "f", arg = N}}')
-    for key in ("patterns", "callbacks"):
-        if not _strs(ints.get(key, [])):
-            raise bad(f"[interrupts] {key} must be a list of strings")
-    pairs = data.get("critical", {}).get("pairs", [])
-    if not (isinstance(pairs, list) and all(
-            isinstance(x, list) and len(x) == 2 and _strs(x) for x in pairs)):
-        raise bad('[critical] pairs must be a list of ["begin", "end"] pairs')
-
-
-def _strs(v: Any) -> bool:
-    return isinstance(v, list) and all(isinstance(s, str) for s in v)
-
-
-def _int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
+    return from_mapping(ProfileFile, data, str(path))
 
 
 def resolve_profile(name: str, root: Path | None = None) -> Path:
@@ -195,29 +203,33 @@ def load_platform(
     return plat
 
 
-def _merge(plat: Platform, data: dict[str, Any]) -> None:
-    api, dma = data.get("api", {}), data.get("dma", {})
-    for why in ("blocks", "allocates", "prints"):
-        for name in api.get(why, []):
+def _merge(plat: Platform, profile: ProfileFile) -> None:
+    api = profile.api
+    for why, names in (("blocks", api.blocks), ("allocates", api.allocates),
+                       ("prints", api.prints)):
+        for name in names:
             plat.blocking.setdefault(name, why)
-    for w in api.get("waits", []):
-        plat.waits[w["function"]] = Wait(w["arg"], tuple(w.get("nowait", ["0"])))
-    plat.isr_variants.update(api.get("isr_variants", {}))
-    plat.nonreentrant.update(api.get("nonreentrant", {}))
-    plat.interrupt_safe.update(api.get("interrupt_safe", []))
-    for key, target in (("tx", plat.dma_tx), ("rx", plat.dma_rx), ("clean", plat.cache_clean),
-                        ("invalidate", plat.cache_invalidate)):
-        for r in dma.get(key, []):
-            target[r["function"]] = r["arg"]
-    plat.clean_all.update(dma.get("clean_all", []))
-    plat.invalidate_all.update(dma.get("invalidate_all", []))
-    ints, tasks = data.get("interrupts", {}), data.get("tasks", {})
-    _extend(plat.interrupt_patterns, ints.get("patterns", []))
-    _extend(plat.interrupt_callbacks, ints.get("callbacks", []))
-    _extend(plat.interrupt_registrations,
-            [(r["function"], r["arg"]) for r in ints.get("registrations", [])])
-    _extend(plat.task_creators, [(r["function"], r["arg"]) for r in tasks.get("creators", [])])
-    _extend(plat.critical_pairs, [(a, b) for a, b in data.get("critical", {}).get("pairs", [])])
+    for w in api.waits:
+        plat.waits[w.function] = Wait(w.arg, tuple(w.nowait))
+    plat.isr_variants.update(api.isr_variants)
+    plat.nonreentrant.update(api.nonreentrant)
+    plat.interrupt_safe.update(api.interrupt_safe)
+    add_dma_calls(plat, profile.dma)
+    _extend(plat.interrupt_patterns, profile.interrupts.patterns)
+    _extend(plat.interrupt_callbacks, profile.interrupts.callbacks)
+    _extend(plat.interrupt_registrations, profile.interrupts.registrations)
+    _extend(plat.task_creators, profile.tasks.creators)
+    _extend(plat.critical_pairs, profile.critical.pairs)
+
+
+def add_dma_calls(plat: Platform, dma: DmaCalls) -> None:
+    """A profile's (or brickguard.toml's) DMA and cache calls, over what is there."""
+    for regs, into in ((dma.tx, plat.dma_tx), (dma.rx, plat.dma_rx),
+                       (dma.clean, plat.cache_clean), (dma.invalidate, plat.cache_invalidate)):
+        for r in regs:
+            into[r.function] = r.arg
+    plat.clean_all.update(dma.clean_all)
+    plat.invalidate_all.update(dma.invalidate_all)
 
 
 def _extend(into: list, items: list) -> None:

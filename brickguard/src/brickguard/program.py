@@ -16,6 +16,10 @@ An access counts as *protected on the task side* when it is inside a critical se
 function is only ever called, from task context, inside one (transitively: callers of callers).
 Interrupt handlers are assumed not to pre-empt each other; two tasks racing each other is not an
 interrupt problem and is not checked here.
+
+What several rules derive from the model (the races, the call chains from interrupt entries, the
+DMA starts, the SDK findings) are cached properties of ``Program``, each computed on first use by
+its own module (``races``, ``chains``, ``dma``, ``sdk.engine``).
 """
 
 from __future__ import annotations
@@ -24,16 +28,26 @@ import fnmatch
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 
+from brickguard import chains as _chains
+from brickguard import dma as _dma
+from brickguard import races as _races
+from brickguard.chains import Chain
 from brickguard.config import Config
+from brickguard.dma import DmaStart
 from brickguard.facts import (
     AccessFact,
     CallFact,
+    DiagnosticFact,
     FunctionFact,
     ObjectFact,
     SectionIssue,
     UnitFacts,
 )
+from brickguard.races import Race, Shared
+from brickguard.sdk import engine as sdk_engine
+from brickguard.sdk.classify import SdkFinding
 
 
 @dataclass(frozen=True)
@@ -71,6 +85,7 @@ class Access:
 
 @dataclass
 class Program:
+    config: Config  # the configuration the program was built (and its analyses run) under
     objects: dict[str, ObjectFact] = field(default_factory=dict)
     functions: dict[str, FunctionFact] = field(default_factory=dict)
     calls: list[CallFact] = field(default_factory=list)
@@ -79,12 +94,11 @@ class Program:
     contexts: dict[str, frozenset[Context]] = field(default_factory=dict)  # function USR ->
     section_issues: list[SectionIssue] = field(default_factory=list)
     protected_functions: set[str] = field(default_factory=set)
-    cache: dict[str, object] = field(default_factory=dict)  # rules share derived results here
-    units: list[UnitFacts] = field(default_factory=list)  # the SDK rules read their diagnostics
+    units: list[UnitFacts] = field(default_factory=list)  # BG000 and BG2xx read diagnostics
 
     @classmethod
     def build(cls, units: Iterable[UnitFacts], config: Config) -> Program:
-        p = cls()
+        p = cls(config)
         units = p.units = units if isinstance(units, list) else list(units)
         raw_accesses: dict[tuple, AccessFact] = {}
         calls: dict[tuple, CallFact] = {}
@@ -189,11 +203,45 @@ class Program:
                     self.protected_functions.add(callee)
                     changed = True
 
+    # -- derived analyses, computed once, on first use ------------------------------------------
+    @cached_property
     def accesses_by_object(self) -> dict[str, list[Access]]:
-        out: dict[str, list[Access]] = defaultdict(list)
-        for a in self.accesses:
-            out[a.fact.obj].append(a)
-        return out
+        return _races.accesses_by_object(self)
+
+    @cached_property
+    def shared_objects(self) -> list[Shared]:
+        """Objects shared between interrupt and task context (BG101-BG104)."""
+        return _races.shared_objects(self)
+
+    @cached_property
+    def races(self) -> list[Race]:
+        """Racing task-side access sites, one per site, in source order (BG101-BG103)."""
+        return _races.find_races(self)
+
+    @cached_property
+    def isr_chains(self) -> dict[str, Chain]:
+        """Function USR -> the shortest call chain from an interrupt entry (BG110-BG112)."""
+        return _chains.isr_chains(self)
+
+    @cached_property
+    def interrupt_calls(self) -> list[tuple[CallFact, Chain]]:
+        """Calls made in interrupt context, with the chain to their caller (BG110, BG111)."""
+        return _chains.interrupt_calls(self)
+
+    @cached_property
+    def dma_starts(self) -> list[DmaStart]:
+        """DMA transfers started with a known buffer (BG501, BG502)."""
+        return _dma.dma_starts(self)
+
+    @cached_property
+    def sdk_findings(self) -> list[tuple[UnitFacts, SdkFinding]]:
+        """Every unit's diagnostics classified against the configured SDKs (BG201-BG205)."""
+        return sdk_engine.sdk_findings(self.units, self.config)
+
+    @cached_property
+    def claimed_diagnostics(self) -> set[DiagnosticFact]:
+        """Diagnostics an enabled SDK rule reports, which BG000 leaves out."""
+        return sdk_engine.claimed_diagnostics(self.sdk_findings, self.config)
 
 
 def _match(name: str, patterns: list[str]) -> str | None:

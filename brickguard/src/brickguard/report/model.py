@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from brickguard.findings import Finding, Level
+from brickguard.findings import FailOn, Finding, Level
 from brickguard.report.fingerprint import fingerprints
 from brickguard.report.source import SourceCache
 from brickguard.suppress import Suppression, find_suppression
@@ -80,7 +80,7 @@ class Report:
     def by_rule(self) -> dict[str, int]:
         return dict(sorted(Counter(item.finding.rule for item in self.active).items()))
 
-    def fails(self, fail_on: str) -> bool:
+    def fails(self, fail_on: FailOn) -> bool:
         """Whether an active finding reaches ``fail_on`` (a level name, or ``never``)."""
         if fail_on == "never":
             return False

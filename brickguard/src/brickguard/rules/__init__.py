@@ -1,4 +1,6 @@
-"""The rule registry. One module per rule; each module defines ``RULE``.
+"""The rule registry. One module per rule, named by what it detects; each defines ``RULE``,
+whose ``id`` (``BG101``) is the stable key users select, ignore and suppress by.
+``messages`` holds the wording several rules share; the analyses they share are ``Program``'s.
 
 How the interrupt rules relate, so one bug gives one finding per place (not a flood):
 
@@ -12,31 +14,47 @@ How the interrupt rules relate, so one bug gives one finding per place (not a fl
 from __future__ import annotations
 
 from brickguard.rules import (
-    bg000,
-    bg101,
-    bg102,
-    bg103,
-    bg104,
-    bg105,
-    bg110,
-    bg111,
-    bg112,
-    bg201,
-    bg202,
-    bg203,
-    bg204,
-    bg205,
-    bg501,
-    bg502,
+    dma_buffer_placement,
+    dma_cache_maintenance,
+    frontend_diagnostic,
+    isr_blocking_call,
+    isr_nonatomic_update,
+    isr_not_reentrant,
+    isr_shared_not_volatile,
+    isr_shared_unprotected,
+    isr_task_api,
+    isr_torn_access,
+    sdk_argument_count,
+    sdk_argument_type,
+    sdk_other_version,
+    sdk_unknown_function,
+    sdk_unknown_name,
+    unbalanced_critical_section,
 )
 from brickguard.rules.base import Rule
 
-_RULES: list[Rule] = [
-    m.RULE for m in (bg000, bg101, bg102, bg103, bg104, bg105, bg201, bg202, bg203, bg204, bg205)
-]
-# Interrupt-unsafe calls (BG11x) and DMA/cache (BG5xx), from the platform profiles.
-_RULES += [m.RULE for m in (bg110, bg111, bg112, bg501, bg502)]
-_RULES.sort(key=lambda r: r.id)
+_MODULES = (
+    frontend_diagnostic,  # BG000
+    # BG1xx: interrupts and concurrency
+    isr_shared_unprotected,  # BG101
+    isr_nonatomic_update,  # BG102
+    isr_torn_access,  # BG103
+    isr_shared_not_volatile,  # BG104
+    unbalanced_critical_section,  # BG105
+    isr_blocking_call,  # BG110
+    isr_task_api,  # BG111
+    isr_not_reentrant,  # BG112
+    # BG2xx: SDK truth (hallucinated APIs)
+    sdk_unknown_function,  # BG201
+    sdk_argument_count,  # BG202
+    sdk_unknown_name,  # BG203
+    sdk_other_version,  # BG204
+    sdk_argument_type,  # BG205
+    # BG5xx: DMA and data cache
+    dma_cache_maintenance,  # BG501
+    dma_buffer_placement,  # BG502
+)
+_RULES: list[Rule] = sorted((m.RULE for m in _MODULES), key=lambda r: r.id)
 
 
 def all_rules() -> list[Rule]:

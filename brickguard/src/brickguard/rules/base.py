@@ -25,6 +25,7 @@ class Rule:
     check: Callable[[Program, Config], Iterable[Finding]]
 
 
+
 def no_findings(program: Program, config: Config) -> Iterable[Finding]:
-    """The check of rules whose findings come from elsewhere (BG000: the front end)."""
+    """The check of the MISRA rules: their findings come from cppcheck's run (misra.py)."""
     return ()

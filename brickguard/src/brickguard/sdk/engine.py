@@ -1,36 +1,38 @@
-"""The SDK rules' shared work: load the configured SDKs once, classify every unit's diagnostics
-once, and tell the front end's BG000 which diagnostics the SDK rules already explain."""
+"""The SDK rules' shared work: load the configured SDKs once per process, classify a program's
+diagnostics once (``Program.sdk_findings``), and tell BG000 which diagnostics the SDK rules
+already explain (``Program.claimed_diagnostics``)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
+from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
+from brickguard.facts import DiagnosticFact, UnitFacts
 from brickguard.sdk.cache import default_cache_dir, load_index
 from brickguard.sdk.classify import Diag, SdkContext, SdkFinding, classify
 from brickguard.sdk.index import default_args
 from brickguard.sdk.spec import SdkSpec
 
-SDK_RULES = ("BG201", "BG202", "BG203", "BG204", "BG205")
-_contexts: dict[tuple, SdkContext] = {}
-_last: tuple[int, list[SdkFinding]] | None = None
+if TYPE_CHECKING:
+    from brickguard.config import Config
 
-
-def context_for(config: Any) -> SdkContext | None:
+def context_for(config: Config) -> SdkContext | None:
     """The target SDK and the others from ``config.sdks``; None when no SDK is configured."""
-    specs: Sequence[SdkSpec] = getattr(config, "sdks", None) or ()
-    if not specs:
+    if not config.sdks:
         return None
-    args = default_args(config.target, getattr(config, "resource_dir", None))
-    key = (tuple(specs), tuple(args), str(config.root))
-    if key not in _contexts:
-        folder = default_cache_dir(Path(config.root))
-        indexes = [load_index(s, folder, args) for s in specs]
-        target = next((i for i in indexes if i.target), indexes[0])
-        others = [i for i in indexes if i is not target]
-        _contexts[key] = SdkContext(target, others)
-    return _contexts[key]
+    args = default_args(config.target, config.resource_dir)
+    return _context(tuple(config.sdks), tuple(args), str(config.root))
+
+
+@lru_cache(maxsize=16)
+def _context(specs: tuple[SdkSpec, ...], args: tuple[str, ...], root: str) -> SdkContext:
+    # Loading an index reads (or builds) its cache file: once per process per set of SDKs.
+    folder = default_cache_dir(Path(root))
+    indexes = [load_index(s, folder, list(args)) for s in specs]
+    target = next((i for i in indexes if i.target), indexes[0])
+    return SdkContext(target, [i for i in indexes if i is not target])
 
 
 def _read(file: str) -> str | None:
@@ -40,42 +42,29 @@ def _read(file: str) -> str | None:
         return None
 
 
-def _diags(unit: Any) -> list[Diag]:
+def _diags(unit: UnitFacts) -> list[Diag]:
     return [
         Diag(d.where.file, d.where.line, d.where.column, d.severity, d.message)
         for d in unit.diagnostics
     ]
 
 
-def unit_findings(units: Sequence[Any], config: Any) -> list[tuple[Any, SdkFinding]]:
-    """Every SDK finding of every unit, with the unit's diagnostic facts it claims."""
-    global _last
+def sdk_findings(units: Sequence[UnitFacts], config: Config) -> list[tuple[UnitFacts, SdkFinding]]:
+    """Every SDK finding of every unit, with the unit whose diagnostics it claims."""
     ctx = context_for(config)
     if ctx is None:
         return []
-    key = id(units)
-    if _last is not None and _last[0] == key:
-        return _last[1]  # five rules ask for the same work on the same program
     project = frozenset(f.name for u in units for f in u.functions)
     ctx = SdkContext(ctx.target, ctx.others, project)
-    out = []
-    for unit in units:
-        for f in classify(_diags(unit), ctx, _read):
-            out.append((unit, f))
-    _last = (key, out)
-    return out
+    return [(unit, f) for unit in units for f in classify(_diags(unit), ctx, _read)]
 
 
-def findings_for(rule_id: str, units: Sequence[Any], config: Any) -> Iterable:
-    for _, f in unit_findings(units, config):
-        if f.rule == rule_id:
-            yield f.to_finding()
-
-
-def claimed_diagnostics(units: Sequence[Any], config: Any) -> set[Any]:
+def claimed_diagnostics(
+    found: Sequence[tuple[UnitFacts, SdkFinding]], config: Config
+) -> set[DiagnosticFact]:
     """The diagnostic facts an enabled SDK rule reports: BG000 leaves them out."""
     claimed = set()
-    for unit, f in unit_findings(units, config):
+    for unit, f in found:
         if config.rule_enabled(f.rule):
             for i in f.claimed:
                 claimed.add(unit.diagnostics[i])

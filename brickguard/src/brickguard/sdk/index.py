@@ -13,7 +13,7 @@ from pathlib import Path
 
 import clang.cindex as ci
 
-from brickguard.frontend import find_resource_dir
+from brickguard.build_flags import find_resource_dir
 from brickguard.sdk.model import EnumConstant, Function, Macro, Param, SdkIndex
 from brickguard.sdk.spec import SdkSpec
 

@@ -11,12 +11,22 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from brickguard.errors import BrickguardError, ConfigError
+from brickguard.tables import checked, from_mapping
 
 HEADER_SUFFIXES = (".h", ".hpp", ".hh")
-_KEYS = {"name", "version", "include", "target", "defines"}
+
+
+@dataclass(frozen=True)
+class SdkTable:
+    """An ``[sdk]`` table of brickguard.toml, or an SDK manifest file: the same keys."""
+
+    include: list[str] = checked(bool, "a non-empty list of folders")
+    name: str = ""
+    version: str = ""
+    target: bool = False
+    defines: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -60,7 +70,8 @@ def resolve_sdk(path: Path, name: str | None = None, version: str | None = None)
             data = tomllib.loads(path.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
             raise BrickguardError(f"{path}: not a readable SDK manifest (TOML): {exc}") from exc
-        spec = spec_from_table(data, path.resolve().parent, str(path))
+        table = from_mapping(SdkTable, data, str(path))
+        spec = spec_from_table(table, path.resolve().parent)
     else:
         inc = path / "include"
         folder = inc if inc.is_dir() else path
@@ -76,49 +87,29 @@ def resolve_sdk(path: Path, name: str | None = None, version: str | None = None)
     return spec
 
 
-def spec_from_table(data: dict[str, Any], root: Path, where: str) -> SdkSpec:
+def spec_from_table(table: SdkTable, root: Path) -> SdkSpec:
     """One ``[sdk]`` table (or manifest); include paths are relative to ``root``."""
-    if not isinstance(data, dict):
-        raise ConfigError(f"{where}: [sdk] must be a table")
-    unknown = set(data) - _KEYS
-    if unknown:
-        known = ", ".join(sorted(_KEYS))
-        raise ConfigError(f"{where}: unknown key [sdk] {sorted(unknown)[0]} (known: {known})")
-    include = data.get("include", [])
-    if not isinstance(include, list) or not all(isinstance(p, str) for p in include) or not include:
-        raise ConfigError(f"{where}: [sdk] include must be a non-empty list of folders")
-    for key in ("name", "version"):
-        if not isinstance(data.get(key, ""), str):
-            raise ConfigError(f"{where}: [sdk] {key} must be a string")
-    if not isinstance(data.get("target", False), bool):
-        raise ConfigError(f"{where}: [sdk] target must be true or false")
-    defines = data.get("defines", [])
-    if not isinstance(defines, list) or not all(isinstance(d, str) for d in defines):
-        raise ConfigError(f"{where}: [sdk] defines must be a list of strings")
     folders = tuple(
-        (root / p).resolve() if not Path(p).is_absolute() else Path(p) for p in include
+        (root / p).resolve() if not Path(p).is_absolute() else Path(p) for p in table.include
     )
     return SdkSpec(
-        name=data.get("name", "") or folders[0].name,
-        version=data.get("version", ""),
+        name=table.name or folders[0].name,
+        version=table.version,
         include=folders,
-        target=data.get("target", False),
-        defines=tuple(defines),
+        target=table.target,
+        defines=tuple(table.defines),
     )
 
 
-def specs_from_config(value: Any, root: Path, where: str) -> list[SdkSpec]:
+def specs_from_config(value: SdkTable | list[SdkTable], root: Path, where: str) -> list[SdkSpec]:
     """``[sdk]`` (one table) or ``[[sdk]]`` (several); the target is the marked one, else the
     first."""
     tables = value if isinstance(value, list) else [value]
-    specs = [spec_from_table(t, root, where) for t in tables]
+    specs = [spec_from_table(t, root) for t in tables]
     marked = [s for s in specs if s.target]
     if len(marked) > 1:
-        raise ConfigError(f"{where}: only one [[sdk]] may have target = true")
-    if specs and not marked:
-        first = specs[0]
-        specs[0] = SdkSpec(first.name, first.version, first.include, True, first.defines)
-    return specs
+        raise ConfigError(f"{where}: [sdk] target: only one [[sdk]] may have target = true")
+    return pick_target(specs)
 
 
 def pick_target(specs: list[SdkSpec]) -> list[SdkSpec]:

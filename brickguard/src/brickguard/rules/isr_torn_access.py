@@ -8,11 +8,11 @@ from brickguard.config import Config
 from brickguard.findings import Finding, Level
 from brickguard.program import Program
 from brickguard.rules.base import Rule
-from brickguard.rules.races import at, does, isr_step, races, task_step, verb
+from brickguard.rules.messages import at, does, isr_step, task_step, verb
 
 
 def check(program: Program, config: Config) -> Iterable[Finding]:
-    for r in races(program, config):
+    for r in program.races:
         if r.rule != "BG103":
             continue
         t, i = r.task.fact, r.isr.fact
@@ -47,6 +47,8 @@ RULE = Rule(
         "uint64_t now(void) { return ticks; }"
     ),
     example_good=(
+        "volatile uint64_t ticks;\n"
+        "void SysTick_Handler(void) { ticks++; }\n"
         "uint64_t now(void) { __disable_irq(); uint64_t t = ticks; __enable_irq(); return t; }"
     ),
     check=check,

@@ -20,28 +20,11 @@ from collections import defaultdict
 from collections.abc import Iterable
 
 from brickguard.config import Config
-from brickguard.facts import CallFact, Where
+from brickguard.dma import Direction, buffer_of
+from brickguard.facts import AccessFact, ArgFact, CallFact, Where
 from brickguard.findings import Finding, Level, Location
 from brickguard.program import Program
 from brickguard.rules.base import Rule
-
-
-def buffer_of(call: CallFact, index: int):
-    """The argument naming the buffer of a DMA or cache call, or None."""
-    if 0 <= index < len(call.args) and call.args[index].var_usr:
-        return call.args[index]
-    return None
-
-
-def dma_starts(program: Program, config: Config) -> Iterable[tuple[CallFact, str, object]]:
-    """(call, "tx" | "rx", buffer argument) for every DMA start with a known buffer."""
-    plat = config.platform
-    for c in program.calls:
-        for kind, table in (("tx", plat.dma_tx), ("rx", plat.dma_rx)):
-            if c.callee_name in table:
-                arg = buffer_of(c, table[c.callee_name])
-                if arg is not None:
-                    yield c, kind, arg
 
 
 def _before(a: Where, b: Where) -> bool:
@@ -69,11 +52,12 @@ def check(program: Program, config: Config) -> Iterable[Finding]:
     by_caller: dict[str, list[CallFact]] = defaultdict(list)
     for c in program.calls:
         by_caller[c.caller].append(c)
-    rx_buffers: dict[str, tuple[CallFact, object]] = {}
-    for c, kind, arg in dma_starts(program, config):
+    rx_buffers: dict[str, tuple[CallFact, ArgFact]] = {}
+    for start in program.dma_starts:
+        c, arg = start.call, start.buffer
         if arg.scope == "param":
             continue
-        if kind == "rx":
+        if start.direction is Direction.rx:
             if arg.scope in ("global", "static"):
                 rx_buffers.setdefault(arg.var_usr, (c, arg))
             continue
@@ -89,20 +73,20 @@ def check(program: Program, config: Config) -> Iterable[Finding]:
                       Location(w.file, w.line, w.column, "DMA transmit starts here"))
     if not rx_buffers:
         return
-    reads: dict[tuple[str, str], list] = defaultdict(list)
+    reads: dict[tuple[str, str], list[AccessFact]] = defaultdict(list)
     for a in program.accesses:
-        if a.fact.obj in rx_buffers and a.fact.kind in ("read", "rmw"):
+        if a.fact.obj in rx_buffers and a.fact.kind.reads:
             reads[(a.fact.obj, a.fact.function)].append(a.fact)
     for (obj, func), facts in sorted(reads.items(), key=lambda kv: kv[1][0].where.line):
         first = min(facts, key=lambda f: (f.where.line, f.where.column))
         calls = by_caller[func]
         if _maintains(calls, plat.cache_invalidate, plat.invalidate_all, obj, first.where):
             continue
-        start, arg = rx_buffers[obj]
+        started_by, arg = rx_buffers[obj]
         name = program.functions[func].name if func in program.functions else "?"
-        w, s = first.where, start.where
+        w, s = first.where, started_by.where
         message = (
-            f"`{arg.var}` is filled by DMA ({start.callee_name}() at {s.file}:{s.line}) but "
+            f"`{arg.var}` is filled by DMA ({started_by.callee_name}() at {s.file}:{s.line}) but "
             f"{name}() reads it without invalidating its cache lines first: it may read stale "
             f"cached bytes (call SCB_InvalidateDCache_by_Addr({arg.var}, size) before reading)"
         )
@@ -131,13 +115,19 @@ RULE = Rule(
         "region set up with the MPU, and say so in brickguard.toml ([dma] dcache = false)."
     ),
     example_bad=(
-        "memcpy(tx_buf, msg, n);\n"
-        "HAL_UART_Transmit_DMA(&huart1, tx_buf, n);"
+        "static uint8_t tx_buf[64] __attribute__((aligned(32)));\n"
+        "void send(const uint8_t *msg, uint16_t n) {\n"
+        "  memcpy(tx_buf, msg, n);\n"
+        "  HAL_UART_Transmit_DMA(&huart1, tx_buf, n);\n"
+        "}"
     ),
     example_good=(
-        "memcpy(tx_buf, msg, n);\n"
-        "SCB_CleanDCache_by_Addr((uint32_t *)tx_buf, sizeof tx_buf);\n"
-        "HAL_UART_Transmit_DMA(&huart1, tx_buf, n);"
+        "static uint8_t tx_buf[64] __attribute__((aligned(32)));\n"
+        "void send(const uint8_t *msg, uint16_t n) {\n"
+        "  memcpy(tx_buf, msg, n);\n"
+        "  SCB_CleanDCache_by_Addr((uint32_t *)tx_buf, sizeof tx_buf);\n"
+        "  HAL_UART_Transmit_DMA(&huart1, tx_buf, n);\n"
+        "}"
     ),
     check=check,
 )

@@ -45,13 +45,15 @@ RULE = Rule(
         "critical sections) so that nested sections stay correct."
     ),
     example_bad=(
+        "static volatile uint8_t buf[16], head, tail;\n"
         "int pop(uint8_t *out) { __disable_irq();\n"
         "  if (head == tail) return -1;   /* interrupts stay off */\n"
-        "  *out = buf[tail++]; __enable_irq(); return 0; }"
+        "  *out = buf[tail++ & 15u]; __enable_irq(); return 0; }"
     ),
     example_good=(
+        "static volatile uint8_t buf[16], head, tail;\n"
         "int pop(uint8_t *out) { int rc = -1; __disable_irq();\n"
-        "  if (head != tail) { *out = buf[tail++]; rc = 0; }\n"
+        "  if (head != tail) { *out = buf[tail++ & 15u]; rc = 0; }\n"
         "  __enable_irq(); return rc; }"
     ),
     check=check,

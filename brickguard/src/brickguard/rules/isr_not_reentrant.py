@@ -15,12 +15,12 @@ from brickguard.config import Config
 from brickguard.findings import Finding, Level, Location
 from brickguard.program import Program
 from brickguard.rules.base import Rule
-from brickguard.rules.bg110 import chain_text, isr_chains
+from brickguard.rules.messages import chain_text
 
 
 def check(program: Program, config: Config) -> Iterable[Finding]:
-    chains = isr_chains(program)
-    written = {a.fact.obj for a in program.accesses if a.fact.kind in ("write", "rmw")}
+    chains = program.isr_chains
+    written = {a.fact.obj for a in program.accesses if a.fact.kind.writes}
     sites: dict[str, list[tuple[tuple[int, int], Location, str]]] = defaultdict(list)
     for a in program.accesses:
         f = a.fact
@@ -75,13 +75,18 @@ RULE = Rule(
         "interrupt: post the event and handle it in the task."
     ),
     example_bad=(
-        "const char *fmt_u32(uint32_t v) { static char buf[11]; /* ... */ return buf; }\n"
+        "extern uint32_t ticks, count;\n"
+        "const char *fmt_u32(uint32_t v) { static char buf[11]; buf[0] = (char)('0' + v % 10u);\n"
+        "  /* ... */ return buf; }\n"
         "void TIM2_IRQHandler(void) { log_line(fmt_u32(ticks)); }\n"
         "int main(void) { for (;;) log_line(fmt_u32(count)); }"
     ),
     example_good=(
-        "char *fmt_u32(uint32_t v, char buf[11]) { /* ... */ return buf; }\n"
-        "void TIM2_IRQHandler(void) { char b[11]; log_line(fmt_u32(ticks, b)); }"
+        "extern uint32_t ticks, count;\n"
+        "char *fmt_u32(uint32_t v, char buf[11]) { buf[0] = (char)('0' + v % 10u);\n"
+        "  /* ... */ return buf; }\n"
+        "void TIM2_IRQHandler(void) { char b[11]; log_line(fmt_u32(ticks, b)); }\n"
+        "int main(void) { char b[11]; for (;;) log_line(fmt_u32(count, b)); }"
     ),
     check=check,
 )

@@ -6,15 +6,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from brickguard.config import Config
-from brickguard.findings import Finding, Level, Location
+from brickguard.findings import Finding, Level
 from brickguard.program import Program
 from brickguard.rules.base import Rule
-from brickguard.rules.bg110 import calls_in_interrupt, chain_text, flow
+from brickguard.rules.messages import chain_text, flow, here
 
 
 def check(program: Program, config: Config) -> Iterable[Finding]:
     variants = config.platform.isr_variants
-    for c, chain in calls_in_interrupt(program):
+    for c, chain in program.interrupt_calls:
         twin = variants.get(c.callee_name)
         if twin is None:
             continue
@@ -23,10 +23,8 @@ def check(program: Program, config: Config) -> Iterable[Finding]:
             f"{name}() is the task variant and runs in interrupt context "
             f"({chain_text(chain, name + '()')}): use {twin}() there"
         )
-        w = c.where
         yield Finding(
-            "BG111", RULE.level, message,
-            Location(w.file, w.line, w.column, f"{name}() called here; use {twin}()"),
+            "BG111", RULE.level, message, here(c.where, f"{name}() called here; use {twin}()"),
             flow=flow(program, chain, c, f"{name}(): task-only API"),
         )
 
@@ -49,14 +47,16 @@ RULE = Rule(
         "portYIELD_FROM_ISR(xHigherPriorityTaskWoken)."
     ),
     example_bad=(
+        "extern QueueHandle_t rx_queue;\n"
         "void USART1_IRQHandler(void) {\n"
-        "  uint8_t b = USART1->DR;\n"
+        "  uint8_t b = (uint8_t)USART1->DR;\n"
         "  xQueueSend(rx_queue, &b, 0);\n"
         "}"
     ),
     example_good=(
+        "extern QueueHandle_t rx_queue;\n"
         "void USART1_IRQHandler(void) {\n"
-        "  BaseType_t woken = pdFALSE; uint8_t b = USART1->DR;\n"
+        "  BaseType_t woken = pdFALSE; uint8_t b = (uint8_t)USART1->DR;\n"
         "  xQueueSendFromISR(rx_queue, &b, &woken);\n"
         "  portYIELD_FROM_ISR(woken);\n"
         "}"

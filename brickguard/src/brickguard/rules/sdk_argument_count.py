@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from brickguard.config import Config
 from brickguard.findings import Finding, Level
+from brickguard.program import Program
 from brickguard.rules.base import Rule
-from brickguard.sdk.engine import findings_for
 
 
-def check(program, config) -> Iterable[Finding]:  # noqa: ANN001 - Program and Config
-    return findings_for("BG202", program.units, config)
+def check(program: Program, config: Config) -> Iterable[Finding]:
+    return (f.to_finding() for _, f in program.sdk_findings if f.rule == "BG202")
 
 
 RULE = Rule(

@@ -5,27 +5,25 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from brickguard.config import Config
-from brickguard.findings import Finding, Level, Location
+from brickguard.findings import Finding, Level
 from brickguard.program import Program
 from brickguard.rules.base import Rule
-from brickguard.rules.races import loc, shared_objects, verb
+from brickguard.rules.messages import here, loc, verb
 
 
 def check(program: Program, config: Config) -> Iterable[Finding]:
-    for obj, accs in shared_objects(program):
+    for shared in program.shared_objects:
+        obj, accs = shared.obj, shared.accesses
         if obj.is_volatile or all(a.fact.is_volatile for a in accs):
             continue
         isr = [a for a in accs if a.in_interrupt]
         task = [a for a in accs if a.in_task and not a.task_protected]
         if not task:
             continue  # every task access is in a critical section: its barrier re-reads memory
-        if not any(a.fact.kind != "read" for a in isr) and not any(
-            a.fact.kind != "read" for a in task
-        ):
+        if not any(a.fact.kind.writes for a in isr) and not any(a.fact.kind.writes for a in task):
             continue  # nobody writes it at run time: nothing to cache wrongly
         i = min(isr, key=lambda a: (a.fact.where.line, a.fact.where.column))
         t = min(task, key=lambda a: (a.fact.where.line, a.fact.where.column))
-        w = obj.where
         message = (
             f"`{obj.name}` is shared with interrupt handler {i.context_names(True)} but is not "
             f"volatile: the compiler may keep it in a register in {t.context_names(False)} and "
@@ -35,7 +33,7 @@ def check(program: Program, config: Config) -> Iterable[Finding]:
             loc(i, f"{verb(i.fact.kind)} in {i.context_names(True)} (interrupt)"),
             loc(t, f"{verb(t.fact.kind)} in {t.context_names(False)} (task)"),
         )
-        yield Finding("BG104", RULE.level, message, Location(w.file, w.line, w.column), related)
+        yield Finding("BG104", RULE.level, message, here(obj.where), related)
 
 
 RULE = Rule(
@@ -58,6 +56,10 @@ RULE = Rule(
         "void USART1_IRQHandler(void) { data_ready = 1; }\n"
         "int main(void) { while (!data_ready) { } }"
     ),
-    example_good="volatile uint8_t data_ready;",
+    example_good=(
+        "volatile uint8_t data_ready;\n"
+        "void USART1_IRQHandler(void) { data_ready = 1; }\n"
+        "int main(void) { while (!data_ready) { } }"
+    ),
     check=check,
 )

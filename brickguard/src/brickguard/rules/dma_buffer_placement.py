@@ -15,14 +15,13 @@ from brickguard.config import Config
 from brickguard.findings import Finding, Level, Location
 from brickguard.program import Program
 from brickguard.rules.base import Rule
-from brickguard.rules.bg501 import dma_starts
 
 
 def check(program: Program, config: Config) -> Iterable[Finding]:
     dcache, line = config.has_dcache(), config.cache_line
     reported: set[str] = set()
-    for c, _kind, arg in sorted(dma_starts(program, config),
-                               key=lambda t: (t[0].where.file, t[0].where.line)):
+    for start in sorted(program.dma_starts, key=lambda s: (s.call.where.file, s.call.where.line)):
+        c, arg = start.call, start.buffer
         w = c.where
         call = Location(w.file, w.line, w.column, f"{c.callee_name}() starts the transfer")
         if arg.scope == "local" and arg.is_array:
@@ -80,7 +79,9 @@ RULE = Rule(
     ),
     example_good=(
         "static uint8_t tx[32] __attribute__((aligned(32)));\n"
-        "static uint8_t rx_buf[32] __attribute__((aligned(32)));"
+        "static uint8_t rx_buf[32] __attribute__((aligned(32)));\n"
+        "void start(void) { SCB_CleanDCache_by_Addr((uint32_t *)tx, sizeof tx);\n"
+        "  HAL_SPI_Transmit_DMA(&hspi1, tx, 8); HAL_UART_Receive_DMA(&huart1, rx_buf, 32); }"
     ),
     check=check,
 )

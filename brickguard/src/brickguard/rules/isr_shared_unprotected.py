@@ -8,11 +8,11 @@ from brickguard.config import Config
 from brickguard.findings import Finding, Level
 from brickguard.program import Program
 from brickguard.rules.base import Rule
-from brickguard.rules.races import at, does, isr_step, races, task_step, verb
+from brickguard.rules.messages import at, does, isr_step, task_step, verb
 
 
 def check(program: Program, config: Config) -> Iterable[Finding]:
-    for r in races(program, config):
+    for r in program.races:
         if r.rule != "BG101":
             continue
         t, i = r.task.fact, r.isr.fact
@@ -43,15 +43,17 @@ RULE = Rule(
         "A single aligned word-sized volatile flag is atomic and needs no section."
     ),
     example_bad=(
-        "uint8_t rx_buf[32]; uint8_t rx_len;\n"
-        "void I2C1_EV_IRQHandler(void) { rx_buf[rx_len++] = I2C1->DR; }\n"
-        "int main(void) { for (;;) { if (rx_len) process(rx_buf, rx_len); } }"
+        "volatile uint8_t rx_buf[32]; volatile uint8_t rx_len;\n"
+        "void I2C1_EV_IRQHandler(void) { rx_buf[rx_len++] = (uint8_t)I2C1->DR; }\n"
+        "int main(void) {\n"
+        "  for (;;) { if (rx_len) { process((const uint8_t *)rx_buf, rx_len); rx_len = 0; } } }"
     ),
     example_good=(
         "volatile uint8_t rx_buf[32]; volatile uint8_t rx_len;\n"
+        "void I2C1_EV_IRQHandler(void) { rx_buf[rx_len++] = (uint8_t)I2C1->DR; }\n"
         "int main(void) { uint8_t copy[32], n;\n"
-        "  for (;;) { __disable_irq(); n = rx_len; memcpy(copy, (void *)rx_buf, n); rx_len = 0;\n"
-        "    __enable_irq(); if (n) process(copy, n); } }"
+        "  for (;;) { __disable_irq(); n = rx_len; memcpy(copy, (const void *)rx_buf, n);\n"
+        "    rx_len = 0; __enable_irq(); if (n) process(copy, n); } }"
     ),
     check=check,
 )

@@ -8,11 +8,11 @@ from brickguard.config import Config
 from brickguard.findings import Finding, Level
 from brickguard.program import Program
 from brickguard.rules.base import Rule
-from brickguard.rules.races import at, does, isr_step, races, task_step
+from brickguard.rules.messages import at, does, isr_step, task_step
 
 
 def check(program: Program, config: Config) -> Iterable[Finding]:
-    for r in races(program, config):
+    for r in program.races:
         if r.rule != "BG102":
             continue
         t, i = r.task.fact, r.isr.fact
@@ -47,6 +47,8 @@ RULE = Rule(
         "void poll(void) { events &= ~1u; }"
     ),
     example_good=(
+        "volatile uint32_t events;\n"
+        "void EXTI0_IRQHandler(void) { events |= 1u; }\n"
         "void poll(void) { uint32_t m = __get_PRIMASK(); __disable_irq();\n"
         "  events &= ~1u; __set_PRIMASK(m); }"
     ),

@@ -1,0 +1,78 @@
+"""Critical sections along the paths of one function body, as the body walk (``bodies``) carries
+them: a *state* is the stack of sections open on one path, a set of states all the paths so far.
+
+An exit routine closes the most recent open section it pairs with, and every section opened after
+it (``m = __get_PRIMASK(); __disable_irq(); ...; __set_PRIMASK(m);`` is one balanced section).
+An enter routine in a condition (``if (lock())``) opens nothing: which arm runs inside is unknown.
+"""
+
+from __future__ import annotations
+
+from brickguard.facts import SectionIssue, Where
+
+State = tuple[tuple[str, int], ...]  # open sections: (enter routine, index of the enter site)
+States = frozenset[State]
+EMPTY: States = frozenset()
+MAX_STATES = 16  # more distinct paths than this are cut, the shallowest kept
+
+
+def cap(states: States) -> States:
+    if len(states) <= MAX_STATES:
+        return states
+    return frozenset(sorted(states, key=len)[:MAX_STATES])
+
+
+class Sections:
+    """The sections one function opens and closes, path by path, and where they do not balance."""
+
+    def __init__(self, enters: set[str], exits: set[str], pairs: dict[str, set[str]]) -> None:
+        self.enters = enters
+        self.exits = exits
+        self.pairs = pairs  # exit routine -> the enter routines it closes
+        self.sites: list[tuple[str, Where]] = []  # every enter call: (routine, where)
+        self.unclosed: dict[int, Where] = {}  # enter site -> a place a path leaves still inside
+        self.unmatched: dict[Where, str] = {}  # exit call with nothing open on some path
+        self.end_states: set[State] = set()
+        self.has_enter = self.has_exit = False
+
+    def apply(self, name: str, states: States, where: Where, in_cond: bool) -> States:
+        """The states after a call to ``name`` (an enter or exit routine, or neither)."""
+        if name in self.enters and not in_cond:
+            self.has_enter = True
+            self.sites.append((name, where))
+            site = len(self.sites) - 1
+            return cap(frozenset(s + ((name, site),) for s in states))
+        if name in self.exits:
+            self.has_exit = True
+            out = set()
+            for s in states:
+                for i in range(len(s) - 1, -1, -1):
+                    if s[i][0] in self.pairs[name]:
+                        out.add(s[:i])  # restoring a saved state closes what opened after it
+                        break
+                else:
+                    self.unmatched.setdefault(where, name)
+                    out.add(s)
+            return cap(frozenset(out))
+        return states
+
+    def leave(self, states: States, where: Where) -> None:
+        """Paths leave the function at ``where`` (a return, or the end of the body)."""
+        for s in states:
+            self.end_states.add(s)
+            for _name, site in s:
+                self.unclosed.setdefault(site, where)
+
+    def issues(self, usr: str, name: str) -> list[SectionIssue]:
+        issues = []
+        # A routine that only opens (every path leaves it inside) or only closes is a wrapper
+        # such as enter_critical(): its callers are judged, not the wrapper itself.
+        enter_wrapper = not self.has_exit and all(self.end_states)
+        if not enter_wrapper:
+            for site, leak in self.unclosed.items():
+                call, where = self.sites[site]
+                issues.append(SectionIssue("unclosed", usr, name, call, where, leak))
+        if self.has_enter:
+            for where, call in self.unmatched.items():
+                issues.append(SectionIssue("unmatched_exit", usr, name, call, where, None))
+        return issues
