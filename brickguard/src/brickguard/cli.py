@@ -1,10 +1,10 @@
-"""The ``brickguard`` command line. Each feature module registers its own commands on ``app``."""
+"""The ``brickguard`` command line: ``app`` registers each feature module's command functions."""
 
 from __future__ import annotations
 
 import typer
 
-from brickguard import __version__
+from brickguard import __version__, cli_check, cli_sdk
 
 app = typer.Typer(
     name="brickguard",
@@ -30,16 +30,17 @@ def _root(
     """brickguard: interrupt races, hallucinated SDK APIs, DMA and MISRA checks for firmware C."""
 
 
+app.command()(cli_check.check)
+app.command()(cli_check.explain)
+app.command("rules")(cli_check.list_rules)
+app.command()(cli_check.demo)
+app.command("sdk-index")(cli_sdk.sdk_index)
+app.command("eval-mutations")(cli_sdk.eval_mutations)
+
+
 def main() -> None:
     app()
 
 
-# Command modules register themselves on ``app``; imported last because they import ``app``.
-from brickguard import cli_check, cli_sdk  # noqa: E402, F401
-
 if __name__ == "__main__":
-    # Under ``python -m`` this file runs as __main__, a second copy of the module: the commands
-    # registered themselves on brickguard.cli's ``app``, so run that one.
-    from brickguard.cli import main as _main
-
-    _main()
+    main()

@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from brickguard.cli import app
 from brickguard.errors import BrickguardError
 from brickguard.findings import FAIL_LEVELS
 from brickguard.output import Format, emit, fail, log
@@ -84,7 +83,6 @@ def _resolve(path: Path, root: Path) -> Path:
     return path if path.is_absolute() else root / path
 
 
-@app.command()
 def check(
     paths: list[Path] = typer.Argument(..., metavar="PATH", help="C files or folders to check."),
     config_path: Path | None = typer.Option(
@@ -242,7 +240,6 @@ def _explain_text(data: dict[str, Any]) -> str:
     )
 
 
-@app.command()
 def explain(
     rule_id: str = typer.Argument(..., metavar="ID", help="A rule id, e.g. BG101."),
     fmt: Format = typer.Option(Format.text, "--format", "-f", help="Output format: text or json."),
@@ -262,7 +259,6 @@ def explain(
     emit(_rule_dict(rule), fmt, _explain_text)
 
 
-@app.command("rules")
 def list_rules(
     fmt: Format = typer.Option(Format.text, "--format", "-f", help="Output format: text or json."),
 ) -> None:
@@ -317,7 +313,6 @@ def run_demo(examples: Path = EXAMPLES / "i2c_slave") -> tuple[str, int]:
     return "\n".join(out) + "\n", 0 if honest else 1
 
 
-@app.command()
 def demo() -> None:
     """Check the I2C-slave example, buggy and fixed (what `make demo` runs)."""
     try:

@@ -6,7 +6,6 @@ from pathlib import Path
 
 import typer
 
-from brickguard.cli import app
 from brickguard.errors import BrickguardError
 from brickguard.output import FORMAT_OPTION, Format, emit, fail, log
 from brickguard.sdk.cache import LoadInfo, default_cache_dir, load_index
@@ -19,7 +18,6 @@ _SDK_HELP = (
 )
 
 
-@app.command("sdk-index")
 def sdk_index(
     sdk: Path = typer.Option(..., "--sdk", help=_SDK_HELP),
     name: str = typer.Option(None, "--name", help="The SDK's name (default: the folder's)."),
@@ -45,7 +43,6 @@ def sdk_index(
     emit(data, fmt, text)
 
 
-@app.command("eval-mutations")
 def eval_mutations(
     sdk: list[Path] = typer.Option(
         ..., "--sdk", help=_SDK_HELP + " Repeat; the first is the target."
