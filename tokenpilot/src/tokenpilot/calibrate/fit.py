@@ -116,7 +116,7 @@ def simulate_log(spec: InstanceSpec, cal: Calibration, log: RequestLog) -> list[
     results = engine.run(log.requests())
     for r in results:
         if r.rejected:
-            raise FitError(f"{log.path}: request {r.id + 1} ({r.prompt_tokens} prompt + "
+            raise FitError(f"{log.path}: request {r.id + 1} by arrival ({r.prompt_tokens} prompt + "
                            f"{r.output_tokens} output tokens) cannot run on this instance: "
                            f"{r.rejected}")
     return results

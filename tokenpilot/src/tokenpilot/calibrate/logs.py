@@ -156,7 +156,9 @@ def _record(p: Path, line: int, row: Mapping[str, Any]) -> MeasuredRequest:
     if output < 1:
         raise bad("output_tokens is 0; a request that generated nothing has no TTFT or TPOT")
     if _given(row, "ttft_s") or _given(row, "tpot_s"):
-        ttft, tpot = number("ttft_s"), number("tpot_s")
+        # A one-token output has no time between tokens: its tpot_s may be left empty.
+        ttft = number("ttft_s")
+        tpot = number("tpot_s") if output > 1 or _given(row, "tpot_s") else 0.0
     else:
         first, finish = number("first_token_s"), number("finish_s")
         if first < arrival:
