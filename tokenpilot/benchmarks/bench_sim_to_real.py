@@ -73,6 +73,14 @@ def main() -> int:
     if "predict" not in rep:
         print(f"the fit did not converge: {rep['fit']['message']}")
         return 1
+    for name, pr in rep["probes"].items():
+        print(f"probe before {name}: TTFT {pr['ttft_s'] * 1e3:.0f} ms ({pr['prompt_tokens']} "
+              f"prompt tokens), TPOT {pr['tpot_s'] * 1e3:.1f} ms")
+    for name, p in rep["fit"]["params"].items():
+        print(f"fitted {name:<34} {p['value']:.4g} (start {p['start']:.4g}, "
+              f"1-sigma {p['rel_uncertainty'] * 100:.0f}%, "
+              f"{'identified' if p['identified'] else 'NOT identified'})")
+    print(f"fit: {rep['fit']['message']} in {rep['fit']['wall_s']:.2f} s")
     for lg in rep["fit"]["logs"]:
         errs = " ".join(f"{k} {v * 100:+.1f}%" for k, v in lg["errors"].items())
         print(f"fit residual {Path(lg['path']).name}: {errs}")

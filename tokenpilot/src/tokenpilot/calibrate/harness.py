@@ -107,7 +107,7 @@ def synthetic_log(spec: InstanceSpec, cal: Any, requests: Any) -> RequestLog:
 def run(cfg: HarnessConfig, out_dir: Path, log: Any = print) -> dict[str, Any]:
     """Record, fit, predict and compare; every file (logs, fleets, profile) goes to ``out_dir``."""
     from tokenpilot.calibrate.fit import fit
-    from tokenpilot.calibrate.record import poisson_requests, record_log
+    from tokenpilot.calibrate.record import poisson_requests, probe, record_log
     from tokenpilot.llamafleet import LlamaFleet, LlamaServerSpec
 
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -120,13 +120,17 @@ def run(cfg: HarnessConfig, out_dir: Path, log: Any = print) -> dict[str, Any]:
     runs = [(f"fit-{k}", 0, rate, cfg.fit_requests) for k, rate in enumerate(cfg.fit_rates)]
     runs.append(("predict", 1, cfg.predict_rate, cfg.predict_requests))
     paths: dict[str, Path] = {}
+    probes: dict[str, dict[str, Any]] = {}
     t0 = time.perf_counter()
     with LlamaFleet(servers) as fleet:
         for k, (name, server, rate, n) in enumerate(runs):
             reqs = poisson_requests(n, rate, cfg.prompt, cfg.output, cfg.seed + k)
+            probes[name] = probe(fleet.urls[server])  # also warms a fresh server up
             log(f"recording {name}: {n} requests at {rate} req/s on "
-                f"{servers[server].slots} slots ...")
-            records = record_log(fleet.urls[server], reqs)
+                f"{servers[server].slots} slots (probe: TTFT "
+                f"{probes[name]['ttft_s'] * 1e3:.0f} ms for {probes[name]['prompt_tokens']} "
+                f"prompt tokens, TPOT {probes[name]['tpot_s'] * 1e3:.1f} ms) ...")
+            records = record_log(fleet.urls[server], reqs, warmup=False)
             paths[name] = out_dir / f"{name}.csv"
             write_log(paths[name], records)
     record_s = time.perf_counter() - t0
@@ -134,6 +138,7 @@ def run(cfg: HarnessConfig, out_dir: Path, log: Any = print) -> dict[str, Any]:
     result = fit(fit_spec, logs)
     log(f"fit: {result.message} in {result.wall_s:.1f} s")
     report: dict[str, Any] = {"config": asdict(cfg), "record_s": round(record_s, 1),
+                              "probes": probes,
                               "fit": result.to_dict(), "logs": {k: str(v) for k, v in
                                                                 paths.items()}}
     if not result.converged:

@@ -103,6 +103,19 @@ def record_log(url: str, requests: Sequence[Request], **kw: Any) -> list[dict[st
     return asyncio.run(record(url, requests, **kw))
 
 
+PROBE = Request(-2, 0.0, 32, 16)
+
+
+def probe(url: str, model: str = "smollm2", timeout_s: float = 120.0) -> dict[str, Any]:
+    """One request alone on the server (32 prompt words, 16 tokens out): how fast the machine
+    is right now. On a shared CPU it drifts between runs; the harness prints it beside each."""
+    async def go() -> dict[str, Any]:
+        async with httpx.AsyncClient(base_url=url) as client:
+            return await _one(client, PROBE, time.perf_counter(), model, timeout_s)
+
+    return asyncio.run(go())
+
+
 def poisson_requests(n: int, rate: float, prompt: tuple[int, int], output: tuple[int, int],
                      seed: int) -> list[Request]:
     """``n`` Poisson arrivals at ``rate`` req/s, lengths uniform in the given [lo, hi] ranges."""
