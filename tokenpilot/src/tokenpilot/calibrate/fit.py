@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -88,7 +88,6 @@ class FitResult:
     held: dict[str, str]  # parameters not fitted, and why
     evaluations: int
     wall_s: float
-    extra: dict = field(default_factory=dict)
 
     def to_dict(self) -> dict:
         return {
@@ -202,8 +201,7 @@ def fit(spec: InstanceSpec, logs: Sequence[RequestLog], start: Calibration | Non
                        + ", ".join(f"{n} in [{BOUNDS[n][0]:g}, {BOUNDS[n][1]:g}]" for n in FITTED))
     x0 = np.zeros(len(FITTED))
     sol = least_squares(prob.residuals, x0, bounds=(lo, hi), method="trf", loss="soft_l1",
-                        f_scale=OUTLIER_SCALE, diff_step=0.02, max_nfev=max_evals,
-                        x_scale=1.0)
+                        f_scale=OUTLIER_SCALE, diff_step=0.02, max_nfev=max_evals)
     cal = prob.calibration(sol.x)
     params = _identify(prob, sol.x, cal)
     logs_fit = _log_fits(prob, cal)
