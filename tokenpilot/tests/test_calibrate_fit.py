@@ -46,7 +46,7 @@ def synthetic():
 # ---- the log reader -------------------------------------------------------------------------
 def test_csv_and_jsonl_with_either_pair_of_latency_columns(tmp_path) -> None:
     csv_path = tmp_path / "a.csv"
-    csv_path.write_text("arrival_s,prompt_tokens,output_tokens,ttft_s,tpot_s,extra\n"
+    csv_path.write_text("\ufeffarrival_s,prompt_tokens,output_tokens,ttft_s,tpot_s,extra\n"
                         "10.5,40,20,0.5,0.02,x\n10.0,30,1,0.4,,y\n")
     log = read_log(csv_path)
     assert [r.arrival_s for r in log.records] == [0.0, 0.5]  # sorted, from the first arrival
@@ -113,10 +113,18 @@ def test_cli_bad_log_exits_2_with_one_line_and_writes_nothing(tmp_path) -> None:
     assert r.stderr == f"error: {bad}: line 3: output_tokens is 0; a request that generated " \
                        "nothing has no TTFT or TPOT\n"
     assert not out.exists()
-    for args in (["--fit", bad], ["--fit", bad, "--fleet", fleet], ["--fit", tmp_path / "no.csv",
-                 "--fleet", fleet, "--out", out]):
+    two = tmp_path / "two.yaml"
+    two.write_text(yaml.safe_dump({"instances": [{**fleet_doc(SPEC)["instances"][0],
+                                                  "count": 2}]}))
+    for args, msg in ((["--fit", bad], "needs --fleet"),
+                      (["--fit", bad, "--fleet", fleet], "needs --out"),
+                      (["--fit", tmp_path / "no.csv", "--fleet", fleet, "--out", out],
+                       "cannot read log"),
+                      (["--fit", bad, "--fleet", "mixed", "--out", out], "3 instance kinds"),
+                      (["--fit", bad, "--fleet", two, "--out", out], "has 2 instances")):
         r = run("calibrate", *args)
-        assert r.exit_code == 2 and r.stderr.startswith("error: ") and "Traceback" not in r.output
+        assert r.exit_code == 2 and r.stderr.startswith("error: ") and msg in r.stderr, r.stderr
+        assert "Traceback" not in r.output and not out.exists()
 
 
 # ---- the fit --------------------------------------------------------------------------------

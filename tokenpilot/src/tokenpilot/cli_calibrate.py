@@ -33,6 +33,9 @@ def calibrate_fit(logs: Sequence[Path], fleet: str | None, out: Path | None,
         raise fail(f"fleet {fleet} has {len(spec.instances)} instance kinds; --fit needs a fleet "
                    "of the one kind the logs came from")
     inst = spec.instances[0]
+    if inst.count != 1:
+        raise fail(f"fleet {fleet} has {inst.count} instances; each log is replayed on one "
+                   "instance, so --fit needs a fleet of one (count: 1) and one log per server")
     try:
         measured = [read_log(p) for p in logs]
     except LogError as exc:

@@ -63,7 +63,7 @@ def read_log(path: str | Path) -> RequestLog:
     """Read and check a log; ``LogError`` names the first bad line."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        text = p.read_text(encoding="utf-8-sig")  # a spreadsheet's CSV may start with a BOM
     except OSError as exc:
         raise LogError(f"cannot read log {p}: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
