@@ -98,6 +98,8 @@ def cost(
         None, "--tokenizer", help="A tokenizer.json or .gguf file for exact counts."
     ),
     mem_util: float = typer.Option(0.9, "--mem-util", help="Fraction of GPU memory to use."),
+    calibration: Path = typer.Option(None, "--calibration", help="A profile from `tokenpilot "
+                                     "calibrate --fit` (default: the GPU family's)."),
     fmt: Format = FORMAT_OPTION,
 ) -> None:
     """What one request costs: prefill, TTFT, time per token, KV footprint, $ per request."""
@@ -121,8 +123,19 @@ def cost(
         spec, card = get_model(model), get_gpu(gpu)
     except (UnknownModelError, UnknownGPUError, ValueError) as e:
         raise fail(str(e)) from e
+    cal = None
+    if calibration is not None:
+        from tokenpilot.calibrate.profile import ProfileError, load_profile
+
+        try:
+            profile = load_profile(calibration)
+        except ProfileError as e:
+            raise fail(str(e)) from e
+        if profile.gpu and profile.gpu != card.name:
+            log(f"warning: {calibration} was fitted on {profile.gpu}, not {card.name}")
+        cal = profile.calibration
     try:
-        cm = CostModel(spec, card, tp, weight_dtype, kv_dtype, mem_util)
+        cm = CostModel(spec, card, tp, weight_dtype, kv_dtype, mem_util, calibration=cal)
     except DoesNotFitError as e:
         raise fail(str(e), code=1) from e
     if spec.max_context and prompt_tokens + output_tokens > spec.max_context:
@@ -153,11 +166,21 @@ def _render_report(rep: FidelityReport) -> str:
 
 def calibrate(
     report: bool = typer.Option(False, "--report", help="Compare predictions with measurements."),
+    fit: list[Path] = typer.Option(None, "--fit", help="Fit a profile to this per-request log "
+                                   "(CSV or JSONL; repeat for several)."),
+    fleet: str = typer.Option(None, "--fleet", help="With --fit: the fleet file of the one "
+                              "instance kind the logs came from."),
+    out: Path = typer.Option(None, "--out", help="With --fit: the profile YAML to write."),
     fmt: Format = FORMAT_OPTION,
 ) -> None:
-    """How close the cost model is to the measurements in ../shared/fidelity."""
+    """How close the cost model is to ../shared/fidelity (--report), or fit a profile (--fit)."""
+    if fit:
+        from tokenpilot.cli_calibrate import calibrate_fit
+
+        calibrate_fit(fit, fleet, out, fmt)
+        return
     if not report:
-        raise fail("pass --report (fitting is done by benchmarks/fit_calibration.py)")
+        raise fail("pass --report, or --fit LOG --fleet FLEET.yaml --out PROFILE.yaml")
     try:
         rep = fidelity_report()
     except FileNotFoundError as e:

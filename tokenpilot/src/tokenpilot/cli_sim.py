@@ -41,14 +41,25 @@ LOAD_OPTION = typer.Option(
 SLO_TTFT = typer.Option(1.0, "--slo-ttft", help="TTFT SLO in seconds (for goodput).")
 SLO_TPOT = typer.Option(0.1, "--slo-tpot", help="TPOT SLO in seconds (for goodput).")
 PROGRESS = typer.Option(False, "--progress", help="Show a progress bar even off a terminal.")
+CALIBRATION = typer.Option(None, "--calibration", help="A profile from `tokenpilot calibrate "
+                           "--fit` for every instance (default: each GPU family's).")
 
 
-def _prepare(fleet_spec: str, workload: str, load: float | None
-             ) -> tuple[FleetSpec, list[Request], dict]:
+def _prepare(fleet_spec: str, workload: str, load: float | None,
+             calibration: Path | None = None) -> tuple[FleetSpec, list[Request], dict]:
     try:
         fleet = load_fleet(fleet_spec)
     except FleetError as exc:
         raise fail(str(exc)) from None
+    if calibration is not None:
+        from tokenpilot.calibrate.profile import ProfileError, with_profile
+
+        try:
+            fleet, warnings = with_profile(fleet, calibration)
+        except ProfileError as exc:
+            raise fail(str(exc)) from None
+        for w in warnings:
+            log(f"warning: {w}")
     name = workload.strip().partition("@")[0]
     if load is None and name in WORKLOADS:
         load = DEFAULT_LOAD
@@ -99,10 +110,11 @@ def simulate_cmd(
     router: str = typer.Option("earliest-completion", "--router", "-r",
                                help="Router: NAME, NAME:key=value,... or a composition file."),
     slo_ttft: float = SLO_TTFT, slo_tpot: float = SLO_TPOT, load: float | None = LOAD_OPTION,
-    progress: bool = PROGRESS, fmt: Format = FORMAT_OPTION,
+    calibration: Path | None = CALIBRATION, progress: bool = PROGRESS,
+    fmt: Format = FORMAT_OPTION,
 ) -> None:
     """Run a workload through a simulated fleet under one router; print its metrics."""
-    fleet_spec, requests, context = _prepare(fleet, workload, load)
+    fleet_spec, requests, context = _prepare(fleet, workload, load, calibration)
     chosen = _router(router)
     with _progress(f"simulating {chosen.name}", progress) as cb:
         sim = simulate(fleet_spec, requests, chosen, progress=cb)
@@ -117,14 +129,15 @@ def compare_cmd(
     slo_ttft: float = SLO_TTFT, slo_tpot: float = SLO_TPOT, load: float | None = LOAD_OPTION,
     report: Path | None = typer.Option(None, "--report",
                                        help="Write an HTML report with plots into this folder."),
-    progress: bool = PROGRESS, fmt: Format = FORMAT_OPTION,
+    calibration: Path | None = CALIBRATION, progress: bool = PROGRESS,
+    fmt: Format = FORMAT_OPTION,
 ) -> None:
     """Run the same workload under each router and compare them in one table."""
     specs = [s.strip() for s in routers.split(",") if s.strip()]
     if not specs:
         raise fail("--routers needs at least one router name")
     chosen = [_router(s) for s in specs]  # all errors before any long run
-    fleet_spec, requests, context = _prepare(fleet, workload, load)
+    fleet_spec, requests, context = _prepare(fleet, workload, load, calibration)
     log(f"{fleet_spec.describe()}; {len(requests)} requests at {context['rate_rps']:.2f} req/s "
         f"(load {context['load']:.2f} of ~{context['capacity_rps']:.1f} req/s)")
     sims, metrics = [], []

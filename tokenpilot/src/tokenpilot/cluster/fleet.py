@@ -17,6 +17,8 @@ A fleet file::
         labels: [fast]                 # routers see them (e.g. long-context)
         role: both                     # prefill | decode | both (disaggregation, cluster.pd)
         queue: fcfs                    # queue discipline: fcfs | priority | vtc
+        calibration: PROFILE.yaml      # a fitted profile (tokenpilot calibrate --fit), relative
+                                       #   to this file; default: the GPU family's calibration
         isolation:                     # size-class isolation inside the engine (optional)
           long_threshold: 4096         #   prompt tokens that make a request long
           short_kv_reserve: 0.2        #   share of KV blocks long requests may not use
@@ -45,7 +47,7 @@ from typing import Any, Literal
 import yaml
 
 from tokenpilot.config_section import NonNegativeInt, PositiveInt, from_mapping
-from tokenpilot.costmodel import CostModel, DoesNotFitError
+from tokenpilot.costmodel import Calibration, CostModel, DoesNotFitError
 from tokenpilot.engine import Engine, EngineConfig
 from tokenpilot.hardware import UnknownGPUError, get_gpu
 from tokenpilot.models import UnknownModelError, get_model
@@ -79,10 +81,17 @@ class InstanceSpec:
     role: Role = "both"  # only ``cluster.pd`` tells prefill and decode apart
     queue: str = "fcfs"  # queue discipline by name (engine.queues.make_discipline)
     isolation: IsolationPolicy | None = None  # size classes inside the engine; None: off
+    calibration: str = ""  # a profile file (tokenpilot.calibrate.profile); "": the GPU family's
 
-    def cost_model(self) -> CostModel:
+    def cost_model(self, calibration: Calibration | None = None) -> CostModel:
+        """The instance's cost model, under ``calibration`` if given, else its profile's."""
+        if calibration is None and self.calibration:
+            from tokenpilot.calibrate.profile import load_profile
+
+            calibration = load_profile(self.calibration).calibration
         return CostModel(get_model(self.model), get_gpu(self.gpu), tp=self.tp,
-                         weight_dtype=self.weight_dtype, kv_dtype=self.kv_dtype)
+                         weight_dtype=self.weight_dtype, kv_dtype=self.kv_dtype,
+                         calibration=calibration)
 
     def engine_config(self, **overrides: Any) -> EngineConfig:
         kw: dict[str, Any] = {"queue": self.queue, "isolation": self.isolation}
@@ -165,7 +174,18 @@ def load_fleet(spec: str) -> FleetSpec:
         doc = yaml.safe_load(path.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as exc:
         raise FleetError(f"cannot read fleet file {text}: {str(exc).splitlines()[0]}") from None
-    return fleet_from_dict(doc, str(path))
+    return fleet_from_dict(_resolve_profiles(doc, path.parent), str(path))
+
+
+def _resolve_profiles(doc: Any, base: Path) -> Any:
+    """A fleet document whose relative ``calibration:`` paths are made relative to ``base``."""
+    if not isinstance(doc, dict) or not isinstance(doc.get("instances"), list):
+        return doc
+    insts = [{**d, "calibration": str(base / d["calibration"])}
+             if isinstance(d, dict) and isinstance(d.get("calibration"), str)
+             and d["calibration"] and not Path(d["calibration"]).is_absolute() else d
+             for d in doc["instances"]]
+    return {**doc, "instances": insts}
 
 
 def build_engines(fleet: FleetSpec, queue_factory: Callable[[], Any] | None = None,

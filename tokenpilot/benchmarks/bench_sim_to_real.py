@@ -1,0 +1,102 @@
+"""Sim-to-real: fit a profile on a real llama.cpp server at two low loads, predict a third run.
+
+SmolLM2-135M on llama.cpp on CPU (one thread per server) is the ground truth
+(``tokenpilot.calibrate.harness`` says what is recorded and where the simulator's vLLM-like
+engine only approximates llama.cpp). Prints the predicted and measured TTFT and TPOT percentiles
+of the held-out run (more load, another slot count) and the error per metric; the target is
+TTFT p50 and TPOT p50 within 15%. Real timings on a shared CPU are noisy: rerun before trusting
+one figure. ``--speed`` times the fit of two 300-request logs the simulator made itself (no
+llama.cpp needed).
+
+Usage: python benchmarks/bench_sim_to_real.py [--out DIR] [--fit-requests N]
+       [--predict-requests N] [--speed] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+from dataclasses import replace
+from pathlib import Path
+
+from tokenpilot.calibrate.fit import fit
+from tokenpilot.calibrate.harness import HarnessConfig, instance, run, synthetic_log
+from tokenpilot.calibrate.record import RecordError, poisson_requests
+from tokenpilot.llamafleet import LlamaUnavailable
+
+METRICS = ("ttft_p50", "ttft_p90", "tpot_p50", "tpot_p90")
+TARGET = 0.15
+
+
+def speed() -> dict:
+    spec = instance(2, 512)
+    truth = replace(spec.cost_model().cal, flops_eff=0.25, bw_eff=0.5, step_overhead_s=2e-3,
+                    seq_overhead_s=1e-3)
+    logs = [synthetic_log(spec, truth, poisson_requests(300, rate, (16, 64), (8, 32), seed))
+            for rate, seed in ((0.3, 1), (0.6, 2))]
+    t0 = time.perf_counter()
+    res = fit(spec, logs)
+    wall = time.perf_counter() - t0
+    print(f"fit of two 300-request logs: {wall:.1f} s, {res.evaluations} simulations; "
+          f"{res.message}")
+    for p in res.params:
+        print(f"  {p.name:<34} {p.value:.5g} (truth "
+              f"{getattr(truth, p.name, truth.step_overhead_s + truth.seq_overhead_s):.5g})"
+              f"  identified: {p.identified}")
+    return {"fit_s": wall, "evaluations": res.evaluations, "converged": res.converged}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", type=Path, help="keep the logs, fleets and profile here")
+    ap.add_argument("--fit-requests", type=int, default=HarnessConfig.fit_requests)
+    ap.add_argument("--predict-requests", type=int, default=HarnessConfig.predict_requests)
+    ap.add_argument("--speed", action="store_true", help="only time the fit (no llama.cpp)")
+    ap.add_argument("--json", action="store_true", help="print the whole report as JSON")
+    args = ap.parse_args()
+    if args.speed:
+        speed()
+        return 0
+    cfg = HarnessConfig(fit_requests=args.fit_requests, predict_requests=args.predict_requests)
+    with tempfile.TemporaryDirectory(prefix="sim-to-real-") as tmp:
+        out = args.out or Path(tmp)
+        try:
+            rep = run(cfg, out, log=lambda m: print(m, file=sys.stderr, flush=True))
+        except (RecordError, LlamaUnavailable) as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 1
+    if args.json:
+        print(json.dumps(rep, indent=2))
+    if "predict" not in rep:
+        print(f"the fit did not converge: {rep['fit']['message']}")
+        return 1
+    for name, pr in rep["probes"].items():
+        print(f"probe before {name}: TTFT {pr['ttft_s'] * 1e3:.0f} ms ({pr['prompt_tokens']} "
+              f"prompt tokens), TPOT {pr['tpot_s'] * 1e3:.1f} ms")
+    for name, p in rep["fit"]["params"].items():
+        print(f"fitted {name:<34} {p['value']:.4g} (start {p['start']:.4g}, "
+              f"1-sigma {p['rel_uncertainty'] * 100:.0f}%, "
+              f"{'identified' if p['identified'] else 'NOT identified'})")
+    print(f"fit: {rep['fit']['message']} in {rep['fit']['wall_s']:.2f} s")
+    for lg in rep["fit"]["logs"]:
+        errs = " ".join(f"{k} {v * 100:+.1f}%" for k, v in lg["errors"].items())
+        print(f"fit residual {Path(lg['path']).name}: {errs}")
+    p = rep["predict"]
+    print(f"held-out run: {cfg.predict_requests} requests at {cfg.predict_rate} req/s on "
+          f"{cfg.predict_slots} slots (fitted on {cfg.fit_slots} slots at {cfg.fit_rates} req/s)")
+    print(f"{'metric':<10} {'measured':>10} {'predicted':>10} {'error':>8} "
+          f"{'uncalibrated':>13} {'error':>8}")
+    for k in METRICS:
+        print(f"{k:<10} {p['measured'][k] * 1e3:8.1f}ms {p['predicted'][k] * 1e3:8.1f}ms "
+              f"{p['errors'][k] * 100:+7.1f}% {p['uncalibrated'][k] * 1e3:11.1f}ms "
+              f"{p['uncalibrated_errors'][k] * 100:+7.1f}%")
+    hit = all(abs(p["errors"][k]) <= TARGET for k in ("ttft_p50", "tpot_p50"))
+    print(f"target (TTFT p50 and TPOT p50 within {TARGET:.0%}): {'met' if hit else 'MISSED'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,254 @@
+"""calibrate --fit: the log reader and its errors, the fit on logs the simulator made with known
+parameters, the profile round trip through simulate/cost/fleet files, and a fit that fails."""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import replace
+
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from tokenpilot.calibrate import LogError, load_profile, read_log
+from tokenpilot.calibrate.fit import FitError, fit
+from tokenpilot.calibrate.harness import fleet_doc, instance, synthetic_log
+from tokenpilot.calibrate.logs import write_log
+from tokenpilot.calibrate.record import poisson_requests
+from tokenpilot.cli import app
+from tokenpilot.cluster import FleetError, load_fleet
+
+SPEC = instance(slots=2, ctx=512)
+# A CPU-like truth: compute-bound prefill and decode (so bw_eff cannot show), overheads of a
+# few milliseconds.
+TRUTH = replace(SPEC.cost_model().cal, flops_eff=0.25, bw_eff=0.5, step_overhead_s=2e-3,
+                seq_overhead_s=1e-3)
+
+
+def run(*args):
+    return CliRunner().invoke(app, [str(a) for a in args])
+
+
+def _records(log):
+    return [{"arrival_s": r.arrival_s, "prompt_tokens": r.prompt_tokens,
+             "output_tokens": r.output_tokens, "ttft_s": r.ttft_s,
+             "tpot_s": r.tpot_s if r.tpot_s is not None else 0.0} for r in log.records]
+
+
+@pytest.fixture(scope="module")
+def synthetic():
+    """Two 300-request logs at two low loads, made by the simulator under TRUTH."""
+    return [synthetic_log(SPEC, TRUTH, poisson_requests(300, rate, (16, 64), (8, 32), seed))
+            for rate, seed in ((0.3, 1), (0.6, 2))]
+
+
+# ---- the log reader -------------------------------------------------------------------------
+def test_csv_and_jsonl_with_either_pair_of_latency_columns(tmp_path) -> None:
+    csv_path = tmp_path / "a.csv"
+    csv_path.write_text("\ufeffarrival_s,prompt_tokens,output_tokens,ttft_s,tpot_s,extra\n"
+                        "10.5,40,20,0.5,0.02,x\n10.0,30,1,0.4,,y\n")
+    log = read_log(csv_path)
+    assert [r.arrival_s for r in log.records] == [0.0, 0.5]  # sorted, from the first arrival
+    assert log.records[0].tpot_s is None  # one output token: no time between tokens
+    assert log.records[1].ttft_s == 0.5 and log.records[1].tpot_s == 0.02
+    jl = tmp_path / "b.jsonl"
+    jl.write_text(json.dumps({"arrival_s": 1.0, "prompt_tokens": 40, "output_tokens": 11,
+                              "first_token_s": 1.5, "finish_s": 2.5}) + "\n\n")
+    (r,) = read_log(jl).records
+    assert r.ttft_s == pytest.approx(0.5) and r.tpot_s == pytest.approx(0.1)
+    assert [q.prompt_tokens for q in read_log(jl).requests()] == [40]
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("arrival_s,prompt_tokens,ttft_s,tpot_s\n0,1,1,1\n", "header: missing column output_tokens"),
+    ("arrival_s,prompt_tokens,output_tokens\n0,1,1\n", "missing columns ttft_s, tpot_s"),
+    ("arrival_s,prompt_tokens,output_tokens,first_token_s\n0,1,1,1\n",
+     "missing column finish_s"),
+    ("arrival_s,prompt_tokens,output_tokens,ttft_s,tpot_s\n0,5,3,0.1,0.01\n1,5,3,-0.2,0.01\n",
+     "line 3: ttft_s is negative (-0.2)"),
+    ("arrival_s,prompt_tokens,output_tokens,ttft_s,tpot_s\n0,5,0,0.1,0.01\n",
+     "line 2: output_tokens is 0"),
+    ("arrival_s,prompt_tokens,output_tokens,ttft_s,tpot_s\n0,five,3,0.1,0.01\n",
+     "line 2: prompt_tokens: expected a number, got 'five'"),
+    ("arrival_s,prompt_tokens,output_tokens,ttft_s,tpot_s\n0,5.5,3,0.1,0.01\n",
+     "line 2: prompt_tokens: expected a whole number"),
+    ("arrival_s,prompt_tokens,output_tokens,ttft_s,tpot_s\n", "the log has no requests"),
+    ("", "the log is empty"),
+])
+def test_bad_csv_gets_one_line_naming_the_row(tmp_path, text, message) -> None:
+    p = tmp_path / "bad.csv"
+    p.write_text(text)
+    with pytest.raises(LogError) as exc:
+        read_log(p)
+    assert message in str(exc.value) and str(exc.value).startswith(str(p))
+    assert "\n" not in str(exc.value)
+
+
+@pytest.mark.parametrize(("row", "message"), [
+    ({"arrival_s": 0, "prompt_tokens": 5, "output_tokens": 3, "first_token_s": 0.5,
+      "finish_s": 0.4}, "line 1: finish_s (0.4) is before first_token_s (0.5)"),
+    ({"arrival_s": 1, "prompt_tokens": 5, "output_tokens": 3, "first_token_s": 0.5,
+      "finish_s": 0.9}, "first_token_s (0.5) is before arrival_s (1)"),
+    ({"arrival_s": 0, "prompt_tokens": 5, "output_tokens": 3, "ttft_s": 0.5},
+     "line 1: missing column tpot_s"),
+    ({"arrival_s": 0, "prompt_tokens": 5, "output_tokens": 3}, "line 1: missing columns"),
+])
+def test_bad_jsonl_rows(tmp_path, row, message) -> None:
+    p = tmp_path / "bad.jsonl"
+    p.write_text(json.dumps(row) + "\n")
+    with pytest.raises(LogError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        read_log(p)
+
+
+def test_cli_bad_log_exits_2_with_one_line_and_writes_nothing(tmp_path) -> None:
+    bad = tmp_path / "bad.csv"
+    bad.write_text("arrival_s,prompt_tokens,output_tokens,ttft_s,tpot_s\n0,5,3,0.1,0.01\n"
+                   "1,5,0,0.1,0.01\n")
+    fleet = tmp_path / "fleet.yaml"
+    fleet.write_text(yaml.safe_dump(fleet_doc(SPEC)))
+    out = tmp_path / "profile.yaml"
+    r = run("calibrate", "--fit", bad, "--fleet", fleet, "--out", out)
+    assert r.exit_code == 2
+    assert r.stderr == f"error: {bad}: line 3: output_tokens is 0; a request that generated " \
+                       "nothing has no TTFT or TPOT\n"
+    assert not out.exists()
+    two = tmp_path / "two.yaml"
+    two.write_text(yaml.safe_dump({"instances": [{**fleet_doc(SPEC)["instances"][0],
+                                                  "count": 2}]}))
+    for args, msg in ((["--fit", bad], "needs --fleet"),
+                      (["--fit", bad, "--fleet", fleet], "needs --out"),
+                      (["--fit", tmp_path / "no.csv", "--fleet", fleet, "--out", out],
+                       "cannot read log"),
+                      (["--fit", bad, "--fleet", "mixed", "--out", out], "3 instance kinds"),
+                      (["--fit", bad, "--fleet", two, "--out", out], "has 2 instances")):
+        r = run("calibrate", *args)
+        assert r.exit_code == 2 and r.stderr.startswith("error: ") and msg in r.stderr, r.stderr
+        assert "Traceback" not in r.output and not out.exists()
+
+
+# ---- the fit --------------------------------------------------------------------------------
+def test_fit_recovers_known_parameters_and_says_what_it_cannot(synthetic) -> None:
+    res = fit(SPEC, synthetic)
+    assert res.converged, res.message
+    assert res.wall_s < 60
+    got = {p.name: p for p in res.params}
+    # Prefill and decode are compute-bound: flops_eff is pinned, bw_eff cannot show.
+    assert got["flops_eff"].identified
+    assert got["flops_eff"].value == pytest.approx(TRUTH.flops_eff, rel=0.03)
+    assert not got["bw_eff"].identified
+    # Batches are mostly of one sequence: the one-sequence overhead is pinned, its split not.
+    one = got["step_overhead_s + seq_overhead_s"]
+    assert one.identified
+    assert one.value == pytest.approx(TRUTH.step_overhead_s + TRUTH.seq_overhead_s, rel=0.05)
+    # Whatever the fit calls identified must be right (within 3 of its stated sigmas or 5%).
+    for p in res.params:
+        truth = getattr(TRUTH, p.name, TRUTH.step_overhead_s + TRUTH.seq_overhead_s)
+        if p.identified:
+            assert abs(p.value / truth - 1) <= max(3 * p.rel_uncertainty, 0.05), p
+    for lf in res.logs:
+        assert all(abs(e) < 0.02 for e in lf.errors().values()), lf
+    assert set(res.held) == {"attn_eff", "allreduce_latency_s", "link_eff"}
+
+
+def test_fit_that_cannot_converge_says_so(synthetic, tmp_path) -> None:
+    assert not fit(SPEC, synthetic, max_evals=3).converged
+    # TTFTs alternating between 10 ms and 10 s for the same kind of request: no calibration
+    # reproduces that, and the CLI writes no profile.
+    recs = _records(synthetic[0])
+    for k, r in enumerate(recs):
+        r["ttft_s"] = 0.01 if k % 2 else 10.0
+    log = tmp_path / "wild.csv"
+    write_log(log, recs)
+    fleet = tmp_path / "fleet.yaml"
+    fleet.write_text(yaml.safe_dump(fleet_doc(SPEC)))
+    out = tmp_path / "p.yaml"
+    r = run("calibrate", "--fit", log, "--fleet", fleet, "--out", out)
+    assert r.exit_code == 1, r.output
+    assert "did not converge" in r.stderr and "no profile written" in r.stderr
+    assert not out.exists()
+
+
+def test_requests_the_instance_cannot_run_are_an_error(synthetic) -> None:
+    with pytest.raises(FitError, match=r"request \d+ by arrival \(\d+ prompt \+ \d+ output "
+                       r"tokens\) cannot run on this instance: .* exceed max_model_len 64"):
+        fit(instance(slots=2, ctx=64), synthetic)
+
+
+# ---- the profile, end to end through the command line ---------------------------------------
+def test_cli_fit_then_simulate_and_cost_and_fleet_files_use_the_profile(synthetic,
+                                                                        tmp_path) -> None:
+    logs = []
+    for k, (lg, suffix) in enumerate(zip(synthetic, (".csv", ".jsonl"), strict=True)):
+        logs.append(tmp_path / f"log{k}{suffix}")
+        write_log(logs[-1], _records(lg))
+    fleet = tmp_path / "fleet.yaml"
+    fleet.write_text(yaml.safe_dump(fleet_doc(SPEC)))
+    out = tmp_path / "profile.yaml"
+    r = run("calibrate", "--fit", logs[0], "--fit", logs[1], "--fleet", fleet, "--out", out)
+    assert r.exit_code == 0, r.output
+    for word in ("flops_eff", "identified", "residual per log", "log0.csv", "log1.jsonl"):
+        assert word in r.stdout
+    prof = load_profile(out)
+    assert prof.gpu == SPEC.gpu and prof.fit["converged"]
+    assert prof.calibration.flops_eff == pytest.approx(TRUTH.flops_eff, rel=0.03)
+
+    workload = "poisson:rps=0.3,n=200,prompt=40,output=20"
+    sim = [json.loads(run("simulate", "--fleet", fleet, "--workload", workload, "--format",
+                          "json", *extra).stdout) for extra in ([], ["--calibration", out])]
+    assert sim[1]["fleet"]["instances"][0]["calibration"] == str(out)
+    # The fitted CPU is slower than the default (datacenter-GPU) calibration says.
+    assert sim[1]["metrics"]["ttft"]["p50"] > 1.5 * sim[0]["metrics"]["ttft"]["p50"]
+
+    base = ["cost", "--model", SPEC.model, "--gpu", SPEC.gpu, "--weight-dtype", "int4",
+            "--prompt-tokens", "40", "--output-tokens", "20", "--format", "json"]
+    plain, fitted = (json.loads(run(*base, *extra).stdout) for extra in
+                     ([], ["--calibration", out]))
+    want = SPEC.cost_model(prof.calibration).prefill_time(40)
+    assert fitted["prefill_s"] == pytest.approx(want) and plain["prefill_s"] < want
+
+    # A fleet file's instance names the profile, relative to the file itself.
+    sub = tmp_path / "fleets"
+    sub.mkdir()
+    doc = fleet_doc(SPEC)
+    doc["instances"][0]["calibration"] = "../profile.yaml"
+    (sub / "f.yaml").write_text(yaml.safe_dump(doc))
+    inst = load_fleet(str(sub / "f.yaml")).instances[0]
+    assert inst.cost_model().cal == prof.calibration
+    doc["instances"][0]["calibration"] = "missing.yaml"
+    (sub / "g.yaml").write_text(yaml.safe_dump(doc))
+    with pytest.raises(FleetError, match=r"instances\[0\]: calibration profile .*missing.yaml"):
+        load_fleet(str(sub / "g.yaml"))
+    r = run("simulate", "--fleet", fleet, "--workload", workload, "--calibration", logs[0])
+    assert r.exit_code == 2 and "not a calibration profile" in r.stderr
+
+
+# ---- sim-to-real on a real llama.cpp server ---------------------------------------------------
+@pytest.mark.e2e
+def test_sim_to_real_on_llama_cpp(smollm2, tmp_path) -> None:
+    """Fit on two short low-load logs of a real server, predict a busier run on more slots.
+
+    The benchmark (benchmarks/bench_sim_to_real.py) compares the prediction with the 15% target
+    on 30-request runs. Here the runs are a few requests on a CPU that other work shares, whose
+    speed drifts by up to 2x between runs (the harness's probe shows it), so a fixed tolerance
+    would be flaky. What must hold: the recorder's logs are complete, the fit converges on real
+    measurements and pins flops_eff, and the fitted profile predicts the held-out run better
+    than the uncalibrated cost model (which is off by a factor of 3 to 8 on this CPU).
+    """
+    from tokenpilot.calibrate.harness import HarnessConfig
+    from tokenpilot.calibrate.harness import run as harness
+
+    cfg = HarnessConfig(fit_requests=8, predict_requests=10)
+    rep = harness(cfg, tmp_path, log=lambda _m: None)
+    assert rep["fit"]["converged"], rep["fit"]["message"]
+    for name, path in rep["logs"].items():
+        log = read_log(path)
+        assert len(log.records) == (cfg.predict_requests if name == "predict"
+                                    else cfg.fit_requests)
+        assert all(cfg.output[0] <= r.output_tokens <= cfg.output[1] for r in log.records)
+    assert rep["fit"]["params"]["flops_eff"]["identified"]
+    assert load_profile(tmp_path / "profile.yaml").gpu == "epyc-milan-core"
+    pred = rep["predict"]
+    for k in ("ttft_p50", "tpot_p50"):
+        fitted, plain = (abs(math.log1p(pred[e][k])) for e in ("errors", "uncalibrated_errors"))
+        assert fitted < plain and fitted < math.log(2.5), (k, pred)
