@@ -80,7 +80,7 @@ class InstanceSpec:
     labels: tuple[str, ...] = ()
     name: str = ""  # instance name prefix (default: the GPU name)
     role: str = "both"  # prefill | decode | both (only ``cluster.pd`` tells them apart)
-    queue: str = "fcfs"  # queue discipline by name (engine.queues.make_discipline)
+    queue: str = "fcfs"  # queue discipline by name (policy.disciplines.make_discipline)
     isolation: IsolationPolicy | None = None  # size classes inside the engine; None: off
 
     def cost_model(self) -> CostModel:

@@ -38,10 +38,10 @@ from tokenpilot.engine.metrics import (
     _pack_row,
     make_result,
 )
-from tokenpilot.engine.queues import FCFS, QueueDiscipline, make_discipline
 from tokenpilot.engine.scheduler import Scheduler
 from tokenpilot.engine.sequence import DECODE, FINISHED, REJECTED, EngineConfig, Seq
 from tokenpilot.engine.timing import DecodeClock
+from tokenpilot.policy.disciplines import FCFS, QueueDiscipline, make_discipline
 from tokenpilot.policy.isolation import LONG, IsolationPolicy
 from tokenpilot.policy.view import InstanceView, make_view
 from tokenpilot.workload.request import Request
@@ -114,7 +114,7 @@ class Engine:
         self._fit_limit = pool if self.window is None or self.window > pool else math.inf
         self._prefix_caching = cfg.enable_prefix_caching and self.window is None
         # FCFS's heap, pushed to directly (a discipline's push is a call per request).
-        self._fcfs_heap = q._heap if type(q) is FCFS else None
+        self._fcfs_heap = q.heap if type(q) is FCFS else None
         budget = cfg.max_num_batched_tokens
         self.prefill_tps = budget / max(cm.prefill_time(budget), 1e-12)
         self.idle_decode_tps = 1.0 / max(cm.decode_time(1, 1), 1e-12)

@@ -24,7 +24,6 @@ from heapq import heappop
 from tokenpilot.costmodel.steps import NEVER
 from tokenpilot.engine.block_manager import BlockManager
 from tokenpilot.engine.decoders import DecodeSet
-from tokenpilot.engine.queues import FCFS, QueueDiscipline
 from tokenpilot.engine.sequence import (
     DECODE,
     FINISHED,
@@ -34,6 +33,7 @@ from tokenpilot.engine.sequence import (
     EngineConfig,
     Seq,
 )
+from tokenpilot.policy.disciplines import FCFS, QueueDiscipline
 
 OPEN = NEVER  # end of a decode segment still running
 
@@ -251,7 +251,7 @@ class Scheduler:
         iso, held = self.iso, False
         # FCFS's heap of (arrival, id, request), read directly: peek and pop are calls, and
         # this runs once per admitted request.
-        heap = q._heap if type(q) is FCFS else None
+        heap = q.heap if type(q) is FCFS else None
         while self.n_waiting and len(running) < max_seqs and budget > 0:
             if iso is not None:
                 seq, held = self._next_isolated()
