@@ -78,10 +78,20 @@ class TimeSeries:
         self.record_row(t, (running, waiting, queued, kv_used))
 
     def record_row(self, t: float, row: tuple[int, int, int, int]) -> None:
-        """Record ``(running, waiting, queued, kv_used)`` at ``t`` if it changed."""
-        if row == self._last:
-            return
+        """Record ``(running, waiting, queued, kv_used)`` at ``t`` if it changed and
+        ``min_interval_s`` has passed since the last sample."""
         if self.min_interval_s and self.t and t - self.t[-1] < self.min_interval_s:
+            return
+        self.record_if_changed(t, row)
+
+    def due(self, t: float) -> bool:
+        """Whether a sample at ``t`` would pass the interval test (always, with no interval):
+        a caller asks before building a row most samples would not keep."""
+        return not self.min_interval_s or not self.t or t - self.t[-1] >= self.min_interval_s
+
+    def record_if_changed(self, t: float, row: tuple[int, int, int, int]) -> None:
+        """Record ``row`` at ``t`` if it differs from the last sample (no interval test)."""
+        if row == self._last:
             return
         self._last = row
         self.t.append(t)

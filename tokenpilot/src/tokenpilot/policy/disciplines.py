@@ -49,9 +49,9 @@ class HeapQueue:
     """A discipline that is a heap of tuples ending in the request: subclasses push with their
     own sort key in front; served tokens change nothing.
 
-    ``heap`` is public: a caller may read its head (``heap[0][-1]``, what ``peek`` returns) and
-    ``heapq.heappop`` it (what ``pop`` does) when the class keeps these two methods, sparing a
-    call per admission (the engine's scheduler does; see ``Scheduler.__init__``).
+    ``heap`` is public: the engine's scheduler pushes to and pops FCFS's heap with ``heapq``
+    itself, sparing three Python calls per request (see ``Scheduler.__init__``). Whoever does
+    keeps it a heap of the class's own entries.
     """
 
     wants_decode_service = False
