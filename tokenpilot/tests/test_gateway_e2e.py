@@ -220,7 +220,7 @@ def test_sim_backend_memory_stays_flat() -> None:
         while engine.seqs and time.monotonic() < deadline:
             time.sleep(0.05)
         assert engine.seqs == {}
-        assert len(engine._log_t0) <= 2 and not engine.finished  # only "now" is kept
+        assert len(engine.timeline) <= 2 and not engine.finished  # only "now" is kept
         assert engine.finalize_stats().finished == 60
 
 

@@ -53,6 +53,10 @@ class Timeline:
             j += 1
         return s0 + min(j, k)
 
+    def __len__(self) -> int:
+        """Events logged (since the last ``compact``)."""
+        return len(self._t0)
+
     def compact(self, t: float) -> None:
         """Forget the events before the one running at ``t``."""
         i = bisect_right(self._t0, t) - 1
