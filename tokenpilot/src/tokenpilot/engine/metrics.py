@@ -65,14 +65,17 @@ class TimeSeries:
     ``min_interval_s`` > 0 keeps at most one sample per interval, for very long runs.
     """
 
-    __slots__ = ("t", "_rows", "_cols", "min_interval_s", "_last")
+    __slots__ = ("t", "_rows", "_cols", "min_interval_s", "_any", "_l0", "_l1", "_l2", "_l3")
 
     def __init__(self, min_interval_s: float = 0.0) -> None:
         self.t = array("d")
         self._rows = bytearray()  # _ROW-packed (running, waiting, queued, kv_used) samples
         self._cols: tuple[array, array, array, array] | None = None
         self.min_interval_s = min_interval_s
-        self._last: tuple[int, int, int, int] | None = None
+        # The last sample, as four plain ints (compiled, comparing them allocates nothing; a
+        # tuple would be built at every event): ``_any`` once there is one.
+        self._any = False
+        self._l0 = self._l1 = self._l2 = self._l3 = 0
 
     def record(self, t: float, running: int, waiting: int, queued: int, kv_used: int) -> None:
         self.record_row(t, (running, waiting, queued, kv_used))
@@ -91,11 +94,14 @@ class TimeSeries:
 
     def record_if_changed(self, t: float, row: tuple[int, int, int, int]) -> None:
         """Record ``row`` at ``t`` if it differs from the last sample (no interval test)."""
-        if row == self._last:
+        running, waiting, queued, kv_used = row
+        if (self._any and running == self._l0 and waiting == self._l1 and queued == self._l2
+                and kv_used == self._l3):
             return
-        self._last = row
+        self._any = True
+        self._l0, self._l1, self._l2, self._l3 = running, waiting, queued, kv_used
         self.t.append(t)
-        self._rows += _pack_row(*row)
+        self._rows += _pack_row(running, waiting, queued, kv_used)
         self._cols = None
 
     def _columns(self) -> tuple[array, array, array, array]:
