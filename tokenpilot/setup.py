@@ -29,6 +29,7 @@ COMPILED = [
     "src/tokenpilot/engine/metrics.py",
     "src/tokenpilot/engine/scheduler.py",
     "src/tokenpilot/engine/sequence.py",
+    "src/tokenpilot/engine/timeline.py",
     "src/tokenpilot/engine/timing.py",
 ]
 

@@ -14,9 +14,10 @@ from tokenpilot.cluster import (
     load_fleet,
     simulate,
 )
-from tokenpilot.engine import FCFS, EngineStats, RequestResult, TimeSeries
+from tokenpilot.engine import EngineStats, RequestResult, TimeSeries
 from tokenpilot.policy import VTC, IsolationPolicy
 from tokenpilot.policy.admission import Admission, AdmissionConfig
+from tokenpilot.policy.disciplines import FCFS
 from tokenpilot.policy.routers import RoundRobinRouter, get_router
 from tokenpilot.workload import Request, load_workload, scale_to_rate
 

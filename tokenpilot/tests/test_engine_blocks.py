@@ -16,24 +16,50 @@ def cm() -> CostModel:
     return CostModel(get_model("llama-3.1-8b"), get_gpu("h100-sxm"))
 
 
-def test_allocate_evicts_cached_free_blocks_lru():
+def test_take_evicts_cached_free_blocks_lru():
     bm = BlockManager(4, 16)
-    bm.allocate(3)
+    bm.take(3)
     assert bm.register(101, 1) and bm.register(102, 2)
     bm.drop([101])  # 101 becomes cached free first
     bm.drop([102])
     assert (bm.free, bm.used, bm.available) == (1, 1, 3)
-    bm.allocate(2)  # one free block, then the oldest cached one (101) is evicted
+    bm.take(2)  # one free block, then the oldest cached one (101) is evicted
     assert bm.evictions == 1 and 101 not in bm.cache and 102 in bm.cache
     assert set(bm.prefixes) == {2}
     with pytest.raises(RuntimeError):
-        bm.allocate(2)
+        bm.take(2)
     bm.check()
+
+
+def test_allocate_shares_hits_before_taking_and_counts_them():
+    bm = BlockManager(4, 16)
+    bm.take(3)
+    assert bm.register(101, 1) and bm.register(102, 2) and bm.register(103, 3)
+    bm.drop([101, 102, 103])  # all three cached free; 103 is the oldest in the LRU
+    assert bm.match([101, 102], 10) == (2, 2)
+    bm.allocate([101, 102], 2, 40)  # 1 free block, then 103 evicted: never a hit block
+    assert 101 in bm.cache and 102 in bm.cache and 103 not in bm.cache
+    assert (bm.hit_tokens, bm.miss_tokens, bm.used, bm.anon) == (32, 8, 4, 2)
+    bm.give(2)
+    assert (bm.free, bm.anon) == (2, 0)
+    bm.check()
+
+
+def test_prefix_keys_name_equal_content_equally():
+    bm = BlockManager(64, 16)
+    # Hashes of 32 tokens each over 16-token blocks: two blocks per hash.
+    a, a_raw = bm.prefix_keys((7, 8, 9), 32, 80)  # covers 80 of 96 tokens: 5 full blocks
+    b, b_raw = bm.prefix_keys((7, 8, 5), 32, 200)
+    assert len(a) == 5 and len(b) == 6
+    assert a[:4] == b[:4] and a[4] != b[4]  # the third hash differs from block 4 on
+    assert a_raw == [7, 7, 8, 8, 9] and b_raw == [7, 7, 8, 8, 5, 5]
+    assert len(set(a)) == 5  # a position is part of a key
+    assert bm.prefix_keys((), 32, 80) == ([], [])
 
 
 def test_match_stops_at_first_miss_and_respects_limit():
     bm = BlockManager(8, 16)
-    bm.allocate(3)
+    bm.take(3)
     for k in (1, 2, 3):
         bm.register(k, k)
     bm.drop([3])

@@ -77,6 +77,14 @@ def test_time_series_columns_and_results():
         [1, 5], [2, 0], [3, 7], [4, 9])
     ts.record(2.0, 6, 0, 0, 1)
     assert list(ts.kv_used) == [4, 9, 1]  # columns are rebuilt after a new sample
+    spaced = TimeSeries(min_interval_s=1.0)
+    assert spaced.due(0.0)
+    spaced.record(0.0, 1, 0, 0, 0)
+    assert not spaced.due(0.5) and spaced.due(1.0)
+    spaced.record(0.5, 2, 0, 0, 0)  # inside the interval: not kept
+    spaced.record_if_changed(0.6, (1, 0, 0, 0))  # no interval test, but unchanged
+    spaced.record_if_changed(0.7, (3, 0, 0, 0))
+    assert list(spaced.t) == [0.0, 0.7] and list(spaced.running) == [1, 3]
     vals = (3, 0.5, 10, 20, 0.6, 0.7, 0.9, 4, ((0.8, "swap"),), "")
     assert make_result(*vals) == RequestResult(*vals)
     assert hash(make_result(*vals)) == hash(RequestResult(*vals))
@@ -114,7 +122,7 @@ def test_blocks_for_steps_equals_the_step_by_step_count(offs, s0, m, bs):
 
 @given(st.integers(1, 300), st.integers(0, 3_000_000), st.sampled_from([CM, L4]))
 def test_view_decode_time_is_the_cost_models(n, ctx, cm):
-    assert Engine(cm, EngineConfig())._decode_time(n, ctx) == cm.decode_time(n, ctx)
+    assert Engine(cm, EngineConfig()).clock.decode_time(n, ctx) == cm.decode_time(n, ctx)
 
 
 @settings(max_examples=30, deadline=None)

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from tokenpilot.costmodel import CostModel
-from tokenpilot.engine import FCFS, Engine, EngineConfig, make_discipline
+from tokenpilot.engine import Engine, EngineConfig
 from tokenpilot.hardware import get_gpu
 from tokenpilot.models import get_model
-from tokenpilot.policy.disciplines import VTC, StrictPriority
+from tokenpilot.policy.disciplines import FCFS, VTC, StrictPriority, make_discipline
 from tokenpilot.policy.isolation import IsolationPolicy
 from tokenpilot.workload import Request
 

@@ -7,8 +7,14 @@ import random
 
 import pytest
 
-from tokenpilot.engine.queues import FCFS, QueueDiscipline
-from tokenpilot.policy.disciplines import VTC, StrictPriority
+from tokenpilot.policy.disciplines import (
+    FCFS,
+    VTC,
+    QueueDiscipline,
+    StrictPriority,
+    discipline_names,
+    make_discipline,
+)
 from tokenpilot.workload.request import Request
 
 W_IN, W_OUT = 1.0, 2.0
@@ -223,3 +229,17 @@ def test_vtc_remove_charges_nobody_and_ends_the_backlog():
     assert q.remove(a)
     assert q.counters["a"] == 0.0 and q.served["a"] == 0.0
     assert q.pop() is b and len(q) == 0  # tenant a is no longer backlogged
+
+
+def test_make_discipline_is_the_one_factory():
+    """Engine and gateway pick disciplines by name here; only VTC takes the tenant weights."""
+    vtc = make_discipline("vtc", {"a": 2.0})
+    assert isinstance(vtc, VTC) and vtc.weights == {"a": 2.0}
+    assert make_discipline("vtc").weights == {}
+    assert type(make_discipline("fcfs", {"a": 2.0})) is FCFS
+    assert type(make_discipline("priority")) is StrictPriority
+    assert discipline_names() == ("fcfs", "priority", "vtc")
+    with pytest.raises(ValueError, match="unknown queue discipline 'lifo'"):
+        make_discipline("lifo")
+    with pytest.raises(ValueError, match="must be positive"):
+        make_discipline("vtc", {"a": 0.0})

@@ -219,7 +219,7 @@ def test_sim_backend_memory_stays_flat() -> None:
         asyncio.run(run())
         engine = sim.app.state.sim.engine
         wait_until(lambda: not engine.seqs, "the backend to forget the requests it answered")
-        assert len(engine._log_t0) <= 2 and not engine.finished  # only "now" is kept
+        assert len(engine.timeline) <= 2 and not engine.finished  # only "now" is kept
         assert engine.finalize_stats().finished == 60
 
 

@@ -12,11 +12,10 @@ from dataclasses import replace
 import pytest
 
 from tokenpilot.config_section import from_mapping
-from tokenpilot.engine.queues import FCFS
 from tokenpilot.gateway.app import Gateway
 from tokenpilot.gateway.config import ConfigError, GatewayConfig
 from tokenpilot.gateway.slots import SlotQueue
-from tokenpilot.policy.disciplines import VTC, StrictPriority
+from tokenpilot.policy.disciplines import FCFS, VTC, StrictPriority
 from tokenpilot.workload.request import Request
 
 

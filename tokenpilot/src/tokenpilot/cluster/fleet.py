@@ -79,7 +79,7 @@ class InstanceSpec:
     labels: tuple[str, ...] = ()
     name: str = ""  # instance name prefix (default: the GPU name)
     role: Role = "both"  # only ``cluster.pd`` tells prefill and decode apart
-    queue: str = "fcfs"  # queue discipline by name (engine.queues.make_discipline)
+    queue: str = "fcfs"  # queue discipline by name (policy.disciplines.make_discipline)
     isolation: IsolationPolicy | None = None  # size classes inside the engine; None: off
     calibration: str = ""  # a profile file (tokenpilot.calibrate.profile); "": the GPU family's
 

@@ -142,7 +142,7 @@ class CostModel:
         else:
             self._ar_latency = self._ar_per_token = 0.0
         # A dense model streams the same weights every iteration: keep that time once, for the
-        # engine's hot path (``iteration_timing``), computed exactly as ``iteration`` does.
+        # engine's hot path (``iteration_timing``).
         self._dense = not m.is_moe
         self._dense_weights_s = self.weights_read(0) / self._bw
         self._coeff_cache: dict[int, tuple[float, float, float, float, float]] = {}
@@ -203,69 +203,15 @@ class CostModel:
             co = self._coeff_cache[n] = self._decode_coeffs(n)
         return co
 
-    def iteration(
-        self,
-        prefill: Sequence[tuple[int, int]] = (),
-        decode_n: int = 0,
-        decode_ctx_sum: int = 0,
-    ) -> IterationCost:
-        """Cost of one iteration: prefill chunks (tokens, context before) plus a decode batch."""
-        prefill = [(c, p) for c, p in prefill if c > 0]
-        if not prefill and decode_n <= 0:
-            return _EMPTY
-        n_p = len(prefill)
-        t_p = sum(c for c, _ in prefill)
-        pairs = sum(attention_pairs(c, p, self.window) for c, p in prefill)
-        kv_ctx = sum(self.kv_tokens_for(p) for _, p in prefill)
+    def _roofline(
+        self, prefill: Sequence[tuple[int, int]], decode_n: int, decode_ctx_sum: int,
+    ) -> tuple[float, float, float, float, float, float, float, int, int, int]:
+        """The one roofline of an iteration; ``iteration`` and ``iteration_timing`` read it.
 
-        # Prefill phase alone (weights are counted once for the iteration, below).
-        pc = (t_p * self._body_flops_per_token + n_p * self._head_flops_per_seq) / self._linear_rate
-        pc += pairs * self._attn_pair_prefill / self._attn_rate
-        pm_kv = (kv_ctx + t_p) * self.kv_bytes_per_token / self._bw
-
-        n = max(decode_n, 0)
-        a_c, b_c, a_m, b_m, c = self.decode_coeffs(n) if n else (0.0, 0.0, 0.0, 0.0, 0.0)
-        dc = a_c + b_c * decode_ctx_sum if n else 0.0
-        weights = self.weights_read(t_p + n) / self._bw
-        dm_kv = (n + decode_ctx_sum) * self.kv_bytes_per_token / self._bw if n else 0.0
-
-        if n and not prefill:
-            compute, memory, const = dc, a_m + b_m * decode_ctx_sum, c
-        else:
-            compute, memory = pc + dc, weights + pm_kv + dm_kv
-            const = self.cal.step_overhead_s + self.cal.seq_overhead_s * (n_p + n)
-            const += self._ar_latency + self._ar_per_token * (t_p + n)
-        comm = self._ar_latency + self._ar_per_token * (t_p + n)
-        overhead = const - comm
-        pb = _label(pc, weights + pm_kv) if prefill else None
-        db = _label(dc, weights + dm_kv) if n else None
-        flops = (t_p + n) * self._body_flops_per_token + (n_p + n) * self._head_flops_per_seq
-        flops += pairs * self._attn_pair_prefill + decode_ctx_sum * self._attn_pair_decode * (n > 0)
-        return IterationCost(
-            time_s=max(compute, memory) + const,
-            compute_s=compute,
-            memory_s=memory,
-            overhead_s=overhead,
-            comm_s=comm,
-            bound=_label(compute, memory),
-            prefill_bound=pb,
-            decode_bound=db,
-            flops=flops,
-            bytes=memory * self._bw,
-        )
-
-    def iteration_timing(
-        self,
-        prefill: Sequence[tuple[int, int]] = (),
-        decode_n: int = 0,
-        decode_ctx_sum: int = 0,
-    ) -> tuple[float, bool]:
-        """(time_s, compute-bound) of :meth:`iteration`, bit for bit, without the report.
-
-        The engine times every iteration that prefills with this: building the full
-        ``IterationCost`` (labels, FLOPs, list copies) took most of an event's time. Every
-        float below is computed by the same operations, in the same order, as in
-        :meth:`iteration`, so both give identical numbers (a test holds them to ``==``).
+        (compute, memory, constant, then for the report: prefill compute, prefill memory,
+        decode compute, decode memory, prefill sequences, prefill tokens, attention pairs).
+        The iteration takes ``max(compute, memory) + constant``. A decode-only batch is its
+        :meth:`decode_coeffs` lines, the very terms ``decode_span`` sums.
         """
         n_p = t_p = pairs = kv_ctx = 0
         w = self.window
@@ -280,26 +226,72 @@ class CostModel:
                     pairs += attention_pairs(c, p, w)
                     kv_ctx += min(p, w) if w else p
         n = decode_n if decode_n > 0 else 0
+        bw, kvb = self._bw, self.kv_bytes_per_token
+        weights = self._dense_weights_s if self._dense else self.weights_read(t_p + n) / bw
+        dm_kv = (n + decode_ctx_sum) * kvb / bw if n else 0.0
         if not n_p:
             if not n:
-                return 0.0, False
+                return 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0, 0, 0
             a_c, b_c, a_m, b_m, step = self._coeff_cache.get(n) or self.decode_coeffs(n)
-            compute, memory = a_c + b_c * decode_ctx_sum, a_m + b_m * decode_ctx_sum
-            return (compute if compute >= memory else memory) + step, compute >= memory
-        bw, kvb = self._bw, self.kv_bytes_per_token
+            dc = a_c + b_c * decode_ctx_sum
+            return (dc, a_m + b_m * decode_ctx_sum, step, 0.0, 0.0, dc, weights + dm_kv,
+                    0, 0, 0)
         pc = (t_p * self._body_flops_per_token + n_p * self._head_flops_per_seq) / self._linear_rate
         pc += pairs * self._attn_pair_prefill / self._attn_rate
         pm_kv = (kv_ctx + t_p) * kvb / bw
         if n:
             a_c, b_c = (self._coeff_cache.get(n) or self.decode_coeffs(n))[:2]
-            compute = pc + (a_c + b_c * decode_ctx_sum)
-            dm_kv = (n + decode_ctx_sum) * kvb / bw
+            dc = a_c + b_c * decode_ctx_sum
         else:
-            compute, dm_kv = pc + 0.0, 0.0
-        weights = self._dense_weights_s if self._dense else self.weights_read(t_p + n) / bw
-        memory = weights + pm_kv + dm_kv
+            dc = 0.0
         const = self.cal.step_overhead_s + self.cal.seq_overhead_s * (n_p + n)
         const += self._ar_latency + self._ar_per_token * (t_p + n)
+        return (pc + dc, weights + pm_kv + dm_kv, const, pc, weights + pm_kv, dc,
+                weights + dm_kv, n_p, t_p, pairs)
+
+    def iteration(
+        self,
+        prefill: Sequence[tuple[int, int]] = (),
+        decode_n: int = 0,
+        decode_ctx_sum: int = 0,
+    ) -> IterationCost:
+        """Cost of one iteration: prefill chunks (tokens, context before) plus a decode batch."""
+        compute, memory, const, pc, pm, dc, dm, n_p, t_p, pairs = self._roofline(
+            prefill, decode_n, decode_ctx_sum)
+        n = decode_n if decode_n > 0 else 0
+        if not n_p and not n:
+            return _EMPTY
+        comm = self._ar_latency + self._ar_per_token * (t_p + n)
+        flops = (t_p + n) * self._body_flops_per_token + (n_p + n) * self._head_flops_per_seq
+        flops += pairs * self._attn_pair_prefill + decode_ctx_sum * self._attn_pair_decode * (n > 0)
+        return IterationCost(
+            time_s=(compute if compute >= memory else memory) + const,
+            compute_s=compute,
+            memory_s=memory,
+            overhead_s=const - comm,
+            comm_s=comm,
+            bound=_label(compute, memory),
+            prefill_bound=_label(pc, pm) if n_p else None,
+            decode_bound=_label(dc, dm) if n else None,
+            flops=flops,
+            bytes=memory * self._bw,
+        )
+
+    def iteration_timing(
+        self,
+        prefill: Sequence[tuple[int, int]] = (),
+        decode_n: int = 0,
+        decode_ctx_sum: int = 0,
+    ) -> tuple[float, bool]:
+        """(time_s, compute-bound) of :meth:`iteration`, without building its report.
+
+        The engine times every iteration that prefills with this: building the full
+        ``IterationCost`` (labels, FLOPs) took most of an event's time.
+        """
+        compute, memory, const, _, _, _, _, n_p, _, _ = self._roofline(
+            prefill, decode_n, decode_ctx_sum)
+        if not n_p and decode_n <= 0:
+            return 0.0, False
         return (compute if compute >= memory else memory) + const, compute >= memory
 
     def iteration_time(

@@ -2,8 +2,9 @@
 
 Paged KV blocks with prefix caching and LRU eviction (``block_manager``), a running decode
 batch kept as aggregates (``decoders``), continuous batching with chunked prefill and
-preemption by recompute or swap (``scheduler``), pluggable queue disciplines (``queues``), and
-the clock that jumps over identical decode iterations in closed form (``timing``, ``engine``).
+preemption by recompute or swap (``scheduler``), the clock that jumps over identical decode
+iterations in closed form (``timing``, ``engine``) and the log of when each event ran
+(``timeline``). The queue disciplines it runs are ``policy.disciplines``'.
 
 Those modules (and the cost model's) are compiled by mypyc when the package is built
 (``tokenpilot/setup.py``); ``COMPILED`` says whether this process runs the compiled ones.
@@ -13,7 +14,6 @@ from tokenpilot.engine import engine as _engine
 from tokenpilot.engine.block_manager import BlockManager
 from tokenpilot.engine.engine import Engine
 from tokenpilot.engine.metrics import EngineStats, RequestResult, TimeSeries
-from tokenpilot.engine.queues import FCFS, QueueDiscipline, make_discipline
 from tokenpilot.engine.sequence import EngineConfig
 
 # Whether this process runs the mypyc-compiled engine (tokenpilot/setup.py) or its source.
@@ -21,13 +21,10 @@ COMPILED = not (_engine.__file__ or "").endswith(".py")
 
 __all__ = [
     "COMPILED",
-    "FCFS",
     "BlockManager",
     "Engine",
     "EngineConfig",
     "EngineStats",
-    "QueueDiscipline",
     "RequestResult",
     "TimeSeries",
-    "make_discipline",
 ]

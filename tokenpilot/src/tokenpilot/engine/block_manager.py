@@ -53,23 +53,25 @@ class BlockManager:
         return self.num_blocks - self.free - len(self.lru)
 
     # ---- anonymous blocks -----------------------------------------------------------------
-    def allocate(self, n: int) -> None:
-        """Take ``n`` blocks, evicting cached free ones (oldest first) when none is free."""
-        if n <= 0:
+    def take(self, n: int) -> None:
+        """Take ``n`` anonymous blocks, evicting cached free ones (oldest first) when the free
+        ones do not suffice; the caller has checked ``available``."""
+        free = self.free
+        if n <= free:  # the usual case: nothing to evict (n <= 0 takes nothing)
+            if n > 0:
+                self.free = free - n
+                self.anon += n
             return
-        short = n - self.free
-        if short > 0:
-            if short > len(self.lru):
-                raise RuntimeError(f"KV cache over-allocated: need {n}, have {self.available}")
-            for _ in range(short):
-                key, _ = self.lru.popitem(last=False)
-                self._forget(key)
-            self.free = 0
-        else:
-            self.free -= n
+        short = n - free
+        if short > len(self.lru):
+            raise RuntimeError(f"KV cache over-allocated: need {n}, have {self.available}")
+        for _ in range(short):
+            key, _ = self.lru.popitem(last=False)
+            self._forget(key)
+        self.free = 0
         self.anon += n
 
-    def release(self, n: int) -> None:
+    def give(self, n: int) -> None:
         """Return ``n`` anonymous blocks to the free pool."""
         self.anon -= n
         self.free += n
@@ -89,6 +91,16 @@ class BlockManager:
             if entry[0] == 0:
                 idle += 1
         return hits, idle
+
+    def allocate(self, hits: Sequence[int], n: int, tokens: int) -> None:
+        """Admit a sequence of ``tokens`` tokens: share its cached blocks ``hits`` (found by
+        :meth:`match`), take ``n`` anonymous ones, count its prefix-cache hits and misses."""
+        cached = len(hits) * self.block_size
+        if hits:
+            self.acquire(hits)  # first: a hit block must not be evicted for the new ones
+            self.hit_tokens += cached
+        self.miss_tokens += tokens - cached
+        self.take(n)
 
     def acquire(self, keys: Sequence[int]) -> None:
         """Share the cached blocks ``keys`` (found by :meth:`match`)."""
@@ -115,6 +127,31 @@ class BlockManager:
             entry[0] -= 1
             if entry[0] == 0:
                 lru[key] = None
+
+    def prefix_keys(self, hashes: Sequence[int], block_tokens: int,
+                    prompt_tokens: int) -> tuple[list[int], list[int]]:
+        """A request's prefix hashes mapped onto this pool's blocks: (keys, raws), a key per
+        full block they cover and the raw hash behind it.
+
+        ``hashes`` each cover ``block_tokens`` prompt tokens (``Request.prefix_hashes`` and
+        ``prefix_block_tokens``). A block's key chains every prefix hash up to the one covering
+        its last token, plus its position, so equal keys mean equal content from the start of
+        the prompt.
+        """
+        bs = self.block_size
+        covered = min(len(hashes) * block_tokens, prompt_tokens)
+        chain: list[int] = []
+        h = 0
+        for raw in hashes:
+            h = hash((h, raw))
+            chain.append(h)
+        keys: list[int] = []
+        raws: list[int] = []
+        for b in range(covered // bs):
+            j = ((b + 1) * bs - 1) // block_tokens
+            keys.append(hash((chain[j], b)))
+            raws.append(hashes[j])
+        return keys, raws
 
     def _forget(self, key: int) -> None:
         raw = self.cache.pop(key)[1]

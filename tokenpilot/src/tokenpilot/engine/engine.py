@@ -24,31 +24,20 @@ from __future__ import annotations
 import dataclasses
 import gc
 import math
-from array import array
-from bisect import bisect_right
 from collections.abc import Iterable, Sequence
-from heapq import heappush
-from struct import Struct
 
 from tokenpilot.engine.block_manager import BlockManager
-from tokenpilot.engine.metrics import (
-    EngineStats,
-    RequestResult,
-    TimeSeries,
-    _pack_row,
-    make_result,
-)
-from tokenpilot.engine.queues import FCFS, QueueDiscipline, make_discipline
+from tokenpilot.engine.metrics import EngineStats, RequestResult, TimeSeries, make_result
 from tokenpilot.engine.scheduler import Scheduler
 from tokenpilot.engine.sequence import DECODE, FINISHED, REJECTED, EngineConfig, Seq
+from tokenpilot.engine.timeline import Timeline
 from tokenpilot.engine.timing import DecodeClock
-from tokenpilot.policy.isolation import LONG, IsolationPolicy
+from tokenpilot.policy.disciplines import HeapQueue, QueueDiscipline, make_discipline
+from tokenpilot.policy.isolation import IsolationPolicy
 from tokenpilot.policy.view import InstanceView, make_view
 from tokenpilot.workload.request import Request
 
 _NO_PLAN: list[tuple[Seq, int]] = []  # an event without prefill chunks (never appended to)
-_LOG = Struct("qqqqqd")  # one event of the tokens_by() log
-_pack_log = _LOG.pack
 
 
 class Engine:
@@ -75,9 +64,11 @@ class Engine:
         self.seqs: dict[int, Seq] = {}
         self.sched = Scheduler(cfg, self.bm,
                                queue if queue is not None else make_discipline(cfg.queue),
-                               self.window, self.seqs)
-        self.isolation = cfg.isolation
+                               self.window, self.seqs, self.max_model_len)
+        self.isolation = cfg.isolation  # the scheduler applies it; read here by callers
         self.clock = DecodeClock(cm)
+        # When each event ran, for tokens_by().
+        self.timeline = Timeline(self.clock)
         self.now = 0.0  # when the next iteration starts
         self.s = 0  # index of the next iteration
         self.stats = EngineStats()
@@ -85,12 +76,6 @@ class Engine:
         self.finished: list[Seq] = []
         self._reported = 0  # finished[:_reported] were returned by advance_to
         self.rejected: list[Seq] = []
-        # Log of simulated chunks for tokens_by(): the start time of each event (apart, for
-        # bisect), and per event one packed record (``_LOG``, appended in one call): first
-        # iteration, iterations, and for decode-only runs the batch (n, summed context,
-        # growth), n = 0 for a single mixed iteration; then its duration.
-        self._log_t0 = array("d")
-        self._log = bytearray()
         # Settings the event loop reads every time, looked up once.
         self._fast = cfg.fast
         self._record = cfg.record_token_times
@@ -100,21 +85,15 @@ class Engine:
         q = self.sched.waiting
         self._report_decode = (getattr(q, "on_decode", None) or q.on_service) if getattr(
             q, "wants_decode_service", False) else None
-        # FCFS ignores the service it is told about: skip a call per prefill chunk for it.
-        self._report_prefill = None if getattr(type(q), "on_service", None) is FCFS.on_service \
-            else q.on_service
+        # FCFS and priority ignore the service they are told about: skip a call per prefill
+        # chunk for them.
+        self._report_prefill = None if getattr(type(q), "on_service", None) is \
+            HeapQueue.on_service else q.on_service
         # VTC forgets a request's state when it ends (e.g. before all of its output_tokens).
         self._on_finished = getattr(q, "on_finished", None)
         self._version = 0  # bumped whenever the state a view shows may have changed
         self._view: tuple[int, int, InstanceView] | None = None
-        # add_request's limits: a request longer than these may be rejected (``_why_not``);
-        # the KV limit is the pool's tokens, unless a window smaller than that caps the KV.
-        self._len_limit = self.max_model_len or math.inf
-        pool = self.bm.num_blocks * cfg.block_size
-        self._fit_limit = pool if self.window is None or self.window > pool else math.inf
         self._prefix_caching = cfg.enable_prefix_caching and self.window is None
-        # FCFS's heap, pushed to directly (a discipline's push is a call per request).
-        self._fcfs_heap = q._heap if type(q) is FCFS else None
         budget = cfg.max_num_batched_tokens
         self.prefill_tps = budget / max(cm.prefill_time(budget), 1e-12)
         self.idle_decode_tps = 1.0 / max(cm.decode_time(1, 1), 1e-12)
@@ -122,7 +101,6 @@ class Engine:
     # ---- the fleet-facing API -------------------------------------------------------------
     def add_request(self, req: Request, now: float | None = None) -> bool:
         """Queue ``req`` as arrived at ``now`` (default: its arrival). False if rejected."""
-        # Runs once per request: the checks compare against limits worked out in __init__.
         if now is None:
             now = req.arrival
         seqs, rid = self.seqs, req.id
@@ -130,58 +108,18 @@ class Engine:
             raise ValueError(f"request id {rid} was already added to {self.name}")
         seqs[rid] = seq = Seq(req)
         self._version += 1
-        prompt, output = seq.prompt, seq.output
-        total = prompt + output
-        if (prompt <= 0 or output <= 0 or total > self._len_limit or total > self._fit_limit
-                or self.isolation is not None):
-            seq.reason = self._why_not(seq, total)
-            if seq.reason:
-                seq.state = REJECTED
-                self.rejected.append(seq)
-                self.stats.rejected += 1
-                return False
-        if self._prefix_caching and req.prefix_hashes:
-            self._prefix_keys(seq)
         sched = self.sched
-        if now > self.now and not (sched.running or sched.swapped or sched.n_waiting):
+        idle = not sched.has_work()
+        if not sched.add(seq):
+            self.rejected.append(seq)
+            self.stats.rejected += 1
+            return False
+        if self._prefix_caching and req.prefix_hashes:
+            seq.keys, seq.raws = self.bm.prefix_keys(req.prefix_hashes, req.prefix_block_tokens,
+                                                     req.prompt_tokens)
+        if idle and now > self.now:
             self.now = now  # an idle instance starts on arrival
-        sched.queued_prefill += prompt
-        sched.nd_rem += output
-        if self._fcfs_heap is not None:  # FCFS.push without the call
-            heappush(self._fcfs_heap, (req.arrival, rid, req))
-        else:
-            sched.waiting.push(req)
-        sched.n_waiting += 1
         return True
-
-    def _why_not(self, seq: Seq, total: int) -> str:
-        """Why a request can never run here ("" if it can)."""
-        blocks = self.sched.blocks_for(total)
-        if seq.prompt <= 0 or seq.output <= 0:
-            return "prompt and output must each be at least one token"
-        if self.max_model_len and total > self.max_model_len:
-            return f"{total} tokens exceed max_model_len {self.max_model_len}"
-        if blocks > self.bm.num_blocks:
-            return f"{total} tokens need {blocks} KV blocks, the instance has {self.bm.num_blocks}"
-        if self.isolation is not None:
-            return self._isolate(seq, blocks)
-        return ""
-
-    def _isolate(self, seq: Seq, blocks: int) -> str:
-        """Size-class a request under isolation; why it can never run here, or ""."""
-        iso, total = self.isolation, self.bm.num_blocks
-        assert iso is not None  # only called with isolation on
-        cap = iso.max_request_blocks(total)
-        if blocks > cap:
-            return (f"{blocks} KV blocks exceed the per-request cap of {cap} "
-                    f"({iso.max_request_kv_share:g} of {total})")
-        if iso.size_class(seq.req) == LONG:
-            budget = iso.long_block_budget(total)
-            if blocks > budget:  # it would wait forever for room the reserve keeps from it
-                return (f"a long request's {blocks} KV blocks exceed the {budget} long "
-                        f"requests may use ({total} less the short reserve)")
-            seq.long_blocks = blocks
-        return ""
 
     def next_event_time(self) -> float:
         """When the engine next finishes a request or changes its batch on its own.
@@ -200,17 +138,7 @@ class Engine:
                 return self.now + self.clock.span(dec.n, dec.ctx_sum(self.s), dec.n_unc, k)
             # A window cap is due at this very step (k <= 0): the state changes within the
             # next iteration, so fall through to its lower bound rather than answer ``now``.
-        return self.now + self._decode_time(max(dec.n, 1), dec.ctx_sum(self.s))
-
-    def _decode_time(self, n: int, ctx: int) -> float:
-        """``cm.decode_time(n, ctx)`` (n >= 1) from the clock's cached coefficients: a view
-        asks it twice, and a fleet builds a view per routing decision."""
-        clock = self.clock
-        if clock._get is None:
-            return self.cm.decode_time(n, ctx)
-        a_c, b_c, a_m, b_m, c = clock._coeffs.get(n) or clock.coeffs(n)
-        compute, memory = a_c + b_c * ctx, a_m + b_m * ctx
-        return (compute if compute >= memory else memory) + c
+        return self.now + self.clock.decode_time(max(dec.n, 1), dec.ctx_sum(self.s))
 
     def advance_to(self, t: float) -> list[RequestResult]:
         """Simulate every iteration that starts before ``t``; the requests finished meanwhile.
@@ -283,10 +211,7 @@ class Engine:
         only about the present calls this to keep its memory bounded."""
         del self.finished[: self._reported]
         self._reported = 0
-        i = bisect_right(self._log_t0, t) - 1
-        if i > 0:
-            del self._log_t0[:i]
-            del self._log[: _LOG.size * i]
+        self.timeline.compact(t)
 
     # ---- streaming ------------------------------------------------------------------------
     def first_token_time(self, req_id: int) -> float:
@@ -302,27 +227,13 @@ class Engine:
             return seq.output
         if not self.cfg.record_token_times:
             raise RuntimeError("tokens_by needs EngineConfig(record_token_times=True)")
-        done = self._iterations_done_by(t)
+        done = self.timeline.iterations_done_by(t)
         tokens = 1
         for s_join, p_join, s_end in seq.segments:
             if s_join > done:
                 break
             tokens = p_join + min(done, s_end) - s_join
         return min(tokens, seq.output)
-
-    def _iterations_done_by(self, t: float) -> int:
-        i = bisect_right(self._log_t0, t) - 1
-        if i < 0:
-            return 0
-        s0, k, n, ctx, g, dur = _LOG.unpack_from(self._log, _LOG.size * i)
-        t0 = self._log_t0[i]
-        if n == 0:
-            return s0 + (1 if t >= t0 + dur else 0)
-        budget = t - t0
-        j = self.clock.steps_before(n, ctx, g, budget) - 1  # span(j) < budget
-        if j + 1 <= k and self.clock.span(n, ctx, g, j + 1) <= budget:
-            j += 1
-        return s0 + min(j, k)
 
     # ---- the view -------------------------------------------------------------------------
     def view(self, index: int = 0) -> InstanceView:
@@ -348,7 +259,7 @@ class Engine:
             ctx = dec.ctx_sum(s)
             if sched.prefilling:
                 ctx += sum(q.computed for q in sched.prefilling.values())
-            decode_tps = batch / self._decode_time(batch, ctx)
+            decode_tps = batch / self.clock.decode_time(batch, ctx)
         else:
             decode_tps = self.idle_decode_tps
         rem_decode = dec.remaining(s) + sched.nd_rem
@@ -358,7 +269,7 @@ class Engine:
         full = max(n, min(self.cfg.max_num_seqs, len(sched.running) + sched.n_waiting))
         if rem_decode and full:
             avg_ctx = dec.ctx_sum(s) // n if n else 0
-            tps = full / self._decode_time(full, avg_ctx * full)
+            tps = full / self.clock.decode_time(full, avg_ctx * full)
         else:
             tps = 1.0
         drain = queued / self.prefill_tps + rem_decode / tps
@@ -390,9 +301,7 @@ class Engine:
             # Only running decodes and the blocks they need are free: what ``schedule`` would
             # decide in its first lines, without the call (half of all events are these). The
             # scheduler's plan and swap figures are not reset: nothing reads them after a run.
-            if need:
-                bm.free -= need
-                bm.anon += need
+            bm.take(need)
             plan = _NO_PLAN
             run = True
         else:
@@ -415,18 +324,13 @@ class Engine:
                 k = min(k, dec.next_cap())
             k -= s - 1
             if k > 1 and n_unc:
-                free = bm.free + len(bm.lru)
+                free = bm.available
                 if free < n_unc * (-(-(k - 1) // dec.bs)):  # else every step's block is free
                     k = 1 + dec.steps_within_blocks(s + 1, free, k - 1)
             # Then only the steps that start before the horizon (the next arrival).
             k, dt, compute = self.clock.decode_run(n, ctx, n_unc, k, horizon - now)
             if k > 1 and n_unc:
-                blocks = dec.blocks_for_steps(s + 1, k - 1)
-                if blocks <= bm.free:  # bm.allocate(blocks) when nothing has to be evicted
-                    bm.free -= blocks
-                    bm.anon += blocks
-                else:
-                    bm.allocate(blocks)
+                bm.take(dec.blocks_for_steps(s + 1, k - 1))
             busy = dt
             log_n = n
         else:
@@ -458,8 +362,7 @@ class Engine:
         else:
             stats.memory_bound_s += busy
         if self._record:
-            self._log_t0.append(now)
-            self._log += _pack_log(s, k, log_n, ctx, n_unc, dt)
+            self.timeline.record(now, s, k, log_n, ctx, n_unc, dt)
         t_end = now + dt
         stats.iterations += k
         stats.events += 1
@@ -491,23 +394,10 @@ class Engine:
         if self._check:
             sched.check(self.s)
         series = self.series
-        if series.min_interval_s:
-            # record_row's interval test first: most events fall inside the interval, and
-            # then the row need not be built.
-            ts = series.t
-            if not ts or t_end - ts[-1] >= series.min_interval_s:
-                series.record_row(t_end, (
-                    len(sched.running), sched.n_waiting + len(sched.swapped),
-                    sched.queued_prefill, bm.num_blocks - bm.free - len(bm.lru)))
-            return
-        # Record on change only (the series' own rule), checked here to save a call per event.
-        row = (len(sched.running), sched.n_waiting + len(sched.swapped),
-               sched.queued_prefill, bm.num_blocks - bm.free - len(bm.lru))
-        if row != series._last:  # record_row without its interval test, inlined
-            series._last = row
-            series.t.append(t_end)
-            series._rows += _pack_row(*row)
-            series._cols = None
+        if series.due(t_end):  # asked first: under an interval most events are not sampled
+            series.record_if_changed(t_end, (
+                len(sched.running), sched.n_waiting + len(sched.swapped),
+                sched.queued_prefill, bm.used))
 
     def finalize_stats(self) -> EngineStats:
         """The counters, with the scheduler's and block manager's folded in."""
@@ -518,28 +408,6 @@ class Engine:
         st.prefix_miss_tokens = bm.miss_tokens
         st.evictions = bm.evictions
         return st
-
-    # ---- prefix keys ----------------------------------------------------------------------
-    def _prefix_keys(self, seq: Seq) -> None:
-        """Map the request's prefix hashes onto engine blocks: a key per full block covered.
-
-        A block's key chains every prefix hash up to the one covering its last token, plus
-        its position, so equal keys mean equal content from the start of the prompt.
-        """
-        req, bs = seq.req, self.cfg.block_size
-        pbt = req.prefix_block_tokens
-        hashes = req.prefix_hashes
-        covered = min(len(hashes) * pbt, req.prompt_tokens)
-        chain, h = [], 0
-        for raw in hashes:
-            h = hash((h, raw))
-            chain.append(h)
-        keys, raws = [], []
-        for b in range(covered // bs):
-            j = ((b + 1) * bs - 1) // pbt
-            keys.append(hash((chain[j], b)))
-            raws.append(hashes[j])
-        seq.keys, seq.raws = keys, raws
 
 
 def _result(q: Seq) -> RequestResult:

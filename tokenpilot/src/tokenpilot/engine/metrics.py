@@ -65,27 +65,43 @@ class TimeSeries:
     ``min_interval_s`` > 0 keeps at most one sample per interval, for very long runs.
     """
 
-    __slots__ = ("t", "_rows", "_cols", "min_interval_s", "_last")
+    __slots__ = ("t", "_rows", "_cols", "min_interval_s", "_any", "_l0", "_l1", "_l2", "_l3")
 
     def __init__(self, min_interval_s: float = 0.0) -> None:
         self.t = array("d")
         self._rows = bytearray()  # _ROW-packed (running, waiting, queued, kv_used) samples
         self._cols: tuple[array, array, array, array] | None = None
         self.min_interval_s = min_interval_s
-        self._last: tuple[int, int, int, int] | None = None
+        # The last sample, as four plain ints (compiled, comparing them allocates nothing; a
+        # tuple would be built at every event): ``_any`` once there is one.
+        self._any = False
+        self._l0 = self._l1 = self._l2 = self._l3 = 0
 
     def record(self, t: float, running: int, waiting: int, queued: int, kv_used: int) -> None:
         self.record_row(t, (running, waiting, queued, kv_used))
 
     def record_row(self, t: float, row: tuple[int, int, int, int]) -> None:
-        """Record ``(running, waiting, queued, kv_used)`` at ``t`` if it changed."""
-        if row == self._last:
-            return
+        """Record ``(running, waiting, queued, kv_used)`` at ``t`` if it changed and
+        ``min_interval_s`` has passed since the last sample."""
         if self.min_interval_s and self.t and t - self.t[-1] < self.min_interval_s:
             return
-        self._last = row
+        self.record_if_changed(t, row)
+
+    def due(self, t: float) -> bool:
+        """Whether a sample at ``t`` would pass the interval test (always, with no interval):
+        a caller asks before building a row most samples would not keep."""
+        return not self.min_interval_s or not self.t or t - self.t[-1] >= self.min_interval_s
+
+    def record_if_changed(self, t: float, row: tuple[int, int, int, int]) -> None:
+        """Record ``row`` at ``t`` if it differs from the last sample (no interval test)."""
+        running, waiting, queued, kv_used = row
+        if (self._any and running == self._l0 and waiting == self._l1 and queued == self._l2
+                and kv_used == self._l3):
+            return
+        self._any = True
+        self._l0, self._l1, self._l2, self._l3 = running, waiting, queued, kv_used
         self.t.append(t)
-        self._rows += _pack_row(*row)
+        self._rows += _pack_row(running, waiting, queued, kv_used)
         self._cols = None
 
     def _columns(self) -> tuple[array, array, array, array]:

@@ -13,27 +13,39 @@ The order of one ``schedule`` call, and why:
    allow; the first that does not fit stops admission (no overtaking, as in vLLM). With size-
    class isolation (``EngineConfig.isolation``), a long request the policy blocks (the KV and
    slots reserved for short ones) is set aside instead, so the short ones behind it go on.
+
+Arrivals come in through ``add``, which also rejects a request that could never run here
+(``why_not``). The KV pool is changed only through ``BlockManager``'s verbs (``match``,
+``allocate``, ``take``, ``give``, ``register``, ``drop``).
+
+This file is over 400 lines on purpose: it is one class, one state machine (the steps above,
+preemption, isolation's set-aside requests, the finish) over the same books (running,
+prefilling, swapped, waiting counts, long-class blocks). Split across files, each part would
+have to read and write the others' books.
 """
 
 from __future__ import annotations
 
+import math
 from bisect import insort
 from collections import deque
-from heapq import heappop
+from heapq import heappop, heappush
 
 from tokenpilot.costmodel.steps import NEVER
 from tokenpilot.engine.block_manager import BlockManager
 from tokenpilot.engine.decoders import DecodeSet
-from tokenpilot.engine.queues import FCFS, QueueDiscipline
 from tokenpilot.engine.sequence import (
     DECODE,
     FINISHED,
     PREFILL,
+    REJECTED,
     SWAPPED,
     WAITING,
     EngineConfig,
     Seq,
 )
+from tokenpilot.policy.disciplines import FCFS, QueueDiscipline
+from tokenpilot.policy.isolation import LONG
 
 OPEN = NEVER  # end of a decode segment still running
 
@@ -43,8 +55,10 @@ def _arrival_order(seq: Seq) -> tuple[float, int]:
 
 
 class Scheduler:
+    """Decides each iteration; touches the KV pool only through ``BlockManager``'s verbs."""
+
     def __init__(self, cfg: EngineConfig, bm: BlockManager, queue: QueueDiscipline,
-                 window: int | None, seqs: dict[int, Seq]) -> None:
+                 window: int | None, seqs: dict[int, Seq], max_model_len: int = 0) -> None:
         self.cfg = cfg
         self.bm = bm
         self.bs = cfg.block_size
@@ -77,6 +91,71 @@ class Scheduler:
         self.long_blocks = 0
         self.long_seqs = 0
         self.held: list[Seq] = []
+        # ``add``'s limits: a request longer than these may be rejected (``why_not``); the KV
+        # limit is the pool's tokens, unless a window smaller than that caps the KV.
+        self.max_model_len = max_model_len
+        self._len_limit = max_model_len or math.inf
+        pool = bm.num_blocks * cfg.block_size
+        self._fit_limit = pool if window is None or window > pool else math.inf
+        # FCFS itself (not a subclass): ``add`` and ``_admit`` push, peek and pop its public
+        # heap of (arrival, id, request) with heapq, FCFS's own three methods written out.
+        # An inline kept on purpose: calling them (Python methods, from compiled code, once
+        # each per request) measured 6-7% of bench_engine's CPU time under mypyc (push ~2-3%,
+        # peek and pop ~2% more, on top of the rest of this split's ~2%).
+        self._heap: list[tuple] | None = queue.heap if type(queue) is FCFS else None
+
+    # ---- arrivals -------------------------------------------------------------------------
+    def add(self, seq: Seq) -> bool:
+        """Queue ``seq``, or reject it (False; ``seq.reason`` says why) if it can never run."""
+        # Runs once per request: the checks compare against limits worked out in __init__.
+        prompt, output = seq.prompt, seq.output
+        total = prompt + output
+        if (prompt <= 0 or output <= 0 or total > self._len_limit or total > self._fit_limit
+                or self.iso is not None):
+            seq.reason = self.why_not(seq, total)
+            if seq.reason:
+                seq.state = REJECTED
+                return False
+        self.queued_prefill += prompt
+        self.nd_rem += output
+        heap = self._heap
+        if heap is not None:  # FCFS.push, written out (see __init__)
+            req = seq.req
+            heappush(heap, (req.arrival, req.id, req))
+        else:
+            self.waiting.push(seq.req)
+        self.n_waiting += 1
+        return True
+
+    def why_not(self, seq: Seq, total: int) -> str:
+        """Why a request of ``total`` tokens can never run here ("" if it can)."""
+        blocks = self.blocks_for(total)
+        num_blocks = self.bm.num_blocks
+        if seq.prompt <= 0 or seq.output <= 0:
+            return "prompt and output must each be at least one token"
+        if self.max_model_len and total > self.max_model_len:
+            return f"{total} tokens exceed max_model_len {self.max_model_len}"
+        if blocks > num_blocks:
+            return f"{total} tokens need {blocks} KV blocks, the instance has {num_blocks}"
+        if self.iso is not None:
+            return self._isolate(seq, blocks)
+        return ""
+
+    def _isolate(self, seq: Seq, blocks: int) -> str:
+        """Size-class a request under isolation; why it can never run here, or ""."""
+        iso, total = self.iso, self.bm.num_blocks
+        assert iso is not None  # only called with isolation on
+        cap = iso.max_request_blocks(total)
+        if blocks > cap:
+            return (f"{blocks} KV blocks exceed the per-request cap of {cap} "
+                    f"({iso.max_request_kv_share:g} of {total})")
+        if iso.size_class(seq.req) == LONG:
+            budget = iso.long_block_budget(total)
+            if blocks > budget:  # it would wait forever for room the reserve keeps from it
+                return (f"a long request's {blocks} KV blocks exceed the {budget} long "
+                        f"requests may use ({total} less the short reserve)")
+            seq.long_blocks = blocks
+        return ""
 
     def blocks_for(self, tokens: int) -> int:
         w = self.window
@@ -117,13 +196,8 @@ class Scheduler:
                 adds.append(add)
                 need += add
                 budget -= c
-        if need <= bm.free + len(bm.lru):
-            if need > 0:
-                if need <= bm.free:  # bm.allocate(need) when nothing has to be evicted
-                    bm.free -= need
-                    bm.anon += need
-                else:
-                    bm.allocate(need)
+        if need <= bm.available:
+            bm.take(need)
             if prefilling:
                 for (seq, _), add in zip(plan, adds, strict=True):
                     seq.anon += add
@@ -148,7 +222,7 @@ class Scheduler:
             if not seq.capped and (seq.off + s - 1) % bs == 0:
                 if not self._make_room(1, seq, s, t, sched):
                     continue
-                bm.allocate(1)
+                bm.take(1)
             sched[seq.id] = 1
         plan = []
         for seq in list(self.prefilling.values()):
@@ -160,7 +234,7 @@ class Scheduler:
             add = self.blocks_for(seq.computed + c) - len(seq.hashed) - seq.anon
             if not self._make_room(add, seq, s, t, sched):
                 continue
-            bm.allocate(add)
+            bm.take(add)
             seq.anon += add
             sched[seq.id] = c
             self._budget -= c
@@ -195,7 +269,7 @@ class Scheduler:
         if seq.long_blocks:
             self.long_blocks -= seq.long_blocks
             self.long_seqs -= 1
-        self.bm.release(anon)
+        self.bm.give(anon)
         self.bm.drop(seq.hashed)
         seq.anon = 0
         seq.hashed = []
@@ -225,7 +299,7 @@ class Scheduler:
             if need > bm.available:
                 break
             sw.popleft()
-            bm.allocate(need)
+            bm.take(need)
             self.swap_in += seq.computed
             running[seq.id] = seq
             if seq.long_blocks:  # it comes back regardless of the reserve: it is older
@@ -248,17 +322,14 @@ class Scheduler:
         q, bm, bs, w, running = self.waiting, self.bm, self.bs, self.window, self.running
         max_seqs = self.cfg.max_num_seqs
         plan, seqs, prefilling = self.plan, self.seqs, self.prefilling
-        iso, held = self.iso, False
-        # FCFS's heap of (arrival, id, request), read directly: peek and pop are calls, and
-        # this runs once per admitted request.
-        heap = q._heap if type(q) is FCFS else None
+        iso, held, heap = self.iso, False, self._heap
         while self.n_waiting and len(running) < max_seqs and budget > 0:
             if iso is not None:
                 seq, held = self._next_isolated()
                 if seq is None:
                     break
             elif heap is not None:
-                seq = seqs[heap[0][1]]
+                seq = seqs[heap[0][1]]  # FCFS.peek().id
             else:
                 seq = seqs[q.peek().id]
             num_tokens = seq.num_tokens
@@ -275,12 +346,12 @@ class Scheduler:
             if w is not None and tokens > w:
                 tokens = w
             add = -(-tokens // bs) - hits  # self.blocks_for(computed + c) - hits
-            if add + idle > bm.free + len(bm.lru):
+            if add + idle > bm.available:
                 break
             if held:
                 del self.held[0]
             elif heap is not None:
-                heappop(heap)
+                heappop(heap)  # FCFS.pop
             else:
                 q.pop()
             self.n_waiting -= 1
@@ -289,17 +360,10 @@ class Scheduler:
                 self.long_seqs += 1
             if hits and keys:
                 seq.hashed = keys[:hits]
-                bm.acquire(seq.hashed)
                 self.queued_prefill -= computed
-                bm.hit_tokens += computed
-            if add <= bm.free:  # bm.allocate(add) when nothing has to be evicted
-                bm.free -= add
-                bm.anon += add
-            else:
-                bm.allocate(add)
+            bm.allocate(seq.hashed, add, num_tokens)
             seq.anon = add
             seq.computed = computed
-            bm.miss_tokens += num_tokens - computed
             if seq.cached_tokens < 0:
                 seq.cached_tokens = computed
                 seq.first_scheduled = t
@@ -392,8 +456,7 @@ class Scheduler:
             anon = -(-kv // self.bs) - len(hashed)  # self.blocks_for(seq.computed) - ...
         else:
             anon = seq.anon
-        bm.anon -= anon  # bm.release(anon), once per request
-        bm.free += anon
+        bm.give(anon)
         if hashed:
             bm.drop(hashed)
             seq.hashed = []

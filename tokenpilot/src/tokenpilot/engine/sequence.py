@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from tokenpilot.policy.disciplines import discipline_names
 from tokenpilot.workload.request import Request
 
 if TYPE_CHECKING:
@@ -42,7 +43,7 @@ class EngineConfig:
     fast: bool = True  # False: the step-by-step reference mode
     record_token_times: bool = True  # keep the decode-span log for tokens_by()
     check: bool = False  # assert the block books after every iteration (slow; tests)
-    queue: str = "fcfs"  # queue discipline by name (queues.make_discipline): fcfs|priority|vtc
+    queue: str = "fcfs"  # by name (policy.disciplines.make_discipline): fcfs|priority|vtc
     # Size classes (policy.isolation): KV blocks and batch slots long requests may not take,
     # and a cap on one request's KV. None: off.
     isolation: IsolationPolicy | None = None
@@ -59,8 +60,6 @@ class EngineConfig:
             )
         if self.preemption not in ("recompute", "swap"):
             raise ValueError(f"preemption must be 'recompute' or 'swap', got {self.preemption!r}")
-        from tokenpilot.engine.queues import discipline_names
-
         if self.queue not in discipline_names():
             raise ValueError(f"unknown queue discipline {self.queue!r}; "
                              f"known: {', '.join(discipline_names())}")

@@ -35,6 +35,15 @@ class DecodeClock:
             c = self._coeffs[n] = get(n)
         return c
 
+    def decode_time(self, n: int, ctx: int) -> float:
+        """``cm.decode_time(n, ctx)`` (n >= 1) from the cached coefficients: a view asks it
+        twice, and a fleet builds a view per routing decision."""
+        if self._get is None:
+            return self.cm.decode_time(n, ctx)
+        a_c, b_c, a_m, b_m, c = self._coeffs.get(n) or self.coeffs(n)
+        compute, memory = a_c + b_c * ctx, a_m + b_m * ctx
+        return (compute if compute >= memory else memory) + c
+
     def span(self, n: int, ctx0: int, growth: int, k: int) -> float:
         """Seconds of ``k`` decode steps, the first over summed context ``ctx0``."""
         if k <= 0:

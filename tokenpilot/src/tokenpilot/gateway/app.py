@@ -23,7 +23,6 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request as HTTPRequest
 from starlette.responses import JSONResponse, Response
 
-from tokenpilot.engine.queues import make_discipline
 from tokenpilot.gateway.asgi import GatewayApp, Receive, RelayResponse, Scope
 from tokenpilot.gateway.backends import Backend, views
 from tokenpilot.gateway.config import GatewayConfig
@@ -49,21 +48,12 @@ from tokenpilot.gateway.wire import WireResponse
 from tokenpilot.policy import NoHealthyInstance, Router, make_router
 from tokenpilot.policy.admission import Admission
 from tokenpilot.policy.compose import compose
-from tokenpilot.policy.disciplines import VTC, StrictPriority
+from tokenpilot.policy.disciplines import make_discipline
 from tokenpilot.workload.request import Request
 
 log = logging.getLogger("tokenpilot.gateway")
 REJECT_STATUS = {"context_too_long": 400, "tenant_context_limit": 400, "rate_limited": 429,
                  "inflight_limit": 429, "overloaded": 503}
-
-
-def make_queue(name: str, weights: dict[str, float]) -> Any:
-    """A queue discipline by name: fcfs (the engine's), priority or vtc (``policy``)."""
-    if name == "vtc":
-        return VTC(weights=weights)
-    if name == "priority":
-        return StrictPriority()
-    return make_discipline(name)
 
 
 def build_router(spec: Any) -> Router:
@@ -90,7 +80,7 @@ class Gateway:
         self._health: asyncio.Task | None = None
         # Requests waiting for a backend slot, ordered by the configured queue discipline
         # (the same objects the engine simulator queues with); futures wake them.
-        self.waiting = make_queue(cfg.queue_discipline, self.admission.config.weights())
+        self.waiting = make_discipline(cfg.queue_discipline, self.admission.config.weights())
         self.slots = SlotQueue(self.waiting, cfg.limits.max_queue)
         self.relay = Relay(cfg, self.metrics, self._finish)
         self.last_decision: tuple[Request, list, int] | None = None  # for tests and debugging

@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import time
 
-from tokenpilot.engine.queues import QueueDiscipline
+from tokenpilot.policy.disciplines import QueueDiscipline
 from tokenpilot.workload.request import Request
 
 

@@ -1,25 +1,109 @@
-"""Queue disciplines beyond FCFS: strict priority and VTC (virtual token counter) fairness.
+"""Queue disciplines: the order in which waiting requests are offered to a scheduler.
 
-Both satisfy ``tokenpilot.engine.queues.QueueDiscipline`` (push, pop, peek, ``__len__``,
-``on_service``, ``wants_decode_service``), so an engine or a gateway queue runs them unchanged.
-A request preempted by recompute comes back through ``push`` and, as with FCFS, goes to the head
-of its class (priority level, or tenant) by its original arrival.
+One place for all of them: the protocol an engine's scheduler and the gateway's slot queue both
+drive, FCFS, strict priority, VTC (virtual token counter) fairness, and ``make_discipline``,
+the one factory by name. Neither caller knows which discipline it runs. A request preempted
+by recompute comes back through ``push`` and goes to the head of its class (the queue, its
+priority level, or its tenant) by its original arrival, as vLLM does.
+
+``policy`` sits below the engine: nothing here imports ``engine``, ``cluster`` or ``gateway``
+(``tests/test_layering.py``).
 """
 
 from __future__ import annotations
 
 import heapq
 from collections.abc import Mapping
+from typing import Protocol, runtime_checkable
 
-from tokenpilot.engine.queues import HeapQueue, heap_remove
 from tokenpilot.workload.request import Request
+
+
+@runtime_checkable
+class QueueDiscipline(Protocol):
+    """Orders waiting requests. ``on_service`` tells it how many tokens a request was served.
+
+    The engine reports prefill tokens as they are scheduled. Decode tokens are reported only to
+    disciplines that set ``wants_decode_service`` (it costs a call per running request per
+    event-skip), in one call per request per skipped span, to ``on_decode(req, tokens)`` if
+    the discipline has one, else to ``on_service``.
+    """
+
+    wants_decode_service: bool
+
+    def push(self, req: Request) -> None: ...
+
+    def pop(self) -> Request: ...
+
+    def peek(self) -> Request: ...
+
+    def __len__(self) -> int: ...
+
+    def on_service(self, req: Request, tokens: int) -> None: ...
+
+    # Optional (the gateway uses it when present): ``remove(req) -> bool`` takes a request
+    # out unserved, e.g. one that gave up waiting, without charging anyone for it.
+
+
+class HeapQueue:
+    """A discipline that is a heap of tuples ending in the request: subclasses push with their
+    own sort key in front; served tokens change nothing.
+
+    ``heap`` is public: the engine's scheduler pushes to and pops FCFS's heap with ``heapq``
+    itself, sparing three Python calls per request (see ``Scheduler.__init__``). Whoever does
+    keeps it a heap of the class's own entries.
+    """
+
+    wants_decode_service = False
+
+    def __init__(self) -> None:
+        self.heap: list[tuple] = []
+
+    def pop(self) -> Request:
+        return heapq.heappop(self.heap)[-1]
+
+    def peek(self) -> Request:
+        return self.heap[0][-1]
+
+    def remove(self, req: Request) -> bool:
+        """Take ``req`` out unserved (it gave up waiting); False if it is not queued."""
+        return heap_remove(self.heap, req)
+
+    def __len__(self) -> int:
+        return len(self.heap)
+
+    def on_service(self, req: Request, tokens: int) -> None:
+        pass
+
+
+class FCFS(HeapQueue):
+    """First come, first served by arrival time.
+
+    A request preempted by recompute goes back in with its original arrival, hence to the head
+    of the queue, as vLLM does.
+    """
+
+    def push(self, req: Request) -> None:
+        heapq.heappush(self.heap, (req.arrival, req.id, req))
+
+
+def heap_remove(heap: list, req: Request) -> bool:
+    """Remove the entry whose last item is ``req`` from a heap of tuples: O(n), for queues that
+    lose a waiter now and then (the gateway's, when a request times out)."""
+    for k, entry in enumerate(heap):
+        if entry[-1] is req:
+            heap[k] = heap[-1]
+            heap.pop()
+            heapq.heapify(heap)
+            return True
+    return False
 
 
 class StrictPriority(HeapQueue):
     """Higher ``Request.priority`` first; first come, first served within a priority."""
 
     def push(self, req: Request) -> None:
-        heapq.heappush(self._heap, (-req.priority, req.arrival, req.id, req))
+        heapq.heappush(self.heap, (-req.priority, req.arrival, req.id, req))
 
 
 class VTC:
@@ -168,4 +252,25 @@ class VTC:
         self._active.pop(req.id, None)
 
 
-DISCIPLINES = {"priority": StrictPriority, "vtc": VTC}
+# Every discipline by name; only VTC weighs tenants.
+DISCIPLINES: dict[str, type] = {"fcfs": FCFS, "priority": StrictPriority, "vtc": VTC}
+
+
+def discipline_names() -> tuple[str, ...]:
+    """Every name ``make_discipline`` accepts."""
+    return tuple(DISCIPLINES)
+
+
+def make_discipline(name: str = "fcfs",
+                    weights: Mapping[str, float] | None = None) -> QueueDiscipline:
+    """A fresh discipline by name: ``fcfs``, ``priority`` or ``vtc``.
+
+    ``weights`` (tenant -> weight, default equal) is VTC's; the other disciplines do not weigh
+    tenants and ignore it, so a caller configured with weights may run any discipline.
+    """
+    if name == "vtc":
+        return VTC(weights=weights)
+    cls = DISCIPLINES.get(name)
+    if cls is None:
+        raise ValueError(f"unknown queue discipline {name!r}; known: {', '.join(DISCIPLINES)}")
+    return cls()
