@@ -1,0 +1,30 @@
+"""A newcomer's mistakes get a one-line error and an exit code, never a traceback (issue 19)."""
+
+from __future__ import annotations
+
+from builders import cli
+
+COST = ("cost", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--output-tokens", "10")
+NOT_UTF8 = b"\xff\xfe not UTF-8 \xe9\n"
+
+
+def refused(r, *words: str) -> None:
+    """``r`` failed with exit 2 and a one-line error naming ``words``, without a traceback."""
+    assert r.exit_code == 2, r.output
+    assert "Traceback" not in r.output
+    for w in words:
+        assert w in r.output, (w, r.output)
+
+
+def test_cost_refuses_an_empty_prompt_file(tmp_path):
+    empty = tmp_path / "empty.txt"
+    empty.write_text("  \n")
+    refused(cli(*COST, "--prompt-file", str(empty)), "empty.txt is empty")
+
+
+def test_cost_refuses_impossible_requests():
+    refused(cli(*COST, "--prompt-tokens", "10000000000"), "context of 131072")
+    refused(cli(*COST, "--prompt-tokens", "100", "--tp", "3"), "32 attention heads", "1, 2, 4")
+    r = cli("cost", "--model", "llama-3.1-70b", "--gpu", "l4", "--tp", "8",
+            "--prompt-tokens", "120000", "--output-tokens", "8000", "--kv-dtype", "int4")
+    assert r.exit_code in (0, 1) and "Traceback" not in r.output
