@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import socket
+
+import pytest
 from builders import cli
 
 COST = ("cost", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--output-tokens", "10")
@@ -28,3 +31,21 @@ def test_cost_refuses_impossible_requests():
     r = cli("cost", "--model", "llama-3.1-70b", "--gpu", "l4", "--tp", "8",
             "--prompt-tokens", "120000", "--output-tokens", "8000", "--kv-dtype", "int4")
     assert r.exit_code in (0, 1) and "Traceback" not in r.output
+
+
+@pytest.mark.parametrize("command", [("sim-backend",), ("serve", "--backend",
+                                                        "http://127.0.0.1:1")])
+@pytest.mark.parametrize("port", ["70000", "-1"])
+def test_a_port_out_of_range_is_a_usage_error(command, port):
+    refused(cli(*command, "--port", port), "--port")
+
+
+def test_a_used_port_fails_before_the_banner():
+    holder = socket.socket()  # bound, not listening: a second bind without SO_REUSEADDR fails
+    holder.bind(("127.0.0.1", 0))
+    try:
+        r = cli("sim-backend", "--port", str(holder.getsockname()[1]))
+    finally:
+        holder.close()
+    refused(r, "cannot listen on 127.0.0.1")
+    assert "simulated" not in r.output  # the banner comes once the port is bound

@@ -14,15 +14,19 @@ from tokenpilot.output import FORMAT_OPTION, Format, emit, fail, log
 LOOPBACK = "127.0.0.1"
 
 
-def _serve(asgi, host: str, port: int) -> None:
+def _serve(asgi, host: str, port: int, banner: str) -> None:
+    """Bind ``host:port``, then say ``banner`` with the address really bound (``--port 0``
+    picks a free port), then serve until Ctrl-C."""
     import uvicorn
 
     from tokenpilot.gateway.runner import bind
 
     try:
         sock = bind(host, port)
-    except OSError as exc:
-        raise fail(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+    except (OSError, OverflowError) as exc:
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        raise fail(f"cannot listen on {host}:{port}: {why}") from None
+    log(f"{banner} on http://{host}:{sock.getsockname()[1]}")
     config = uvicorn.Config(asgi, log_level="warning", access_log=False, lifespan="on",
                             backlog=2048, timeout_graceful_shutdown=5)
     uvicorn.Server(config).run(sockets=[sock])
@@ -36,7 +40,8 @@ def serve(
     router: str = typer.Option(None, "--router", "-r", help="Router: NAME, NAME:k=v,... or a "
                                "composition file; overrides the config."),
     host: str = typer.Option(None, "--host", help="Address to bind (default 127.0.0.1)."),
-    port: int = typer.Option(None, "--port", "-p", help="Port (default 8080)."),
+    port: int = typer.Option(None, "--port", "-p", min=0, max=65535,
+                             help="Port (default 8080; 0: any free port)."),
 ) -> None:
     """Run the gateway: an OpenAI-compatible front that routes with tokenpilot's policies."""
     from tokenpilot.config_section import from_mapping
@@ -59,15 +64,17 @@ def serve(
     port = port if port is not None else cfg.listen.port
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     logging.getLogger("httpx").setLevel(logging.WARNING)  # a line per proxied request is noise
-    log(f"tokenpilot gateway on http://{host}:{port} -> {len(cfg.backends)} backend(s), "
-        f"router {cfg.router if isinstance(cfg.router, str) else 'composed'}")
-    _serve(asgi, host, port)
+    router_name = cfg.router if isinstance(cfg.router, str) else "composed"
+    _serve(asgi, host, port, f"tokenpilot gateway ({len(cfg.backends)} backend(s), router "
+           f"{router_name})")
 
 
 def sim_backend(
     gpu: str = typer.Option("h100-sxm", "--gpu", help="GPU from the hardware catalog."),
     model: str = typer.Option("llama-3.1-8b", "--model", help="Model from the model catalog."),
-    port: int = typer.Option(8001, "--port", "-p", help="Port on 127.0.0.1."),
+    host: str = typer.Option(LOOPBACK, "--host", help="Address to bind."),
+    port: int = typer.Option(8001, "--port", "-p", min=0, max=65535,
+                             help="Port (0: any free port)."),
     speedup: float = typer.Option(1.0, "--speedup", help="Run the simulated clock K times "
                                   "faster than the wall clock."),
     tp: int = typer.Option(1, "--tp", help="Tensor-parallel degree."),
@@ -82,8 +89,7 @@ def sim_backend(
         asgi = create_sim_app(SimConfig(gpu=gpu, model=model, speedup=speedup, tp=tp))
     except (UnknownGPUError, UnknownModelError, DoesNotFitError, ValueError) as exc:
         raise fail(str(exc).strip("'\"")) from None
-    log(f"simulated {model} on {tp} x {gpu} at {speedup:g}x on http://{LOOPBACK}:{port}")
-    _serve(asgi, LOOPBACK, port)
+    _serve(asgi, host, port, f"simulated {model} on {tp} x {gpu} at {speedup:g}x")
 
 
 def bench(
