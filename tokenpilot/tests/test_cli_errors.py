@@ -49,3 +49,13 @@ def test_a_used_port_fails_before_the_banner():
         holder.close()
     refused(r, "cannot listen on 127.0.0.1")
     assert "simulated" not in r.output  # the banner comes once the port is bound
+
+
+def test_files_that_are_not_utf8_are_errors(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_bytes(b"instances: []\n# " + NOT_UTF8)
+    csv = tmp_path / "bad.csv"
+    csv.write_bytes(b"arrival,prompt_tokens,output_tokens\n0,10,10\n1,10,10 " + NOT_UTF8)
+    for args in (("serve", "--config", str(bad)), ("simulate", "--fleet", str(bad)),
+                 ("simulate", "-w", f"file:{csv}"), ("simulate", "-r", str(bad))):
+        refused(cli(*args), "not UTF-8 text (byte 0xff")

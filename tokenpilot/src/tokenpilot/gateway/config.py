@@ -37,6 +37,7 @@ from tokenpilot.config_section import (
     PositiveFloat,
     PositiveInt,
     from_mapping,
+    read_text,
 )
 from tokenpilot.policy.admission import AdmissionConfig
 from tokenpilot.policy.compose import Composition
@@ -120,10 +121,9 @@ class GatewayConfig:
     @classmethod
     def load(cls, path: str | Path) -> GatewayConfig:
         path = Path(path)
+        text = read_text(path, ConfigError)
         try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise ConfigError(f"{path}: cannot read ({exc.strerror})") from None
+            data = yaml.safe_load(text)
         except yaml.YAMLError as exc:
             raise ConfigError(f"{path}: not valid YAML ({exc})") from None
         return from_mapping(cls, data, str(path), ConfigError)
