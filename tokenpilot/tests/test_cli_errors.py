@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import socket
+import time
 
 import pytest
 from builders import cli
@@ -59,3 +60,32 @@ def test_files_that_are_not_utf8_are_errors(tmp_path):
     for args in (("serve", "--config", str(bad)), ("simulate", "--fleet", str(bad)),
                  ("simulate", "-w", f"file:{csv}"), ("simulate", "-r", str(bad))):
         refused(cli(*args), "not UTF-8 text (byte 0xff")
+
+
+def test_expected_count_is_known_before_the_workload_is_made(tmp_path):
+    from tokenpilot.workload import expected_count
+
+    assert expected_count("poisson:rps=5,n=100000000") == 100_000_000
+    assert expected_count("poisson:rps=5,duration=100") == 500
+    assert expected_count("gamma:rps=5,cv=2,n=1000,duration=10@n=20") == 20
+    assert expected_count("azure-conv") is None
+    f = tmp_path / "w.csv"
+    f.write_text("arrival,prompt_tokens,output_tokens\n" + "".join(
+        f"{i},100,10\n" for i in range(5000)))
+    assert 4500 < expected_count(f"file:{f}") < 5500
+
+
+def test_simulate_refuses_a_run_too_big_for_memory_before_starting(monkeypatch):
+    import tokenpilot.cli_sim
+
+    # Set first: without the check, the command would build 10^8 requests (GBs) before failing.
+    monkeypatch.setattr(tokenpilot.cli_sim, "available_memory", lambda: 8 << 30)
+    t0 = time.monotonic()
+    r = cli("simulate", "-w", "poisson:rps=5,n=100000000")
+    refused(r, "100,000,000 requests", "139.7 GiB", "bound of 6.4 GiB", "80% of the 8.0 GiB",
+            "lower n=")
+    assert time.monotonic() - t0 < 10  # refused, not generated then killed
+    refused(cli("compare", "-w", "poisson:rps=5,n=1000000", "--max-memory", "1"),
+            "under 3 routers", "(--max-memory)")
+    ok = cli("simulate", "-w", "poisson:rps=5,n=200", "--max-memory", "1")
+    assert ok.exit_code == 0, ok.output

@@ -27,9 +27,17 @@ from tokenpilot.output import FORMAT_OPTION, Format, emit, fail, log
 from tokenpilot.policy.router import Router, RouterError
 from tokenpilot.policy.routers import make_router
 from tokenpilot.report import compare_table, metrics_json, simulate_text
-from tokenpilot.workload import Request, WorkloadError, load_workload, mean_rate, scale_to_rate
+from tokenpilot.workload import (
+    Request,
+    WorkloadError,
+    expected_count,
+    load_workload,
+    mean_rate,
+    scale_to_rate,
+)
 
 DEFAULT_ROUTERS = "round-robin,least-requests,earliest-completion"
+GIB = 1 << 30
 
 FLEET_OPTION = typer.Option(DEFAULT_FLEET, "--fleet", help="Fleet YAML file or built-in name.")
 WORKLOAD_OPTION = typer.Option(
@@ -43,12 +51,64 @@ SLO_TPOT = typer.Option(0.1, "--slo-tpot", help="TPOT SLO in seconds (for goodpu
 PROGRESS = typer.Option(False, "--progress", help="Show a progress bar even off a terminal.")
 
 
-def _prepare(fleet_spec: str, workload: str, load: float | None
-             ) -> tuple[FleetSpec, list[Request], dict]:
+# Memory a run takes per request, measured with tracemalloc on 100k Poisson requests through the
+# mixed fleet (tokenpilot/benchmarks/mem_per_request.py): the workload ~210 B, the run's peak
+# ~1,180 B (RSS grows ~1,370 B per request), a finished run kept for the table or the report
+# ~310 B. Rounded up, so the bound errs on the side of refusing a run that would swap.
+BYTES_PER_REQUEST = 1500
+BYTES_PER_KEPT_RUN = 400
+MEMORY_SHARE = 0.8  # of the memory available when the run starts
+MAX_MEMORY = typer.Option(None, "--max-memory", help="Refuse a run whose estimated memory "
+                          "exceeds this many GiB (default: 80% of the available memory).")
+
+
+def available_memory() -> int | None:
+    """Bytes of memory available to a new run (Linux's MemAvailable), None where unknown."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def check_memory(workload: str, runs: int, max_gib: float | None) -> None:
+    """Refuse, before building it, a workload whose run would not fit in memory."""
+    if max_gib is not None and not max_gib > 0:
+        raise fail(f"--max-memory must be positive, got {max_gib}")
+    try:
+        count = expected_count(resolve_workload(workload))
+    except WorkloadError as exc:
+        raise fail(str(exc)) from None
+    if count is None:
+        return
+    need = count * (BYTES_PER_REQUEST + (runs - 1) * BYTES_PER_KEPT_RUN)
+    if max_gib is not None:
+        bound, why = max_gib * GIB, "--max-memory"
+    else:
+        avail = available_memory()
+        if avail is None:
+            return
+        bound, why = avail * MEMORY_SHARE, (f"{MEMORY_SHARE:.0%} of the {avail / GIB:.1f} GiB "
+                                            "available; --max-memory sets it")
+    if need > bound:
+        fits = int(bound // (need / count))
+        raise fail(f"workload {workload!r} makes ~{count:,} requests; simulating them "
+                   f"{'under ' + str(runs) + ' routers ' if runs > 1 else ''}needs about "
+                   f"{need / GIB:.1f} GiB (~{need / count:,.0f} bytes per request), above the "
+                   f"bound of {bound / GIB:.1f} GiB ({why}); lower n= or duration= to at most "
+                   f"~{fits:,} requests")
+
+
+def _prepare(fleet_spec: str, workload: str, load: float | None, max_memory: float | None,
+             runs: int = 1) -> tuple[FleetSpec, list[Request], dict]:
     try:
         fleet = load_fleet(fleet_spec)
     except FleetError as exc:
         raise fail(str(exc)) from None
+    check_memory(workload, runs, max_memory)
     name = workload.strip().partition("@")[0]
     if load is None and name in WORKLOADS:
         load = DEFAULT_LOAD
@@ -99,10 +159,10 @@ def simulate_cmd(
     router: str = typer.Option("earliest-completion", "--router", "-r",
                                help="Router: NAME, NAME:key=value,... or a composition file."),
     slo_ttft: float = SLO_TTFT, slo_tpot: float = SLO_TPOT, load: float | None = LOAD_OPTION,
-    progress: bool = PROGRESS, fmt: Format = FORMAT_OPTION,
+    max_memory: float | None = MAX_MEMORY, progress: bool = PROGRESS, fmt: Format = FORMAT_OPTION,
 ) -> None:
     """Run a workload through a simulated fleet under one router; print its metrics."""
-    fleet_spec, requests, context = _prepare(fleet, workload, load)
+    fleet_spec, requests, context = _prepare(fleet, workload, load, max_memory)
     chosen = _router(router)
     with _progress(f"simulating {chosen.name}", progress) as cb:
         sim = simulate(fleet_spec, requests, chosen, progress=cb)
@@ -117,14 +177,14 @@ def compare_cmd(
     slo_ttft: float = SLO_TTFT, slo_tpot: float = SLO_TPOT, load: float | None = LOAD_OPTION,
     report: Path | None = typer.Option(None, "--report",
                                        help="Write an HTML report with plots into this folder."),
-    progress: bool = PROGRESS, fmt: Format = FORMAT_OPTION,
+    max_memory: float | None = MAX_MEMORY, progress: bool = PROGRESS, fmt: Format = FORMAT_OPTION,
 ) -> None:
     """Run the same workload under each router and compare them in one table."""
     specs = [s.strip() for s in routers.split(",") if s.strip()]
     if not specs:
         raise fail("--routers needs at least one router name")
     chosen = [_router(s) for s in specs]  # all errors before any long run
-    fleet_spec, requests, context = _prepare(fleet, workload, load)
+    fleet_spec, requests, context = _prepare(fleet, workload, load, max_memory, len(specs))
     log(f"{fleet_spec.describe()}; {len(requests)} requests at {context['rate_rps']:.2f} req/s "
         f"(load {context['load']:.2f} of ~{context['capacity_rps']:.1f} req/s)")
     sims, metrics = [], []
