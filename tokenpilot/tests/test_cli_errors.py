@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import socket
 import time
 
@@ -89,3 +90,27 @@ def test_simulate_refuses_a_run_too_big_for_memory_before_starting(monkeypatch):
             "under 3 routers", "(--max-memory)")
     ok = cli("simulate", "-w", "poisson:rps=5,n=200", "--max-memory", "1")
     assert ok.exit_code == 0, ok.output
+
+
+needs_llama = pytest.mark.skipif(importlib.util.find_spec("xllamacpp") is None,
+                                 reason="xllamacpp is not installed")
+
+
+@needs_llama
+def test_llama_fleet_refuses_a_model_that_is_not_gguf(tmp_path):
+    model = tmp_path / "model.gguf"
+    model.write_text("hello, not a model\n")
+    refused(cli("llama-fleet", "--model", str(model), "--servers", "1", "--slots", "1",
+                "--ctx", "512"), "is not a GGUF model file")
+
+
+@needs_llama
+@pytest.mark.e2e
+def test_a_llama_server_that_cannot_load_its_model_says_so_without_a_traceback(tmp_path):
+    model = tmp_path / "truncated.gguf"
+    model.write_bytes(b"GGUF\x03\x00\x00\x00 truncated")
+    r = cli("llama-fleet", "--model", str(model), "--servers", "1", "--slots", "1",
+            "--ctx", "512", "--duration", "1")
+    assert r.exit_code == 1, r.output
+    assert "could not start a server" in r.output and "exit code 1" in r.output
+    assert "Traceback" not in r.output
