@@ -35,15 +35,19 @@ def compare_table(metrics: Sequence[FleetMetrics]) -> str:
             _ms(m.tpot["p50"]), _ms(m.tpot["p99"]), _ms(m.e2e["p99"]),
             f"{m.kv_hit_rate * 100:.1f}%", m.preempt_recompute + m.preempt_swap,
             f"{m.imbalance_requests:.2f}", f"{m.imbalance_tokens:.2f}", f"{m.fake_balance:+.2f}",
+            f"{m.makespan_s:.0f}s",
         ])
     head = ["router", "goodput/s", "SLO met", "req/s", "TTFT p50", "TTFT p99", "TPOT p50",
-            "TPOT p99", "E2E p99", "KV hit", "preempt", "imb req", "imb tok", "fake bal"]
+            "TPOT p99", "E2E p99", "KV hit", "preempt", "imb req", "imb tok", "fake bal",
+            "makespan"]
     slo = ""
     if metrics:
         m = metrics[0]
         slo = (f"\ngoodput: requests/s with TTFT <= {m.slo_ttft_s:g}s and TPOT <= "
-               f"{m.slo_tpot_s * 1e3:g}ms; imb = max/mean per instance (requests; tokens "
-               "normalised by instance speed); fake bal = imb tok - imb req")
+               f"{m.slo_tpot_s * 1e3:g}ms, goodput and throughput over the "
+               f"{m.arrival_window_s:.0f}s arrival window (not the makespan); imb = max/mean "
+               "per instance (requests; tokens normalised by instance speed); "
+               "fake bal = imb tok - imb req")
     return table(head, rows) + slo
 
 
@@ -61,6 +65,9 @@ def simulate_text(d: dict) -> str:
                f"{m['output_tokens_per_s']:.0f} output tok/s  goodput {m['goodput_rps']:.2f} req/s "
                f"({m['slo_attainment'] * 100:.1f}% within TTFT {m['slo_ttft_s']:g}s, "
                f"TPOT {m['slo_tpot_s'] * 1e3:g}ms)")
+    out.append(f"  rates over the {m['arrival_window_s']:.0f}s arrival window; over the "
+               f"{m['makespan_s']:.0f}s makespan (drain included): throughput "
+               f"{m['throughput_makespan_rps']:.2f}, goodput {m['goodput_makespan_rps']:.2f} req/s")
     out.append(f"KV hit rate {m['kv_hit_rate'] * 100:.1f}%  preemptions {m['preempt_recompute']} "
                f"recompute, {m['preempt_swap']} swap ({m['swap_out_tokens']} tokens swapped out)")
     out.append(f"imbalance: requests {m['imbalance_requests']:.2f}, tokens "
