@@ -31,3 +31,72 @@ def test_one_straggler_does_not_halve_goodput_and_throughput():
                                       load=0.5))
     assert "arrival window" in text and "makespan" in text
     assert "arrival window" in compare_table([m]) and "makespan" in compare_table([m])
+
+
+def test_bench_rates_are_over_the_arrival_window_and_the_verdict_follows_the_errors():
+    from tokenpilot.loadgen import Record, summarize, verdict
+
+    recs = [Record(i, "t", 100, 10, float(i), status=200, ttft_s=0.1, tpot_s=0.01, e2e_s=0.2)
+            for i in range(10)]
+    s = summarize(recs, wall_s=30.0)  # one straggler kept the run going to 30 s
+    assert s["throughput_rps"] == pytest.approx(1.0) and s["goodput_rps"] == pytest.approx(1.0)
+    assert s["throughput_wall_rps"] == pytest.approx(10 / 30)
+    assert verdict(s, 0.1) is None
+    recs[0].status, recs[0].error = 429, "slow down"
+    recs[1].status, recs[1].error = 429, "slow down"
+    s = summarize(recs, wall_s=30.0)
+    assert "2 of 10 requests failed" in verdict(s, 0.1) and verdict(s, 0.2) is None
+    for r in recs:
+        r.status, r.error = 401, "missing key"
+    assert "no request succeeded" in verdict(summarize(recs, 30.0), 1.0)
+
+
+@pytest.mark.e2e
+def test_bench_exits_1_and_says_why_when_every_request_fails():
+    from builders import cli
+
+    from tokenpilot.gateway.fleet import start_gateway, start_sims
+    from tokenpilot.gateway.runner import ServerPool
+
+    with ServerPool() as pool:
+        sims = start_sims(pool, ("h100-sxm",), speedup=50)
+        gw = start_gateway(pool, sims, "least-tokens", {"tenants": {"sk-a": "a"}})
+        wl = ("-w", "poisson:rps=50,n=10,prompt=100,output=4")
+        r = cli("bench", "-t", gw.url, *wl, "--model", "llama-3.1-8b")
+        assert r.exit_code == 1, r.output
+        assert "no request succeeded" in r.stderr
+        row = next(line for line in r.stdout.splitlines() if line.startswith("401"))
+        assert "100%" in row and "--api-key" in row
+        r = cli("bench", "-t", sims[0].url, *wl, "--model", "nope")
+        assert r.exit_code == 1 and "404" in r.stdout and "--model" in r.stdout
+        ok = cli("bench", "-t", gw.url, *wl, "--api-key", "sk-a")
+        assert ok.exit_code == 0, ok.output
+
+
+@pytest.mark.e2e
+def test_bench_on_ctrl_c_prints_what_it_measured_and_exits_130():
+    import json
+    import signal
+    import subprocess
+    import sys
+
+    from builders import wait_until
+
+    from tokenpilot.gateway.fleet import start_sims
+    from tokenpilot.gateway.runner import ServerPool
+
+    with ServerPool() as pool:
+        (sim,) = start_sims(pool, ("h100-sxm",), speedup=50)
+        p = subprocess.Popen(
+            [sys.executable, "-m", "tokenpilot.cli", "bench", "-t", sim.url, "-w",
+             "poisson:rps=20,n=2000,prompt=100,output=4", "-f", "json"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            wait_until(lambda: sim.app.state.sim.successes >= 5, "5 requests served", 30)
+        finally:
+            p.send_signal(signal.SIGINT)
+            out, err = p.communicate(timeout=60)
+    assert p.returncode == 130, err
+    assert "interrupted" in err
+    summary = json.loads(out)
+    assert 5 <= summary["requests"] < 2000 and summary["ok"] >= 5

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import typer
 
-from tokenpilot.output import FORMAT_OPTION, Format, emit, fail, log
+from tokenpilot.output import FORMAT_OPTION, Format, emit, fail, log, progress_bar
 
 LOOPBACK = "127.0.0.1"
 
@@ -104,11 +104,19 @@ def bench(
     api_key: str = typer.Option(None, "--api-key", envvar="TOKENPILOT_API_KEY",
                                 help="Bearer key for gateways with tenants."),
     timeout: float = typer.Option(60.0, "--timeout", help="Seconds to wait for stragglers."),
+    max_error_rate: float = typer.Option(0.1, "--max-error-rate", min=0.0, max=1.0,
+                                         help="Exit 1 when a larger share of requests fails "
+                                         "(and whenever none succeeds)."),
     output: Path = typer.Option(None, "--output", "-o", help="Write per-request JSON here."),
+    progress: bool = typer.Option(False, "--progress", help="Show a progress bar even off a "
+                                  "terminal."),
     fmt: Format = FORMAT_OPTION,
 ) -> None:
-    """Replay a workload open-loop against an endpoint; report TTFT, TPOT, goodput."""
-    from tokenpilot.loadgen import render, replay
+    """Replay a workload open-loop against an endpoint; report TTFT, TPOT, goodput.
+
+    Exits 1 when no request succeeds or more than --max-error-rate of them fail; 130 on
+    Ctrl-C, after printing what was measured so far."""
+    from tokenpilot.loadgen import render, replay, verdict
     from tokenpilot.workload import WorkloadError, load_workload
 
     if rate_scale <= 0 or duration <= 0 or max_requests <= 0 or timeout <= 0:
@@ -121,12 +129,24 @@ def bench(
         raise fail(str(exc)) from None
     log(f"replaying up to {min(max_requests, len(reqs))} requests against {target}")
     try:
-        result = asyncio.run(replay(target.rstrip("/"), reqs, model=model, rate_scale=rate_scale,
-                                    duration_s=duration, max_requests=max_requests,
-                                    api_key=api_key, timeout_s=timeout))
+        with progress_bar(f"bench {target}", progress) as cb:
+            result = asyncio.run(replay(target.rstrip("/"), reqs, model=model,
+                                        rate_scale=rate_scale, duration_s=duration,
+                                        max_requests=max_requests, api_key=api_key,
+                                        timeout_s=timeout, progress=cb))
     except OSError as exc:
         raise fail(f"cannot bench {target}: {exc}", 1) from None
+    except KeyboardInterrupt:  # Ctrl-C before the first request went out
+        raise fail("interrupted before any request was sent", 130) from None
+    if result.interrupted:
+        log(f"interrupted: what was measured in the first {result.wall_s:.1f} s")
     if output:
         output.write_text(json.dumps(result.to_dict(), indent=1, default=str) + "\n")
         log(f"wrote {len(result.records)} records to {output}")
-    emit(result.summary(), fmt, lambda s: render(s, f"bench {target} ({workload})"))
+    summary = result.summary()
+    emit(summary, fmt, lambda s: render(s, f"bench {target} ({workload})"))
+    if result.interrupted:
+        raise typer.Exit(130)
+    why = verdict(summary, max_error_rate)
+    if why:
+        raise fail(why, 1)

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import typer
@@ -22,8 +19,7 @@ from tokenpilot.cluster import (
     simulate,
 )
 from tokenpilot.cluster.fleets import resolve_workload
-from tokenpilot.cluster.sim import ProgressFn
-from tokenpilot.output import FORMAT_OPTION, Format, emit, fail, log
+from tokenpilot.output import FORMAT_OPTION, Format, emit, fail, log, progress_bar
 from tokenpilot.policy.router import Router, RouterError
 from tokenpilot.policy.routers import make_router
 from tokenpilot.report import compare_table, metrics_json, simulate_text
@@ -137,23 +133,6 @@ def _router(spec: str) -> Router:
         raise fail(str(exc)) from None
 
 
-@contextmanager
-def _progress(label: str, show: bool) -> Iterator[ProgressFn | None]:
-    if not (show or sys.stderr.isatty()):
-        yield None
-        return
-    from rich.console import Console
-    from rich.progress import Progress
-
-    with Progress(console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task(label, total=None)
-
-        def update(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
-
-        yield update
-
-
 def simulate_cmd(
     fleet: str = FLEET_OPTION, workload: str = WORKLOAD_OPTION,
     router: str = typer.Option("earliest-completion", "--router", "-r",
@@ -164,7 +143,7 @@ def simulate_cmd(
     """Run a workload through a simulated fleet under one router; print its metrics."""
     fleet_spec, requests, context = _prepare(fleet, workload, load, max_memory)
     chosen = _router(router)
-    with _progress(f"simulating {chosen.name}", progress) as cb:
+    with progress_bar(f"simulating {chosen.name}", progress) as cb:
         sim = simulate(fleet_spec, requests, chosen, progress=cb)
     metrics = compute_metrics(sim, slo_ttft, slo_tpot)
     emit(metrics_json(metrics, **context), fmt, simulate_text)
@@ -189,7 +168,7 @@ def compare_cmd(
         f"(load {context['load']:.2f} of ~{context['capacity_rps']:.1f} req/s)")
     sims, metrics = [], []
     for spec, r in zip(specs, chosen, strict=True):
-        with _progress(f"simulating {spec}", progress) as cb:
+        with progress_bar(f"simulating {spec}", progress) as cb:
             sim = simulate(fleet_spec, requests, r, progress=cb)
         sim.router = spec
         sims.append(sim)
