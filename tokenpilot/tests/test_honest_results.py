@@ -100,3 +100,72 @@ def test_bench_on_ctrl_c_prints_what_it_measured_and_exits_130():
     assert "interrupted" in err
     summary = json.loads(out)
     assert 5 <= summary["requests"] < 2000 and summary["ok"] >= 5
+
+
+def _fake_scenario(passed: bool):
+    from tokenpilot.scenarios import ScenarioResult
+
+    def run_scenario(quick: bool = False) -> ScenarioResult:
+        return ScenarioResult("fake", "a fake", ["x"], [{"x": 1}],
+                              checks={"x >= 2; measured 1": passed, "x >= 0": True},
+                              quick=quick)
+    return run_scenario
+
+
+def test_scenario_targets_decide_the_exit_code_with_check(monkeypatch):
+    from builders import cli
+
+    from tokenpilot.scenarios import SCENARIOS
+
+    monkeypatch.setitem(SCENARIOS, "fake", _fake_scenario(False))
+    r = cli("scenario", "fake")
+    assert r.exit_code == 0 and "target MISS: x >= 2" in r.stdout  # reported, not judged
+    r = cli("scenario", "fake", "--check")
+    assert r.exit_code == 1 and "1 of 2 target(s) missed: x >= 2" in r.stderr
+    monkeypatch.setitem(SCENARIOS, "fake", _fake_scenario(True))
+    assert cli("scenario", "fake", "--check").exit_code == 0
+
+
+def test_quick_scenarios_say_which_targets_they_do_not_evaluate(monkeypatch):
+    import json
+
+    from builders import cli
+
+    from tokenpilot.scenarios import SCENARIOS
+
+    monkeypatch.setitem(SCENARIOS, "fake", _fake_scenario(False))
+    r = cli("scenario", "fake", "--quick")
+    assert r.exit_code == 0 and "MISS" not in r.stdout and "PASS" not in r.stdout
+    assert "targets not evaluated with --quick" in r.stdout and "x >= 2" in r.stdout
+    assert json.loads(cli("scenario", "fake", "--quick", "-f", "json").stdout)[
+        "checks_evaluated"] is False
+    r = cli("scenario", "fake", "--quick", "--check")
+    assert r.exit_code == 2 and "drop --quick" in r.stderr
+
+
+def test_outputs_are_checked_before_any_simulation(tmp_path, monkeypatch):
+    from builders import cli
+
+    import tokenpilot.cli_sim
+    from tokenpilot.scenarios import SCENARIOS
+
+    def no_run(*a, **k):
+        raise AssertionError("simulated before checking the report path")
+
+    monkeypatch.setattr(tokenpilot.cli_sim, "simulate", no_run)
+    monkeypatch.setitem(SCENARIOS, "fake", no_run)
+    taken = tmp_path / "report.html"
+    taken.write_text("mine")
+    r = cli("compare", "-w", "poisson:rps=5,n=50", "--report", str(taken))
+    assert r.exit_code == 2 and "is not a folder" in r.stderr, r.output
+    r = cli("scenario", "fake", "--report", str(taken))
+    assert r.exit_code == 2 and "is not a folder" in r.stderr, r.output
+    assert taken.read_text() == "mine"
+
+
+@pytest.mark.parametrize("slo", [("--slo-ttft", "0"), ("--slo-tpot", "-1")])
+def test_an_slo_of_zero_is_an_error(slo):
+    from builders import cli
+
+    r = cli("simulate", "-w", "poisson:rps=5,n=50", *slo)
+    assert r.exit_code == 2 and "must be a positive number of seconds" in r.stderr

@@ -22,7 +22,7 @@ from tokenpilot.cluster.fleets import resolve_workload
 from tokenpilot.output import FORMAT_OPTION, Format, emit, fail, log, progress_bar
 from tokenpilot.policy.router import Router, RouterError
 from tokenpilot.policy.routers import make_router
-from tokenpilot.report import compare_table, metrics_json, simulate_text
+from tokenpilot.report import check_report_dir, compare_table, metrics_json, simulate_text
 from tokenpilot.workload import (
     Request,
     WorkloadError,
@@ -98,6 +98,13 @@ def check_memory(workload: str, runs: int, max_gib: float | None) -> None:
                    f"~{fits:,} requests")
 
 
+def _check_slos(slo_ttft: float, slo_tpot: float) -> None:
+    for name, value in (("--slo-ttft", slo_ttft), ("--slo-tpot", slo_tpot)):
+        if not 0 < value < float("inf"):
+            raise fail(f"{name} must be a positive number of seconds, got {value:g}; no "
+                       "request can meet an SLO of zero")
+
+
 def _prepare(fleet_spec: str, workload: str, load: float | None, max_memory: float | None,
              runs: int = 1) -> tuple[FleetSpec, list[Request], dict]:
     try:
@@ -141,6 +148,7 @@ def simulate_cmd(
     max_memory: float | None = MAX_MEMORY, progress: bool = PROGRESS, fmt: Format = FORMAT_OPTION,
 ) -> None:
     """Run a workload through a simulated fleet under one router; print its metrics."""
+    _check_slos(slo_ttft, slo_tpot)
     fleet_spec, requests, context = _prepare(fleet, workload, load, max_memory)
     chosen = _router(router)
     with progress_bar(f"simulating {chosen.name}", progress) as cb:
@@ -163,6 +171,9 @@ def compare_cmd(
     if not specs:
         raise fail("--routers needs at least one router name")
     chosen = [_router(s) for s in specs]  # all errors before any long run
+    _check_slos(slo_ttft, slo_tpot)
+    if report is not None and (why := check_report_dir(report)):
+        raise fail(why)
     fleet_spec, requests, context = _prepare(fleet, workload, load, max_memory, len(specs))
     log(f"{fleet_spec.describe()}; {len(requests)} requests at {context['rate_rps']:.2f} req/s "
         f"(load {context['load']:.2f} of ~{context['capacity_rps']:.1f} req/s)")

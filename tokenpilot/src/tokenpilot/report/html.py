@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import json
+import os
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -18,6 +19,21 @@ _STYLE = ("body{font-family:system-ui,sans-serif;max-width:1200px;margin:2em aut
 
 def _slug(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", name) or "router"
+
+
+def check_report_dir(out_dir: Path | str) -> str | None:
+    """Why a report cannot be written into ``out_dir`` (None: it can), asked before a long run
+    so that a mistyped path fails in a second, not after every simulation. Creates the folder."""
+    out = Path(out_dir)
+    if out.exists() and not out.is_dir():
+        return f"{out} exists and is not a folder; --report names a folder for index.html"
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        return f"cannot create {out}: {exc.strerror or exc}"
+    if not os.access(out, os.W_OK | os.X_OK):
+        return f"cannot write into {out}: permission denied"
+    return None
 
 
 def write_report(out_dir: Path | str, sims: Sequence[SimResult], metrics: Sequence[FleetMetrics],
