@@ -169,3 +169,55 @@ def test_an_slo_of_zero_is_an_error(slo):
 
     r = cli("simulate", "-w", "poisson:rps=5,n=50", *slo)
     assert r.exit_code == 2 and "must be a positive number of seconds" in r.stderr
+
+
+def _demo_row(router, goodput, req_imb, tok_imb, by_gpu, p99):
+    return {"router": router, "goodput_rps": goodput, "request_imbalance": req_imb,
+            "token_imbalance": tok_imb, "requests_by_gpu": by_gpu, "ttft_p99_by_gpu": p99}
+
+
+def test_the_demo_words_follow_its_numbers():
+    from tokenpilot.demo import conclusions
+
+    rr = _demo_row("round-robin", 30.0, 1.0, 1.8, {"h100": 100, "l40s": 100},
+                   {"h100": 0.3, "l40s": 1.2})
+    # The winner has the larger token imbalance: the words must not say even counts hide
+    # uneven load; they say why idling the slow GPU is right, with the p99 that shows it.
+    ec = _demo_row("earliest-completion", 33.0, 2.6, 2.3, {"h100": 190, "l40s": 10},
+                   {"h100": 0.4, "l40s": 0.1})
+    text = " ".join(conclusions({"rows": [rr, ec]}))
+    assert "earliest-completion serves 33.00 req/s" in text and "(+10%)" in text
+    assert "less even (2.33 vs 1.84)" not in text and "less even (2.30 vs 1.80)" in text
+    assert "fewer requests to l40s" in text and "1200 ms" in text and "400 ms" in text
+    assert "hide" not in text
+    # The other way round: the winner evens out the load the loser's even counts hid.
+    ec2 = _demo_row("earliest-completion", 33.0, 1.6, 1.1, {"h100": 150, "l40s": 50},
+                    {"h100": 0.4, "l40s": 0.5})
+    text = " ".join(conclusions({"rows": [rr, ec2]}))
+    assert "round-robin's request counts are even (1.00) but its token load is not (1.80" in text
+    assert "idle" not in text
+
+
+def test_fake_balance_explains_the_gpus_its_winner_leaves_idle():
+    import re
+
+    from tokenpilot.scenarios import run
+
+    res = run("fake-balance", quick=True)
+    rows = {r["router"]: r for r in res.rows}
+    idle = int(rows["earliest-completion"]["idle"].split("/")[0])
+    assert idle > 0 and rows["round-robin"]["idle"].startswith("0/")
+    (note,) = [n for n in res.notes if n.startswith("earliest-completion leaves")]
+    ec = next(m for m in res.metrics if m.router == "earliest-completion")
+    assert f"leaves {idle} of 8 instances idle" in note
+    assert f"goodput {ec.goodput_rps:.1f}/s" in note and "round-robin's" in note
+    right = "Idling the slow GPUs is right" in note
+    rr = next(m for m in res.metrics if m.router == "round-robin")
+    assert right == (ec.slo_attainment >= rr.slo_attainment)
+    # One precision per column: every number in a column has as many decimals.
+    lines = res.table().splitlines()
+    body = lines[lines.index(next(x for x in lines if x.startswith("---"))) + 1:][:3]
+    for col in zip(*(line.split() for line in body), strict=True):
+        decimals = {len(c.split(".")[1]) if re.fullmatch(r"-?\d+\.\d+", c) else None
+                    for c in col}
+        assert len(decimals) == 1, col
