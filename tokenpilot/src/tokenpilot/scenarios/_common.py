@@ -47,7 +47,9 @@ class ScenarioResult:
     def table(self) -> str:
         from tokenpilot.report.tables import table
 
-        body = table(self.columns, [[_cell(r.get(c)) for c in self.columns] for r in self.rows])
+        digits = {c: _digits([r.get(c) for r in self.rows]) for c in self.columns}
+        body = table(self.columns, [[_cell(r.get(c), digits[c]) for c in self.columns]
+                                    for r in self.rows])
         lines = [f"{self.name}: {self.title}", "", body]
         if self.checks and self.quick:
             lines += ["", "targets not evaluated with --quick (its sizes are too small to "
@@ -62,13 +64,23 @@ class ScenarioResult:
         return "\n".join(lines)
 
 
-def _cell(v: Any) -> str:
+def _digits(values: Sequence[Any]) -> int:
+    """Decimals for a column of numbers: one precision per column, enough for its largest
+    value to show three significant digits (0 from 100 up, 1 from 10, else 2)."""
+    nums = [abs(v) for v in values if isinstance(v, float) and v == v]
+    if not nums:
+        return 0
+    top = max(nums)
+    return 0 if top >= 100 else 1 if top >= 10 else 2
+
+
+def _cell(v: Any, digits: int = 2) -> str:
     if v is None:
         return "-"
     if isinstance(v, float):
         if v != v:
             return "-"
-        return f"{v:.3g}" if abs(v) < 1000 else f"{v:.0f}"
+        return f"{v:.{digits}f}"
     return str(v)
 
 
