@@ -114,3 +114,25 @@ def test_a_llama_server_that_cannot_load_its_model_says_so_without_a_traceback(t
     assert r.exit_code == 1, r.output
     assert "could not start a server" in r.output and "exit code 1" in r.output
     assert "Traceback" not in r.output
+
+
+@pytest.mark.e2e
+def test_port_0_banner_shows_the_port_really_bound():
+    import re
+    import subprocess
+    import sys
+
+    import httpx
+
+    p = subprocess.Popen([sys.executable, "-m", "tokenpilot.cli", "sim-backend", "--port", "0",
+                          "--host", "127.0.0.1"], stderr=subprocess.PIPE, text=True)
+    try:
+        banner = p.stderr.readline()
+        m = re.search(r"on http://127\.0\.0\.1:(\d+)$", banner.strip())
+        assert m and m.group(1) != "0", banner
+        r = httpx.get(f"http://127.0.0.1:{m.group(1)}/v1/models", timeout=10)
+        assert r.status_code == 200
+    finally:
+        p.terminate()
+        p.wait(10)
+        p.stderr.close()
