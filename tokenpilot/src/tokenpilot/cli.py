@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import typer
 
-from tokenpilot import __version__, cli_cost, cli_gateway, cli_llama, cli_scenario, cli_sim
+from tokenpilot import (
+    __version__,
+    cli_catalog,
+    cli_cost,
+    cli_gateway,
+    cli_llama,
+    cli_scenario,
+    cli_sim,
+)
 from tokenpilot.output import FORMAT_OPTION, Format, emit
 
 app = typer.Typer(
@@ -48,6 +56,8 @@ app.command("llama-fleet")(cli_llama.llama_fleet)
 app.command()(cli_scenario.scenario)
 app.command("simulate")(cli_sim.simulate_cmd)
 app.command("compare")(cli_sim.compare_cmd)
+app.command()(cli_catalog.gpus)
+app.command()(cli_catalog.models)
 
 
 def main() -> None:
