@@ -85,6 +85,9 @@ class Gateway:
                                       lambda: len(self.slots))
         self.client: httpx.AsyncClient | None = None  # health checks
         self.upstream = Upstream()  # proxied requests: the hot path, without httpx
+        for b in cfg.backends:
+            if b.upstream_headers:
+                self.upstream.set_headers(b.url, b.upstream_headers)
         self._ids = itertools.count()
         self._t0 = time.monotonic()
         self._health: asyncio.Task | None = None

@@ -26,6 +26,13 @@ class Upstream:
         self.max_connections = max_connections
         self._pools: dict[str, WireClient] = {}
         self._heads: dict[tuple[str, str], bytes] = {}
+        self._extra: dict[str, str] = {}  # base URL -> header lines of its own (auth, ...)
+
+    def set_headers(self, base_url: str, headers: dict[str, str]) -> None:
+        """Send ``headers`` with every request to ``base_url``: encoded into its request head
+        once, so they cost the hot path nothing."""
+        self._extra[base_url] = "".join(f"{k}: {v}\r\n" for k, v in headers.items())
+        self._heads = {k: v for k, v in self._heads.items() if k[0] != base_url}
 
     async def post(self, base_url: str, path: str, payload: bytes, connect_s: float | None,
                    head_s: float | None) -> WireResponse:
@@ -35,6 +42,7 @@ class Upstream:
             pool = self._pool_for(base_url)
             head = self._heads[(base_url, path)] = (
                 f"POST {pool.prefix}{path} HTTP/1.1\r\nHost: {pool.host}:{pool.port}\r\n"
+                f"{self._extra.get(base_url, '')}"
                 "Content-Type: application/json\r\nContent-Length: ").encode()
         raw = b"%b%d\r\n\r\n%b" % (head, len(payload), payload)
         return await self._pools[base_url].send_raw(raw, f"POST {base_url}{path}", connect_s,
