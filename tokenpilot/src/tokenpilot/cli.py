@@ -43,8 +43,9 @@ def _root(
 def demo(fmt: Format = FORMAT_OPTION) -> None:
     """A mixed simulated GPU fleet behind the gateway: round-robin vs tokenpilot's router."""
     from tokenpilot.demo import render, run_demo
+    from tokenpilot.output import log
 
-    emit(run_demo(), fmt, render)
+    emit(run_demo(progress=log), fmt, render)
 
 
 app.command()(cli_cost.cost)

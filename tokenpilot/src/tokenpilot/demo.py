@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from math import nan
 
@@ -108,10 +108,19 @@ def run_one(router: str, s: DemoSettings) -> dict:
     return summary
 
 
-def run_demo(s: DemoSettings | None = None, routers: Sequence[str] = ROUTERS) -> dict:
+def run_demo(s: DemoSettings | None = None, routers: Sequence[str] = ROUTERS,
+             progress: Callable[[str], None] | None = None) -> dict:
+    """One row per router; ``progress(line)`` is told as each starts and ends."""
     s = s or DemoSettings()
     t = time.perf_counter()
-    rows = [run_one(r, s) for r in routers]
+    rows = []
+    for k, r in enumerate(routers, 1):
+        if progress is not None:
+            progress(f"[{k}/{len(routers)}] {r}: replaying {s.requests} requests through the "
+                     "gateway ...")
+        rows.append(run_one(r, s))
+        if progress is not None:
+            progress(f"[{k}/{len(routers)}] {r}: done at {time.perf_counter() - t:.0f} s")
     return {"fleet": list(s.gpus), "model": s.model, "speedup": s.speedup,
             "requests": s.requests, "slo": {"ttft_s": s.ttft_slo_s, "tpot_s": s.tpot_slo_s},
             "rows": rows, "wall_s": time.perf_counter() - t}
