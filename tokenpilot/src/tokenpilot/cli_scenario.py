@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html
 from pathlib import Path
 
 import typer
@@ -47,13 +46,10 @@ def scenario(
 
         try:
             index = write_report(report, res.sims, res.metrics, title=f"tokenpilot scenario "
-                                 f"{res.name}", context={"scenario": res.title})
+                                 f"{res.name}", context={"scenario": res.title},
+                                 summary=res.table())
         except OSError as exc:
             raise fail(f"cannot write the report to {report}: {exc}") from None
-        page = index.read_text(encoding="utf-8")
-        head, sep, rest = page.partition("</h1>")
-        index.write_text(f"{head}{sep}<pre>{html.escape(res.table())}</pre>{rest}",
-                         encoding="utf-8")
         log(f"report: {index}")
     emit(res.to_dict(), fmt, lambda _: res.table())
     if check and res.missed:
