@@ -94,7 +94,7 @@ async def read_raw(scope: Mapping[str, Any], receive: Any, max_bytes: int) -> by
             declared = v
         elif k == b"content-type":
             kind = v
-    if kind is not None and not _is_json(kind):
+    if kind is not None and kind != b"application/json" and not _is_json(kind):
         raise NotJSON(kind.decode("latin-1"))
     if declared and declared.isdigit() and int(declared) > max_bytes:
         raise TooLarge(max_bytes)
