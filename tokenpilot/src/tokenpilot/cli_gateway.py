@@ -121,8 +121,9 @@ def bench(
 
     if rate_scale <= 0 or duration <= 0 or max_requests <= 0 or timeout <= 0:
         raise fail("--rate-scale, --duration, --max-requests and --timeout must be positive")
-    if not target.startswith("http://"):
-        raise fail(f"--target {target!r}: give an http:// base URL like http://127.0.0.1:8080")
+    if not target.startswith(("http://", "https://")):
+        raise fail(f"--target {target!r}: give an http(s):// base URL like "
+                   "http://127.0.0.1:8080")
     try:
         reqs = load_workload(workload)
     except WorkloadError as exc:
