@@ -118,8 +118,12 @@ def test_metrics_on_a_hand_checked_run():
     assert m.ttft["p50"] == pytest.approx(0.5)
     assert m.ttft["mean"] == pytest.approx(0.9)
     assert m.tpot["p99"] == pytest.approx(0.1)
-    assert m.throughput_rps == pytest.approx(3 / 5)
-    assert m.goodput_rps == pytest.approx(2 / 5)  # request 1 misses the TTFT SLO
+    # Arrivals 0, 1, 2: a 2 s window offering (3 - 1) / 2 = 1 req/s, all served.
+    assert m.arrival_window_s == 2.0
+    assert m.throughput_rps == pytest.approx(1.0)
+    assert m.goodput_rps == pytest.approx(2 / 3)  # request 1 misses the TTFT SLO
+    assert m.throughput_makespan_rps == pytest.approx(3 / 5)
+    assert m.goodput_makespan_rps == pytest.approx(2 / 5)
     assert m.slo_attainment == pytest.approx(2 / 3)
     assert m.kv_hit_rate == pytest.approx(100 / 600)
     # ITL weights each request's TPOT by its decode tokens: all 0.1 here.

@@ -103,3 +103,34 @@ def test_unknown_route_and_method_are_json_errors(gw) -> None:
     assert r.status_code == 405 and error_of(r)
     r = httpx.get(gw.url + "/v2/nothing")
     assert r.status_code == 404 and error_of(r)
+
+
+@pytest.mark.parametrize("content_type, status", [
+    ("text/plain", 415), ("application/x-www-form-urlencoded", 415),
+    ("application/json; charset=utf-8", 200), ("application/vnd.api+json", 200),
+])
+def test_a_body_declared_as_something_else_than_json_gets_415(gw, content_type, status) -> None:
+    import json
+
+    r = httpx.post(gw.url + "/v1/chat/completions", content=json.dumps(chat()).encode(),
+                   headers={"Authorization": "Bearer sk-acme", "Content-Type": content_type},
+                   timeout=10)
+    assert r.status_code == status, r.text
+    if status == 415:
+        assert "application/json" in error_of(r)["message"]
+
+
+def test_the_simulated_backend_names_the_prompt_length_and_the_context() -> None:
+    import json
+
+    with ServerPool() as pool:
+        (sim,) = start_sims(pool, ("h100-sxm",), model="llama-2-7b", speedup=50)
+        url = sim.url + "/v1/chat/completions"
+        long = {**chat("word " * 5000, 16), "model": "llama-2-7b"}
+        r = httpx.post(url, json=long, timeout=10)
+        assert r.status_code == 400
+        msg = error_of(r)["message"]
+        assert "the prompt is" in msg and "context is 4096 tokens" in msg, msg
+        r = httpx.post(url, content=json.dumps(long).encode(),
+                       headers={"Content-Type": "text/plain"}, timeout=10)
+        assert r.status_code == 415

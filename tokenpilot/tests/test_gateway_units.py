@@ -165,7 +165,9 @@ def test_example_config_loads() -> None:
 def test_demo_small_run_answers_every_request() -> None:
     from tokenpilot.demo import DemoSettings, render, run_demo
 
-    d = run_demo(DemoSettings(requests=30, rps=20, speedup=4))
+    lines: list[str] = []
+    d = run_demo(DemoSettings(requests=30, rps=20, speedup=4), progress=lines.append)
+    assert len(lines) == 4 and lines[0].startswith("[1/2] round-robin: replaying 30 requests")
     assert [r["router"] for r in d["rows"]] == ["round-robin", "earliest-completion"]
     for row in d["rows"]:
         assert row["by_status"] == {"200": 30}

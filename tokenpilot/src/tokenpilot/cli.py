@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import typer
 
-from tokenpilot import __version__, cli_cost, cli_gateway, cli_llama, cli_scenario, cli_sim
+from tokenpilot import (
+    __version__,
+    cli_catalog,
+    cli_cost,
+    cli_gateway,
+    cli_llama,
+    cli_scenario,
+    cli_sim,
+)
 from tokenpilot.output import FORMAT_OPTION, Format, emit
 
 app = typer.Typer(
@@ -35,8 +43,9 @@ def _root(
 def demo(fmt: Format = FORMAT_OPTION) -> None:
     """A mixed simulated GPU fleet behind the gateway: round-robin vs tokenpilot's router."""
     from tokenpilot.demo import render, run_demo
+    from tokenpilot.output import log
 
-    emit(run_demo(), fmt, render)
+    emit(run_demo(progress=log), fmt, render)
 
 
 app.command()(cli_cost.cost)
@@ -48,6 +57,8 @@ app.command("llama-fleet")(cli_llama.llama_fleet)
 app.command()(cli_scenario.scenario)
 app.command("simulate")(cli_sim.simulate_cmd)
 app.command("compare")(cli_sim.compare_cmd)
+app.command()(cli_catalog.gpus)
+app.command()(cli_catalog.models)
 
 
 def main() -> None:

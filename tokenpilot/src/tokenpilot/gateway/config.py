@@ -11,6 +11,9 @@
         model: llama-3.1-8b          # the model it serves (default: read from /v1/models)
         max_concurrency: 256         # requests in flight to it at most
         labels: [long-context]
+        api_key: sk-...              # sent as 'Authorization: Bearer ...' (vLLM --api-key)
+        api_key_env: VLLM_API_KEY    # or: read the key from this environment variable
+        headers: {X-Org: team-a}     # more headers sent with every request to it
     router: earliest-completion      # NAME, NAME:k=v,..., a composition file, or a mapping
     admission: {max_context: 32768, default_tenant: {tokens_per_minute: 600000}}
     tenants: {sk-acme-1: acme, sk-beta-1: beta}    # API key -> tenant; none: open gateway
@@ -23,6 +26,8 @@
 
 from __future__ import annotations
 
+import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, ClassVar, Literal
@@ -37,12 +42,14 @@ from tokenpilot.config_section import (
     PositiveFloat,
     PositiveInt,
     from_mapping,
+    read_text,
 )
 from tokenpilot.policy.admission import AdmissionConfig
 from tokenpilot.policy.compose import Composition
 
 Kind = Literal["openai", "vllm", "sglang", "llamacpp"]  # whose /metrics to read
 Port = Annotated[int, Bounds(ge=0, le=65535)]
+_TOKEN = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")  # an HTTP header name (RFC 9110 token)
 
 
 class ConfigError(ValueError):
@@ -61,6 +68,11 @@ class BackendConfig:
     tp: PositiveInt = 1
     max_concurrency: PositiveInt = 256
     labels: tuple[str, ...] = ()
+    # Sent upstream with every request (proxied and health checks): a key for a vLLM started
+    # with --api-key or a hosted endpoint, given inline or by the variable that holds it.
+    api_key: str = field(default="", repr=False)
+    api_key_env: str = ""
+    headers: dict[str, str] = field(default_factory=dict, hash=False)
 
     def __post_init__(self) -> None:
         url = self.url.rstrip("/")
@@ -70,6 +82,25 @@ class BackendConfig:
         object.__setattr__(self, "url", url)
         if not self.name:
             object.__setattr__(self, "name", parts.netloc)
+        if self.api_key and self.api_key_env:
+            raise ValueError("give api_key or api_key_env, not both")
+        if self.api_key_env:
+            key = os.environ.get(self.api_key_env, "")
+            if not key:
+                raise ValueError(f"api_key_env: the environment variable {self.api_key_env} "
+                                 "is not set")
+            object.__setattr__(self, "api_key", key)
+        for k, v in self.upstream_headers.items():
+            if not _TOKEN.fullmatch(k):
+                raise ValueError(f"headers: {k!r} is not a valid header name")
+            if any(c in v for c in "\r\n\0"):
+                raise ValueError(f"headers: the value of {k!r} holds a line break")
+
+    @property
+    def upstream_headers(self) -> dict[str, str]:
+        """The headers sent with each request to this backend, besides Host and the body's."""
+        auth = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
+        return {**auth, **self.headers}
 
 
 @dataclass(frozen=True)
@@ -120,10 +151,9 @@ class GatewayConfig:
     @classmethod
     def load(cls, path: str | Path) -> GatewayConfig:
         path = Path(path)
+        text = read_text(path, ConfigError)
         try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise ConfigError(f"{path}: cannot read ({exc.strerror})") from None
+            data = yaml.safe_load(text)
         except yaml.YAMLError as exc:
             raise ConfigError(f"{path}: not valid YAML ({exc})") from None
         return from_mapping(cls, data, str(path), ConfigError)

@@ -23,11 +23,12 @@ log = logging.getLogger("tokenpilot.gateway")
 
 async def check(client: httpx.AsyncClient, b: Backend, timeout_s: float) -> bool:
     """One check of ``b``: True if healthy. Updates its state and its metrics snapshot."""
+    h = b.cfg.upstream_headers
     try:
-        r = await client.get(b.url + "/health", timeout=timeout_s)
+        r = await client.get(b.url + "/health", timeout=timeout_s, headers=h)
         ok = r.status_code == 200
         if ok and b.cfg.kind != "openai":
-            m = await client.get(b.url + "/metrics", timeout=timeout_s)
+            m = await client.get(b.url + "/metrics", timeout=timeout_s, headers=h)
             if m.status_code == 200:
                 b.metrics = parse_metrics(m.text, b.cfg.kind)
                 info = b.metrics.info
@@ -37,14 +38,14 @@ async def check(client: httpx.AsyncClient, b: Backend, timeout_s: float) -> bool
                             block_size=int(info.get("block_size", 0) or 0),
                             max_model_len=int(info.get("max_model_len", 0) or 0))
         if ok and b.cfg.kind == "llamacpp" and b.metrics is not None:
-            s = await client.get(b.url + "/slots", timeout=timeout_s)
+            s = await client.get(b.url + "/slots", timeout=timeout_s, headers=h)
             if s.status_code == 200:  # 501 when the server runs without --slots
                 slots = parse_llamacpp_slots(s.json())
                 b.metrics.kv_usage = slots.kv_usage
                 b.learn("", "", kv_blocks=slots.total_ctx // b.block_size,
                         max_model_len=slots.slot_ctx)
         if ok and not b.model:
-            r = await client.get(b.url + "/v1/models", timeout=timeout_s)
+            r = await client.get(b.url + "/v1/models", timeout=timeout_s, headers=h)
             data = r.json().get("data") or [] if r.status_code == 200 else []
             if data:
                 b.learn("", str(data[0].get("id", "")),

@@ -88,7 +88,14 @@ def header(scope: Mapping[str, Any], name: bytes) -> str | None:
 async def read_raw(scope: Mapping[str, Any], receive: Any, max_bytes: int) -> bytes:
     """The request body's bytes, straight from the ASGI ``receive``; ``TooLarge`` past
     ``max_bytes``."""
-    declared = header(scope, b"content-length")
+    declared = kind = None
+    for k, v in scope["headers"]:  # one pass for both headers: this runs for every request
+        if k == b"content-length":
+            declared = v
+        elif k == b"content-type":
+            kind = v
+    if kind is not None and kind != b"application/json" and not _is_json(kind):
+        raise NotJSON(kind.decode("latin-1"))
     if declared and declared.isdigit() and int(declared) > max_bytes:
         raise TooLarge(max_bytes)
     chunks, size = [], 0
@@ -120,7 +127,26 @@ def parse_object(raw: bytes) -> dict[str, Any]:
     return body
 
 
+def _is_json(content_type: bytes) -> bool:
+    """``application/json`` or a ``+json`` type, any parameters (``; charset=utf-8``) aside."""
+    media = content_type.partition(b";")[0].strip().lower()
+    return media == b"application/json" or media.endswith(b"+json")
+
+
+class NotJSON(BadRequest):
+    """A body declared as something else than JSON: 415, as vLLM's and SGLang's servers answer.
+    A request with no Content-Type at all is read as JSON (raw clients often send none)."""
+
+    status = 415
+
+    def __init__(self, content_type: str) -> None:
+        super().__init__(f"the request body is declared as {content_type!r}; send JSON with "
+                         "'Content-Type: application/json'", code="unsupported_media_type")
+
+
 class TooLarge(BadRequest):
+    status = 413
+
     def __init__(self, max_bytes: int) -> None:
         super().__init__(f"the request body exceeds the {max_bytes}-byte limit; send a shorter "
                          "prompt", code="body_too_large")

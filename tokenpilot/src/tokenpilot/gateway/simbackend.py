@@ -240,13 +240,17 @@ def create_sim_app(cfg: SimConfig | None = None) -> Starlette:
             text = prompt_text(body, chat)
             prompt = sim.counter.count(text)
             ctx = sim.engine.max_model_len
-            limit = max(1, ctx - prompt) if ctx else 1 << 20
+            if ctx and prompt >= ctx:
+                raise BadRequest(f"the prompt is {prompt} tokens; this server's context is "
+                                 f"{ctx} tokens, prompt and output together; send a shorter "
+                                 "prompt", "messages" if chat else "prompt",
+                                 "context_length_exceeded")
+            limit = ctx - prompt if ctx else 1 << 20
             output = max_tokens_of(body, cfg.default_max_tokens, limit)
             stream, usage = stream_flags(body)
             st = sim.submit(prompt, output, prefix_hashes(text), 128)
         except BadRequest as exc:
-            status = 413 if exc.code == "body_too_large" else 400
-            return error_response(status, str(exc), exc.code, exc.param)
+            return error_response(exc.status, str(exc), exc.code, exc.param)
         rid = f"{'chatcmpl' if chat else 'cmpl'}-sim{st.id}"
         if stream:
             return RelayResponse(_sse(sim, st, rid, chat, prompt, usage))

@@ -21,6 +21,8 @@ PREFIX_BLOCK_TOKENS = 128
 class BadRequest(ValueError):
     """The body is not a request we can serve; the message says what to fix."""
 
+    status = 400  # the HTTP status that answers it
+
     def __init__(self, message: str, param: str | None = None,
                  code: str = "invalid_request") -> None:
         super().__init__(message)

@@ -26,6 +26,13 @@ class Upstream:
         self.max_connections = max_connections
         self._pools: dict[str, WireClient] = {}
         self._heads: dict[tuple[str, str], bytes] = {}
+        self._extra: dict[str, str] = {}  # base URL -> header lines of its own (auth, ...)
+
+    def set_headers(self, base_url: str, headers: dict[str, str]) -> None:
+        """Send ``headers`` with every request to ``base_url``: encoded into its request head
+        once, so they cost the hot path nothing."""
+        self._extra[base_url] = "".join(f"{k}: {v}\r\n" for k, v in headers.items())
+        self._heads = {k: v for k, v in self._heads.items() if k[0] != base_url}
 
     async def post(self, base_url: str, path: str, payload: bytes, connect_s: float | None,
                    head_s: float | None) -> WireResponse:
@@ -34,7 +41,8 @@ class Upstream:
         if head is None:
             pool = self._pool_for(base_url)
             head = self._heads[(base_url, path)] = (
-                f"POST {pool.prefix}{path} HTTP/1.1\r\nHost: {pool.host}:{pool.port}\r\n"
+                f"POST {pool.prefix}{path} HTTP/1.1\r\nHost: {pool.authority}\r\n"
+                f"{self._extra.get(base_url, '')}"
                 "Content-Type: application/json\r\nContent-Length: ").encode()
         raw = b"%b%d\r\n\r\n%b" % (head, len(payload), payload)
         return await self._pools[base_url].send_raw(raw, f"POST {base_url}{path}", connect_s,
@@ -45,7 +53,7 @@ class Upstream:
         if pool is None:
             try:
                 pool = WireClient(base_url, self.max_connections)
-            except ValueError as exc:  # https://: a backend this transport cannot reach
+            except ValueError as exc:  # a scheme this transport cannot reach
                 raise WireConnectError(str(exc)) from None
             self._pools[base_url] = pool
         return pool
@@ -85,23 +93,24 @@ class _Body(httpx.AsyncByteStream):
 
 
 class WireTransport(httpx.AsyncBaseTransport):
-    """Plain-HTTP/1.1 keep-alive transport; ``max_connections`` per origin."""
+    """HTTP/1.1 keep-alive transport, plain or TLS; ``max_connections`` per origin."""
 
     def __init__(self, max_connections: int = 4096) -> None:
         self.max_connections = max_connections
-        self._pools: dict[tuple[str, int], WireClient] = {}
+        self._pools: dict[tuple[str, str, int], WireClient] = {}
 
     def _pool(self, url: httpx.URL) -> WireClient:
-        key = (url.host, url.port or 80)
+        port = url.port or (443 if url.scheme == "https" else 80)
+        key = (url.scheme, url.host, port)
         pool = self._pools.get(key)
         if pool is None:
-            pool = self._pools[key] = WireClient(f"http://{url.host}:{key[1]}",
+            pool = self._pools[key] = WireClient(f"{url.scheme}://{url.host}:{port}",
                                                  self.max_connections)
         return pool
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        if request.url.scheme != "http":
-            raise httpx.UnsupportedProtocol("the wire transport speaks plain http:// only")
+        if request.url.scheme not in ("http", "https"):
+            raise httpx.UnsupportedProtocol("the wire transport speaks http:// and https://")
         timeout = request.extensions.get("timeout") or {}
         body = request.content if hasattr(request, "_content") else await request.aread()
         target = request.url.raw_path.decode("ascii")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import ssl
 from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any
 from urllib.parse import urlsplit
@@ -145,13 +146,19 @@ class WireResponse:
 
 
 class WireClient:
-    """Requests to one ``http://host:port``, at most ``max_connections`` at a time."""
+    """Requests to one ``http://host:port`` or ``https://host:port`` (TLS, the system's CA
+    certificates: a hosted endpoint), at most ``max_connections`` at a time."""
 
     def __init__(self, base_url: str, max_connections: int = 256, timeout_s: float = 30.0) -> None:
         parts = urlsplit(base_url)
-        if parts.scheme != "http" or not parts.hostname:
-            raise ValueError(f"{base_url!r}: only http://host:port URLs are supported")
-        self.host, self.port = parts.hostname, parts.port or 80
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ValueError(f"{base_url!r}: only http:// and https:// URLs are supported")
+        tls = parts.scheme == "https"
+        self.host, self.port = parts.hostname, parts.port or (443 if tls else 80)
+        self._ssl = ssl.create_default_context() if tls else None
+        # The Host header: the port only where it is not the scheme's own.
+        self.authority = (self.host if self.port == (443 if tls else 80)
+                          else f"{self.host}:{self.port}")
         self.prefix = parts.path.rstrip("/")
         self.timeout_s = timeout_s
         self._idle: list[tuple[asyncio.StreamReader, asyncio.StreamWriter]] = []
@@ -162,7 +169,7 @@ class WireClient:
         """Send; return once the status line and headers are in (the body streams after)."""
         data = b"" if body is None else body if isinstance(body, bytes) else json.dumps(
             body).encode()
-        head = [f"{method} {self.prefix}{path} HTTP/1.1", f"Host: {self.host}:{self.port}",
+        head = [f"{method} {self.prefix}{path} HTTP/1.1", f"Host: {self.authority}",
                 f"Content-Length: {len(data)}"]
         if body is not None:
             head.append("Content-Type: application/json")
@@ -204,9 +211,10 @@ class WireClient:
     async def _connect(self, timeout_s: float | None = None
                        ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
         try:
-            return await asyncio.wait_for(asyncio.open_connection(self.host, self.port),
+            return await asyncio.wait_for(asyncio.open_connection(self.host, self.port,
+                                                                  ssl=self._ssl),
                                           timeout_s or self.timeout_s)
-        except (OSError, TimeoutError) as exc:
+        except (OSError, TimeoutError) as exc:  # ssl.SSLError is an OSError
             self._sem.release()
             raise WireConnectError(f"cannot connect to {self.host}:{self.port}: {exc!r}"
                                    ) from None

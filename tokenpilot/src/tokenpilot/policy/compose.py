@@ -38,6 +38,7 @@ from tokenpilot.config_section import (
     NonNegativeInt,
     choice_error,
     from_mapping,
+    read_text,
     read_value,
 )
 from tokenpilot.policy.router import NoHealthyInstance, Router, RouterError, cached_depth
@@ -201,10 +202,7 @@ def compose(config: Composition | Mapping[str, Any],
 def load_composed(path: str | Path) -> ComposedRouter:
     """Build a ``ComposedRouter`` from a YAML (or JSON) file."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise RouterError(f"{path}: cannot read router composition ({exc.strerror})") from None
+    text = read_text(path, RouterError)
     try:
         data = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
     except (ValueError, yaml.YAMLError) as exc:

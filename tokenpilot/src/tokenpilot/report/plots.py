@@ -10,6 +10,7 @@ import matplotlib
 matplotlib.use("Agg")  # before pyplot: a headless backend for servers and CI
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
+from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter  # noqa: E402
 
 from tokenpilot.cluster.sim import SimResult  # noqa: E402
 
@@ -24,22 +25,60 @@ def _latencies(sim: SimResult) -> dict[str, np.ndarray]:
     return {"TTFT (s)": ttft, "TPOT (s)": tpot, "end-to-end (s)": e2e}
 
 
-def latency_cdfs(sims: Sequence[SimResult], path: Path) -> Path:
-    """One panel per latency, one line per router."""
-    fig, axes = plt.subplots(1, 3, figsize=(15, 4))
+LINESTYLES = ("-", "--", ":", "-.")
+
+
+def _seconds(x: float, _pos: int = 0) -> str:
+    """A log-axis tick label: ``5 ms``, ``1 s``, ``20 s``."""
+    if x >= 1:
+        return f"{x:g} s"
+    return f"{x * 1e3:g} ms"
+
+
+def _groups(sims: Sequence[SimResult]) -> list[tuple[str, dict[str, np.ndarray]]]:
+    """Routers whose latencies are identical share one line, labelled ``a = b``: otherwise the
+    last one drawn hides the others and the legend names lines nobody can see."""
+    groups: list[tuple[list[str], dict[str, np.ndarray]]] = []
     for sim in sims:
-        for ax, (label, x) in zip(axes, _latencies(sim).items(), strict=True):
+        lat = _latencies(sim)
+        for names, other in groups:
+            if all(np.array_equal(np.sort(lat[k]), np.sort(other[k])) for k in lat):
+                names.append(sim.router)
+                break
+        else:
+            groups.append(([sim.router], lat))
+    return [(" = ".join(names), lat) for names, lat in groups]
+
+
+def latency_cdfs(sims: Sequence[SimResult], path: Path, slo_ttft: float | None = None,
+                 slo_tpot: float | None = None) -> Path:
+    """One panel per latency, one line per router (identical ones merged), the SLOs marked."""
+    fig, axes = plt.subplots(1, 3, figsize=(15, 4.5))
+    colours = plt.get_cmap("tab10").colors
+    for g, (label, lat) in enumerate(_groups(sims)):
+        for ax, x in zip(axes, lat.values(), strict=True):
             if x.size == 0:
                 continue
             xs = np.sort(x)
             idx = np.linspace(0, xs.size - 1, min(xs.size, MAX_POINTS)).astype(int)
-            ax.plot(xs[idx], (idx + 1) / xs.size, label=sim.router)
-            ax.set_xlabel(label)
+            ax.plot(xs[idx], (idx + 1) / xs.size, label=label, color=colours[g % 10],
+                    ls=LINESTYLES[g % len(LINESTYLES)], lw=1.6)
+    for ax, (label, slo) in zip(axes, (("TTFT (s)", slo_ttft), ("TPOT (s)", slo_tpot),
+                                       ("end-to-end (s)", None)), strict=True):
+        ax.set_xlabel(label.replace(" (s)", ""))
+        if ax.lines:
             ax.set_xscale("log")
+            ax.xaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+            ax.xaxis.set_major_formatter(FuncFormatter(_seconds))
+            ax.xaxis.set_minor_formatter(NullFormatter())  # 2x10^-2, 3x10^-2...: unreadable
+        if slo is not None:
+            ax.axvline(slo, color="#b22", lw=1, ls="--", label=f"SLO {_seconds(slo)}")
+        ax.set_ylim(0, 1.02)
+        ax.grid(alpha=0.3, which="major")
     axes[0].set_ylabel("fraction of requests")
-    for ax in axes:
-        ax.grid(alpha=0.3)
-    axes[0].legend()
+    for ax in axes[:2]:
+        if ax.lines:
+            ax.legend(fontsize=8, loc="lower right")
     fig.tight_layout()
     fig.savefig(path, dpi=90)
     plt.close(fig)
@@ -57,20 +96,31 @@ def _thin(t, y) -> tuple[np.ndarray, np.ndarray]:
 def instance_series(sim: SimResult, path: Path) -> Path:
     """Per instance over time: requests on it (running + waiting) and KV blocks in use (%)."""
     fig, (top, bottom) = plt.subplots(2, 1, figsize=(12, 7), sharex=True)
+    # A colour family per GPU type (tab20's pairs, then tab20b's), a line style per instance
+    # within it: eight instances in eight shades of one default colour cycle cannot be told
+    # apart, and the GPU type is what a reader compares.
+    families = list(dict.fromkeys(sim.gpus))
+    palette = plt.get_cmap("tab20").colors + plt.get_cmap("tab20b").colors
+    seen: dict[str, int] = {}
     for k, s in enumerate(sim.series):
         if not len(s):
             continue
+        gpu = sim.gpus[k]
+        n = seen[gpu] = seen.get(gpu, -1) + 1
+        style = {"color": palette[(2 * families.index(gpu) + n % 2) % len(palette)],
+                 "ls": LINESTYLES[(n // 2) % len(LINESTYLES)], "lw": 1.0,
+                 "label": sim.names[k]}
         load = np.asarray(s.running) + np.asarray(s.waiting)
-        top.step(*_thin(s.t, load), where="post", lw=0.8, label=sim.names[k])
+        top.step(*_thin(s.t, load), where="post", **style)
         kv = np.asarray(s.kv_used) * 100.0 / max(sim.kv_blocks[k], 1)
-        bottom.step(*_thin(s.t, kv), where="post", lw=0.8, label=sim.names[k])
+        bottom.step(*_thin(s.t, kv), where="post", **style)
     top.set_ylabel("requests on instance")
     bottom.set_ylabel("KV blocks in use (%)")
     bottom.set_xlabel("simulated time (s)")
     top.set_title(f"router {sim.router}")
     for ax in (top, bottom):
         ax.grid(alpha=0.3)
-    top.legend(fontsize=7, ncol=4)
+    top.legend(fontsize=7, ncol=4, loc="upper left")
     fig.tight_layout()
     fig.savefig(path, dpi=90)
     plt.close(fig)

@@ -13,6 +13,10 @@ from tokenpilot.cluster import FleetMetrics, FleetSpec, SimResult, compute_metri
 from tokenpilot.policy.router import Router
 from tokenpilot.workload.request import Request
 
+# Called after each simulation a scenario runs (label, requests, wall seconds): the command
+# line's progress lines. Module state, not an argument, so scenarios need not pass it along.
+on_run: Callable[[str, int, float], None] | None = None
+
 
 @dataclass
 class ScenarioResult:
@@ -30,17 +34,28 @@ class ScenarioResult:
     sims: list[SimResult] = field(default_factory=list, repr=False)
     metrics: list[FleetMetrics] = field(default_factory=list, repr=False)
 
+    @property
+    def missed(self) -> list[str]:
+        """The targets this run missed (none are evaluated at quick sizes)."""
+        return [] if self.quick else [k for k, ok in self.checks.items() if not ok]
+
     def to_dict(self) -> dict:
         return {"scenario": self.name, "title": self.title, "quick": self.quick,
                 "columns": self.columns, "rows": self.rows, "notes": self.notes,
-                "checks": self.checks}
+                "checks": self.checks, "checks_evaluated": not self.quick}
 
     def table(self) -> str:
         from tokenpilot.report.tables import table
 
-        body = table(self.columns, [[_cell(r.get(c)) for c in self.columns] for r in self.rows])
+        digits = {c: _digits([r.get(c) for r in self.rows]) for c in self.columns}
+        body = table(self.columns, [[_cell(r.get(c), digits[c]) for c in self.columns]
+                                    for r in self.rows])
         lines = [f"{self.name}: {self.title}", "", body]
-        if self.checks:
+        if self.checks and self.quick:
+            lines += ["", "targets not evaluated with --quick (its sizes are too small to "
+                      "decide them; run without --quick, with --check to exit on a miss):"]
+            lines += [f"  {k} (at quick sizes)" for k in self.checks]
+        elif self.checks:
             lines.append("")
             lines += [f"target {'PASS' if ok else 'MISS'}: {k}" for k, ok in self.checks.items()]
         if self.notes:
@@ -49,13 +64,23 @@ class ScenarioResult:
         return "\n".join(lines)
 
 
-def _cell(v: Any) -> str:
+def _digits(values: Sequence[Any]) -> int:
+    """Decimals for a column of numbers: one precision per column, enough for its largest
+    value to show three significant digits (0 from 100 up, 1 from 10, else 2)."""
+    nums = [abs(v) for v in values if isinstance(v, float) and v == v]
+    if not nums:
+        return 0
+    top = max(nums)
+    return 0 if top >= 100 else 1 if top >= 10 else 2
+
+
+def _cell(v: Any, digits: int = 2) -> str:
     if v is None:
         return "-"
     if isinstance(v, float):
         if v != v:
             return "-"
-        return f"{v:.3g}" if abs(v) < 1000 else f"{v:.0f}"
+        return f"{v:.{digits}f}"
     return str(v)
 
 
@@ -67,6 +92,8 @@ def run(fleet: FleetSpec, requests: Sequence[Request], router: Router, label: st
     sim = simulate(fleet, requests, router, admission=admission, queue_factory=queue_factory,
                    series_interval_s=0.5, **engine_config)
     sim.router = label
+    if on_run is not None:
+        on_run(label, len(requests), sim.wall_s)
     return sim, compute_metrics(sim, slo_ttft, slo_tpot)
 
 

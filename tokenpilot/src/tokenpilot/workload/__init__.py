@@ -15,7 +15,13 @@ from tokenpilot.workload.loaders import (
     trace_path,
 )
 from tokenpilot.workload.request import Request
-from tokenpilot.workload.spec import SPEC_FORMS, WorkloadSpec, load_workload, parse_spec
+from tokenpilot.workload.spec import (
+    SPEC_FORMS,
+    WorkloadSpec,
+    expected_count,
+    load_workload,
+    parse_spec,
+)
 from tokenpilot.workload.transform import mean_rate, scale_time, scale_to_rate, truncate
 
 __all__ = [
@@ -24,6 +30,7 @@ __all__ = [
     "Request",
     "WorkloadError",
     "WorkloadSpec",
+    "expected_count",
     "gamma",
     "load_azure",
     "load_file",

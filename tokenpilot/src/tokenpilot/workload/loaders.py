@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
+from tokenpilot.config_section import not_utf8
 from tokenpilot.workload._shared import traces_dir
 from tokenpilot.workload.errors import WorkloadError
 from tokenpilot.workload.request import Request
@@ -247,6 +248,13 @@ def load_file(path: str | Path, *, seed: int = 0) -> list[Request]:
     path = Path(path)
     if not path.is_file():
         raise WorkloadError(f"{path}: no such file")
+    try:
+        return _load_file(path, seed)
+    except UnicodeDecodeError as exc:  # raised while reading, wherever the bad byte is
+        raise WorkloadError(f"{path}: {not_utf8(exc, whole=False)}") from None
+
+
+def _load_file(path: Path, seed: int) -> list[Request]:
     with _open(path) as f:
         first = f.readline()
     if _is_jsonl(path):

@@ -34,6 +34,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from tokenpilot.workload import generators
@@ -134,6 +135,39 @@ def load_workload(spec: str | WorkloadSpec) -> list[Request]:
     if "duration" in mods:
         requests = truncate(requests, duration=mods["duration"])
     return requests
+
+
+def expected_count(spec: str | WorkloadSpec) -> int | None:
+    """About how many requests ``spec`` makes, known before making them (to refuse a run that
+    would not fit in memory): a generator's ``n`` or ``rps * duration``, a file's size over the
+    length of its first lines; None for the built-in traces, whose sizes are fixed."""
+    parsed = parse_spec(spec) if isinstance(spec, str) else spec
+    count: float | None = None
+    if parsed.kind == "file":
+        count = _lines_in(Path(parsed.path))
+    elif parsed.kind in GENERATORS:
+        p = parsed.params
+        counts = [p["n"]] if "n" in p else []
+        if "duration" in p:
+            counts.append(p["rps"] * p["duration"])
+        count = min(counts)
+    if count is None:
+        return None
+    if "n" in parsed.mods:
+        count = min(count, parsed.mods["n"])
+    return max(int(count), 0)
+
+
+def _lines_in(path: Path, sample: int = 64 << 10) -> int | None:
+    """About how many lines ``path`` holds, from the length of those in its first bytes."""
+    try:
+        size = path.stat().st_size
+        with open(path, "rb") as f:
+            head = f.read(sample)
+    except OSError:
+        return None  # the loader says why
+    lines = head.count(b"\n") or 1
+    return round(size * lines / max(len(head), 1))
 
 
 def _generator_params(spec: str, kind: str, rest: str) -> dict[str, Any]:

@@ -1,0 +1,112 @@
+"""Reports people look at (issue 19): plots a reader can read, tables that fit, one table per
+page. No headless browser is assumed here: the tests check sizes, labels and structure."""
+
+from __future__ import annotations
+
+import struct
+
+import matplotlib.pyplot as plt
+import pytest
+
+from tokenpilot.cluster import compute_metrics, simulate
+from tokenpilot.cluster.fleet import load_fleet
+from tokenpilot.policy.routers import make_router
+from tokenpilot.report import compare_table, write_report
+from tokenpilot.report.tables import unit
+from tokenpilot.workload import poisson
+
+
+def png_size(path) -> tuple[int, int]:
+    with open(path, "rb") as f:
+        head = f.read(24)
+    assert head[:8] == b"\x89PNG\r\n\x1a\n"
+    return struct.unpack(">II", head[16:24])
+
+
+@pytest.fixture(scope="module")
+def runs():
+    fleet = load_fleet("mixed")
+    reqs = poisson(20, n=300, prompt=500, output=50)
+    sims, metrics = [], []
+    for spec in ("round-robin", "round-robin:seed=0", "earliest-completion"):
+        sim = simulate(fleet, reqs, make_router(spec), series_interval_s=0.5)
+        sim.router = spec
+        sims.append(sim)
+        metrics.append(compute_metrics(sim, 1.0, 0.1))
+    return sims, metrics
+
+
+def test_latency_cdfs_merge_identical_series_mark_the_slos_and_label_ticks_readably(
+        runs, tmp_path, monkeypatch):
+    from tokenpilot.report import plots
+
+    sims, _ = runs
+    figures = []
+    monkeypatch.setattr(plots.plt, "close", figures.append)  # keep the figure to inspect it
+    path = plots.latency_cdfs(sims, tmp_path / "cdf.png", 1.0, 0.1)
+    (fig,) = figures
+    ttft, tpot, e2e = fig.axes
+    labels = [line.get_label() for line in ttft.lines]
+    assert labels == ["round-robin = round-robin:seed=0", "earliest-completion", "SLO 1 s"]
+    assert [line.get_label() for line in tpot.lines][-1] == "SLO 100 ms"
+    assert len({line.get_linestyle() for line in ttft.lines[:2]}) == 2
+    fig.canvas.draw()
+    minor = [t.get_text() for t in ttft.get_xticklabels(minor=True)]
+    assert not any(minor), minor  # no 2x10^-2-style minor labels
+    major = [t.get_text() for t in ttft.get_xticklabels() if t.get_text()]
+    assert major and all(t.endswith((" ms", " s")) for t in major), major
+    assert png_size(path) == (1350, 405)
+    plt.close(fig)
+
+
+def test_instance_series_colours_each_gpu_type_apart(runs, tmp_path, monkeypatch):
+    from tokenpilot.report import plots
+
+    sims, _ = runs
+    figures = []
+    monkeypatch.setattr(plots.plt, "close", figures.append)
+    plots.instance_series(sims[0], tmp_path / "inst.png")
+    (fig,) = figures
+    top = fig.axes[0]
+    styles = {(line.get_color(), line.get_linestyle()) for line in top.lines}
+    assert len(styles) == len(top.lines) == 8  # every instance drawn its own way
+    colour_of = {}
+    for line, gpu in zip(top.lines, sims[0].gpus, strict=True):
+        colour_of.setdefault(gpu, set()).add(line.get_color())
+    families = list(colour_of.values())
+    assert all(not (a & b) for i, a in enumerate(families) for b in families[i + 1:])
+    plt.close(fig)
+
+
+def test_the_html_report_is_one_wide_table_and_the_scenario_page_shows_its_table_once(
+        runs, tmp_path):
+    sims, metrics = runs
+    index = write_report(tmp_path / "cmp", sims, metrics)
+    page = index.read_text()
+    assert "max-width:1200px" not in page and "<table>" in page
+    for head in ("goodput/s", "SLO met", "TTFT p99 ms", "makespan s"):
+        assert f"<th>{head}</th>" in page
+    assert "SLO met: the share of all requests" in page
+    one = write_report(tmp_path / "scn", sims, metrics, summary="scenario table\nrow 1")
+    text = one.read_text()
+    assert text.count("scenario table") == 1 and "<table>" not in text
+
+
+def test_text_tables_use_one_unit_and_precision_per_column(runs):
+    _, metrics = runs
+    lines = compare_table(metrics).splitlines()
+    head = lines[0]
+    assert "TTFT p99 ms" in head or "TTFT p99 s" in head
+    assert "ms" not in "".join(lines[2:5])  # the unit is in the header, not the cells
+    assert unit([0.005, 0.02])[1](0.005) == "5.0" and unit([1.5, 12.0])[0] == "s"
+
+
+def test_the_instance_table_explains_its_columns(runs):
+    from tokenpilot.report import metrics_json, simulate_text
+
+    _, metrics = runs
+    text = simulate_text(metrics_json(metrics[0], fleet={"name": "mixed"}, fleet_desc="mixed",
+                                      workload="poisson", capacity_rps=80.0, rate_rps=20.0,
+                                      load=0.25))
+    assert "load: seconds of full-speed work" in text and "compute / bandwidth:" in text
+    assert "ttft (ms)" in text or "ttft (s)" in text
