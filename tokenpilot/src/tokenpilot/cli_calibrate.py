@@ -38,6 +38,9 @@ def calibrate_fit(logs: Sequence[Path], fleet: str | None, out: Path | None,
     if inst.count != 1:
         raise fail(f"fleet {fleet} has {inst.count} instances; each log is replayed on one "
                    "instance, so --fit needs a fleet of one (count: 1) and one log per server")
+    if inst.role != "both":
+        raise fail(f"fleet {fleet} has a role: {inst.role} instance; --fit replays each log on "
+                   "one colocated instance, so the fleet's instance needs role: both")
     try:
         measured = [read_log(p) for p in logs]
     except LogError as exc:
