@@ -250,7 +250,7 @@ def simulate_pd(fleet: FleetSpec, requests: Sequence[Request], prefill_router: R
     unadmitted: list[deque[int]] = [deque() for _ in d_eng]
     admitted_at: dict[int, float] = {}
     gate = _Gate(p_eng) if backpressure else None
-    to_open: set[int] = set()  # prefill instances whose gate may let requests in
+    to_open: dict[int, float] = {}  # prefill instance -> since when its gate may open
 
     def prefilled(r: RequestResult) -> None:
         out.prefill_results[r.id] = r
@@ -258,7 +258,7 @@ def simulate_pd(fleet: FleetSpec, requests: Sequence[Request], prefill_router: R
         i = p_stage.placed.get(r.id, -1)
         if gate is not None and i >= 0:
             gate.running[i].pop(r.id, None)
-            to_open.add(i)
+            to_open[i] = min(to_open.get(i, r.finish), r.finish)
         if r.rejected or req.output_tokens <= 1:
             return
         dt = transfer_s(req.prompt_tokens, p_eng[i].cm, link)
@@ -283,7 +283,7 @@ def simulate_pd(fleet: FleetSpec, requests: Sequence[Request], prefill_router: R
             i = p_stage.placed[rid]
             gate.release(i, rid)
             p_stage.touch(i)
-            to_open.add(i)
+            to_open[i] = min(to_open.get(i, t), t)
 
     p_stage = _Stage(p_eng, prefill_router, prefilled,
                      [s.labels for _, s in pre.expand()])
@@ -296,12 +296,13 @@ def simulate_pd(fleet: FleetSpec, requests: Sequence[Request], prefill_router: R
             gate.running[i][req.id] = gate.blocks(i, req)
         p_stage._place(req, i, t)
 
-    def open_gates(t: float) -> None:
+    def open_gates() -> None:
         while to_open:
-            i = to_open.pop()
+            i, since = to_open.popitem()
             q = gate.queue[i] if gate is not None else None
             while q and gate is not None and gate.room(i, q[0]):
-                place(q.popleft(), i, t)
+                req = q.popleft()
+                place(req, i, max(since, req.arrival))
             p_stage.touch(i)
 
     def check_admissions() -> None:
@@ -335,7 +336,7 @@ def simulate_pd(fleet: FleetSpec, requests: Sequence[Request], prefill_router: R
         # must still make progress: ask for the next representable instant.
         t = nxt if nxt > t else math.nextafter(t, math.inf)
         p_stage.catch_up(t)
-        open_gates(t)
+        open_gates()
         while handovers and handovers[0][0] <= t:
             ht, rid = heapq.heappop(handovers)
             req = by_id[rid]
@@ -345,7 +346,7 @@ def simulate_pd(fleet: FleetSpec, requests: Sequence[Request], prefill_router: R
                 unadmitted[j].append(rid)
         d_stage.catch_up(t)
         check_admissions()
-        open_gates(t)
+        open_gates()
         while k < n and requests[k].arrival <= t:
             req = requests[k]
             k += 1
