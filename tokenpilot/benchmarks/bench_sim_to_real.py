@@ -23,7 +23,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from tokenpilot.calibrate.fit import fit
-from tokenpilot.calibrate.harness import HarnessConfig, instance, run, synthetic_log
+from tokenpilot.calibrate.harness import HarnessConfig, instance, run, save_record, synthetic_log
 from tokenpilot.calibrate.record import RecordError, poisson_requests
 from tokenpilot.llamafleet import LlamaUnavailable
 
@@ -93,6 +93,7 @@ def main() -> int:
         print(f"{k:<10} {p['measured'][k] * 1e3:8.1f}ms {p['predicted'][k] * 1e3:8.1f}ms "
               f"{p['errors'][k] * 100:+7.1f}% {p['uncalibrated'][k] * 1e3:11.1f}ms "
               f"{p['uncalibrated_errors'][k] * 100:+7.1f}%")
+    print(f"figures kept in {save_record(rep)} (tokenpilot calibrate --report shows them)")
     hit = all(abs(p["errors"][k]) <= TARGET for k in ("ttft_p50", "tpot_p50"))
     print(f"target (TTFT p50 and TPOT p50 within {TARGET:.0%}): {'met' if hit else 'MISSED'}")
     return 0

@@ -116,7 +116,11 @@ def test_cli_bad_log_exits_2_with_one_line_and_writes_nothing(tmp_path) -> None:
     two = tmp_path / "two.yaml"
     two.write_text(yaml.safe_dump({"instances": [{**fleet_doc(SPEC)["instances"][0],
                                                   "count": 2}]}))
+    pre = tmp_path / "prefill.yaml"
+    pre.write_text(yaml.safe_dump({"instances": [{**fleet_doc(SPEC)["instances"][0],
+                                                  "role": "prefill"}]}))
     for args, msg in ((["--fit", bad], "needs --fleet"),
+                      (["--fit", bad, "--fleet", pre, "--out", out], "needs role: both"),
                       (["--fit", bad, "--fleet", fleet], "needs --out"),
                       (["--fit", tmp_path / "no.csv", "--fleet", fleet, "--out", out],
                        "cannot read log"),

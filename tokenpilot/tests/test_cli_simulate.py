@@ -80,3 +80,28 @@ def test_bad_fleet_file_exits_2(tmp_path):
     f.write_text("instances:\n  - {gpu: h100-sxm}\n")
     r = cli("compare", "--fleet", str(f), "--workload", WL)
     assert r.exit_code == 2 and "instances[0]: missing required key 'model'" in r.stderr
+
+
+PD_FLEET = ("instances:\n  - {gpu: h100-sxm, model: llama-3.1-8b, role: prefill, name: p}\n"
+            "  - {gpu: h100-sxm, model: llama-3.1-8b, role: decode, count: 2, name: d}\n")
+
+
+def test_simulate_runs_a_role_fleet_disaggregated(tmp_path):
+    f = tmp_path / "pd.yaml"
+    f.write_text(PD_FLEET)
+    r = cli("simulate", "--fleet", str(f), "--workload", WL, "--router", "least-tokens",
+            "--format", "json")
+    assert r.exit_code == 0, r.output
+    m = json.loads(r.stdout)["metrics"]
+    assert m["router"] == "pd:least-tokens/least-tokens" and m["served"] == 80
+    assert [i["name"] for i in m["instances"]] == ["p-0", "d-0", "d-1"]
+
+
+def test_a_role_fleet_it_cannot_honour_is_one_line(tmp_path):
+    f = tmp_path / "p.yaml"
+    f.write_text("instances:\n  - {gpu: h100-sxm, model: llama-3.1-8b, role: prefill}\n")
+    for cmd in ("simulate", "compare"):
+        r = cli(cmd, "--fleet", str(f), "--workload", WL)
+        assert r.exit_code == 2
+        assert r.stderr.strip() == ("error: a fleet with role: prefill instances needs at "
+                                    "least one role: decode instance to hand requests to")

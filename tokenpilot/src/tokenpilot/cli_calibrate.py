@@ -1,6 +1,8 @@
-"""``tokenpilot calibrate --fit LOG ... --fleet FLEET.yaml --out PROFILE.yaml``: a fitted profile.
+"""``tokenpilot calibrate --fit LOG ... --fleet FLEET.yaml --out PROFILE.yaml`` and
+``tokenpilot calibrate --fit-phases CSV --gpu G --model M --tp N --out PROFILE.yaml``: a fitted
+profile.
 
-A plain function; ``cli_cost.calibrate`` calls it when ``--fit`` is given.
+Plain functions; ``cli_cost.calibrate`` calls them when ``--fit`` or ``--fit-phases`` is given.
 """
 
 from __future__ import annotations
@@ -36,6 +38,9 @@ def calibrate_fit(logs: Sequence[Path], fleet: str | None, out: Path | None,
     if inst.count != 1:
         raise fail(f"fleet {fleet} has {inst.count} instances; each log is replayed on one "
                    "instance, so --fit needs a fleet of one (count: 1) and one log per server")
+    if inst.role != "both":
+        raise fail(f"fleet {fleet} has a role: {inst.role} instance; --fit replays each log on "
+                   "one colocated instance, so the fleet's instance needs role: both")
     try:
         measured = [read_log(p) for p in logs]
     except LogError as exc:
@@ -57,6 +62,60 @@ def calibrate_fit(logs: Sequence[Path], fleet: str | None, out: Path | None,
     doc["profile"] = str(out)
     emit(doc, fmt, _render)
     log(f"profile written to {out}")
+
+
+def calibrate_fit_phases(path: Path, gpu: str | None, model: str | None, tp: Sequence[int],
+                         out: Path | None, fmt: Format = Format.text) -> None:
+    """Fit a calibration profile to per-phase timings (Splitwise layout); write it to ``out``."""
+    from tokenpilot.calibrate.phases import PhaseError, fit_phases, read_phases
+    from tokenpilot.costmodel import DoesNotFitError
+    from tokenpilot.hardware import UnknownGPUError, get_gpu
+    from tokenpilot.models import UnknownModelError, get_model
+
+    for flag, value in (("--gpu G", gpu), ("--model M", model), ("--out PROFILE.yaml", out)):
+        if not value:
+            raise fail(f"--fit-phases needs {flag}")
+    assert gpu and model and out is not None
+    if out.is_dir():
+        raise fail(f"--out {out} is a directory; give a file name such as {out / 'profile.yaml'}")
+    bad = [t for t in tp if t < 1]
+    if bad:
+        raise fail(f"--tp must be a positive integer, got {bad[0]}")
+    try:
+        gpu_name, model_name = get_gpu(gpu).name, get_model(model).name
+        rows = read_phases(path, sorted(set(tp)))
+        log(f"fitting {gpu_name} x {model_name} to {len(rows)} per-phase rows from {path} "
+            f"(tp {', '.join(str(t) for t in sorted({r.tp for r in rows}))})")
+        result = fit_phases(rows, gpu_name, model_name)
+    except (PhaseError, UnknownGPUError, UnknownModelError, DoesNotFitError) as exc:
+        raise fail(str(exc)) from None
+    doc = {**result.to_dict(), "gpu": gpu_name, "model": model_name, "csv": str(path),
+           "calibration": result.calibration.to_dict()}
+    if not result.converged:
+        emit(doc, fmt, _render_phases)
+        raise fail(f"{result.message}; no profile written", code=1)
+    try:
+        write_profile(out, Profile(result.calibration, gpu_name, model_name,
+                                   {"fit_phases": result.to_dict(), "csv": str(path)}))
+    except OSError as exc:
+        raise fail(f"cannot write {out}: {exc.strerror or exc}") from None
+    doc["profile"] = str(out)
+    emit(doc, fmt, _render_phases)
+    log(f"profile written to {out}")
+
+
+def _render_phases(d: dict) -> str:
+    lines = [f"fit: {d['message']} in {d['wall_s']:.1f} s ({d['rows']} rows"
+             + (f", {d['excluded_prefill_rows']} prefill rows faster than the 100%-of-peak "
+                "bound left out" if d["excluded_prefill_rows"] else "") + ")", "",
+             f"{'parameter':<22} {'value':>10}"]
+    for name in d["fitted"]:
+        lines.append(f"{name:<22} {_fmt_value(name, d['calibration'][name]):>10}  fitted")
+    for name, why in d["held"].items():
+        lines.append(f"{name:<22} {_fmt_value(name, d['calibration'][name]):>10}  {why}")
+    lines += ["", "mean |error| per phase (predicted vs measured):"]
+    lines += [f"  {k:<14} {v:5.1f}%" for k, v in d["mape_pct"].items()]
+    return "\n".join(lines)
 
 
 def _fmt_value(name: str, v: float) -> str:

@@ -171,9 +171,16 @@ def _render_report(rep: FidelityReport) -> str:
         lines.append(f"{r.id:<28} {r.metric + ' ' + r.unit:<18} {r.measured:10.2f} {pred} {err}  "
                      f"{r.condition}{note}")
     lines.append("")
-    lines.append("mean absolute percentage error per group:")
-    for group, mape in rep.mape.items():
-        lines.append(f"  {group:<26} {mape:6.1f}%  ({rep.counts[group]} measurements)")
+    lines.append("every accuracy figure the project knows (mean |error| over n measurements; "
+                 "llama.cpp: signed error of one run), with its data source:")
+    for f in rep.figures:
+        signed = "+" if f.name.startswith("llama.cpp") else ""
+        err = f"{'-':>7}" if f.error_pct is None else f"{f.error_pct:{signed}6.1f}%"
+        target = "" if f.target_pct is None else f"  target {f.target_pct:.0f}%: " + (
+            "-" if f.error_pct is None else "met" if abs(f.error_pct) <= f.target_pct
+            else "MISSED")
+        lines.append(f"  {f.name:<52} {err} n={f.n:<4}{target}")
+        lines.append(f"      source: {f.source}" + (f"; {f.note}" if f.note else ""))
     return "\n".join(lines)
 
 
@@ -183,17 +190,32 @@ def calibrate(
                                    "(CSV or JSONL; repeat for several)."),
     fleet: str = typer.Option(None, "--fleet", help="With --fit: the fleet file of the one "
                               "instance kind the logs came from."),
-    out: Path = typer.Option(None, "--out", help="With --fit: the profile YAML to write."),
+    out: Path = typer.Option(None, "--out", help="With --fit or --fit-phases: the profile YAML "
+                             "to write."),
+    fit_phases: Path = typer.Option(None, "--fit-phases", help="Fit a profile to per-phase "
+                                    "timings (CSV: prompt_size, batch_size, prompt_time, "
+                                    "token_time in ms; the Splitwise layout)."),
+    gpu: str = typer.Option(None, "--gpu", help="With --fit-phases: the GPU the timings are of."),
+    model: str = typer.Option(None, "--model", help="With --fit-phases: the model timed."),
+    tp: list[int] = typer.Option(None, "--tp", help="With --fit-phases: the tensor-parallel "
+                                 "degree of the rows (repeat to fit rows at several)."),
     fmt: Format = FORMAT_OPTION,
 ) -> None:
-    """How close the cost model is to ../shared/fidelity (--report), or fit a profile (--fit)."""
+    """How close the cost model is to the measurements the project knows (--report), or fit a
+    profile (--fit, --fit-phases)."""
     if fit:
         from tokenpilot.cli_calibrate import calibrate_fit
 
         calibrate_fit(fit, fleet, out, fmt)
         return
+    if fit_phases is not None:
+        from tokenpilot.cli_calibrate import calibrate_fit_phases
+
+        calibrate_fit_phases(fit_phases, gpu, model, tp or [], out, fmt)
+        return
     if not report:
-        raise fail("pass --report, or --fit LOG --fleet FLEET.yaml --out PROFILE.yaml")
+        raise fail("pass --report, --fit LOG --fleet FLEET.yaml --out PROFILE.yaml, or "
+                   "--fit-phases CSV --gpu G --model M --tp N --out PROFILE.yaml")
     try:
         rep = fidelity_report()
     except FileNotFoundError as e:

@@ -6,13 +6,12 @@ fitted parameters until each request's simulated TTFT and TPOT match the measure
 ratios, under a robust loss (``soft_l1``: a request slowed by something the simulator does not
 know, such as another process on the CPU, counts linearly beyond 10%, not quadratically).
 
-The parameters are searched as ``log(value / start)``, so each starts at 0 and one finite-
-difference step is the same relative change for all of them. A weak prior (a factor of 10 is one
-standard deviation) pulls each toward its start: the data decide where they can, and where they
-cannot (two parameters that only their sum shows) the profile stays near the start instead of
-drifting. What the data identified is then read off the curvature at the solution: a parameter
-whose relative uncertainty is under 10% is *identified*; the others are reported with the
-parameter they trade against.
+The search is ``calibrate.solve`` (the one every calibration fit uses): parameters as
+``log(value / start)`` under a weak prior toward the start, so where the data cannot decide (two
+parameters that only their sum shows) the profile stays near the start instead of drifting.
+What the data identified is then read off the curvature at the solution: a parameter whose
+relative uncertainty is under 10% is *identified*; the others are reported with the parameter
+they trade against.
 
 What the fit can see, from TTFT and TPOT of single requests at low load: prefill time versus
 prompt length (``flops_eff`` and the constant per iteration), decode time at batch 1 (weights
@@ -32,14 +31,12 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from tokenpilot.calibrate.logs import RequestLog
+from tokenpilot.calibrate.solve import PRIOR_SIGMA, Search, solve
 from tokenpilot.cluster.fleet import InstanceSpec
 from tokenpilot.costmodel import Calibration
 from tokenpilot.engine import Engine, RequestResult
 
 FITTED = ("flops_eff", "bw_eff", "step_overhead_s", "seq_overhead_s")
-BOUNDS = {"flops_eff": (1e-3, 1.0), "bw_eff": (1e-3, 1.0), "step_overhead_s": (1e-5, 1.0),
-          "seq_overhead_s": (1e-6, 0.1)}
-PRIOR_SIGMA = math.log(10.0)  # one standard deviation of the prior, in log(value)
 OUTLIER_SCALE = 0.1  # soft_l1's f_scale: log errors beyond ~10% count linearly
 IDENTIFIED_REL = 0.10  # relative 1-sigma uncertainty under which a parameter counts identified
 NOISE_FLOOR = 0.02  # the least per-request log error the identifiability analysis assumes
@@ -135,7 +132,7 @@ class _Problem:
 
     def __init__(self, spec: InstanceSpec, logs: Sequence[RequestLog], start: Calibration):
         self.spec, self.logs, self.start = spec, list(logs), start
-        self.p0 = np.array([getattr(start, n) for n in FITTED])
+        self.search = Search(start, FITTED)
         self.meas = []
         for log in self.logs:
             ttft = np.log([r.ttft_s for r in log.records])
@@ -149,8 +146,7 @@ class _Problem:
         return [len(v) for ttft, _, tpot in self.meas for v in (ttft, tpot)]
 
     def calibration(self, x: np.ndarray) -> Calibration:
-        vals = self.p0 * np.exp(x)
-        return replace(self.start, **{n: float(v) for n, v in zip(FITTED, vals, strict=True)})
+        return self.search.calibration(x)
 
     def simulated(self, cal: Calibration) -> list[tuple[np.ndarray, np.ndarray]]:
         self.evaluations += 1
@@ -169,39 +165,26 @@ class _Problem:
             parts.append(np.log(np.maximum(tpot, 1e-9)) - m_tpot)
         return np.concatenate(parts)
 
-    def residuals(self, x: np.ndarray) -> np.ndarray:
-        return np.concatenate([self.data_residuals(x), x / PRIOR_SIGMA])
-
 
 def default_start(spec: InstanceSpec) -> Calibration:
-    """The instance's current calibration, each fitted parameter moved well inside its bounds.
-
-    A start on a bound would stall the search there (the trust region shrinks to the distance
-    from the bound), so it is kept a factor of ten from the lower and 10% from the upper one.
-    """
-    cal = spec.cost_model().cal
-    return replace(cal, **{n: min(max(getattr(cal, n), BOUNDS[n][0] * 10), BOUNDS[n][1] * 0.9)
-                           for n in FITTED}, source="")
+    """The instance's current calibration, each fitted parameter moved well inside its bounds
+    (``Search.inside``)."""
+    return replace(Search.inside(spec.cost_model().cal, FITTED), source="")
 
 
 def fit(spec: InstanceSpec, logs: Sequence[RequestLog], start: Calibration | None = None,
         max_evals: int = MAX_EVALS) -> FitResult:
     """Fit ``FITTED`` so that replaying each log on ``spec`` reproduces its TTFT and TPOT."""
-    from scipy.optimize import least_squares
-
     if not logs:
         raise FitError("no logs to fit")
     t0 = time.perf_counter()
     start = start or default_start(spec)
     prob = _Problem(spec, logs, start)
-    lo = np.log([BOUNDS[n][0] for n in FITTED] / prob.p0)
-    hi = np.log([BOUNDS[n][1] for n in FITTED] / prob.p0)
-    if not (np.all(lo < 0) and np.all(hi > 0)):
-        raise FitError("the starting calibration lies outside the fit's bounds: "
-                       + ", ".join(f"{n} in [{BOUNDS[n][0]:g}, {BOUNDS[n][1]:g}]" for n in FITTED))
-    x0 = np.zeros(len(FITTED))
-    sol = least_squares(prob.residuals, x0, bounds=(lo, hi), method="trf", loss="soft_l1",
-                        f_scale=OUTLIER_SCALE, diff_step=0.02, max_nfev=max_evals)
+    try:
+        sol = solve(prob.data_residuals, prob.search, loss="soft_l1", f_scale=OUTLIER_SCALE,
+                    max_evals=max_evals)
+    except ValueError as exc:
+        raise FitError(str(exc)) from None
     cal = prob.calibration(sol.x)
     params = _identify(prob, sol.x, cal)
     logs_fit = _log_fits(prob, cal)

@@ -25,6 +25,8 @@ an approximation:
 
 from __future__ import annotations
 
+import json
+import os
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -152,3 +154,39 @@ def run(cfg: HarnessConfig, out_dir: Path, log: Any = print) -> dict[str, Any]:
                          "errors": {k: pred[k] / real[k] - 1 for k in real},
                          "uncalibrated_errors": {k: base[k] / real[k] - 1 for k in real}}
     return report
+
+
+RUN_COMMAND = "cd tokenpilot && ../.venv/bin/python benchmarks/bench_sim_to_real.py"
+
+
+def record_path() -> Path:
+    """Where the last harness run's figures are kept on this machine (``calibrate --report``
+    shows them): ``$TOKENPILOT_STATE_DIR`` or ``$XDG_CACHE_HOME/tokenpilot`` (default
+    ``~/.cache/tokenpilot``), file ``sim_to_real.json``."""
+    base = os.environ.get("TOKENPILOT_STATE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "tokenpilot")
+    return Path(base) / "sim_to_real.json"
+
+
+def save_record(report: dict[str, Any]) -> Path:
+    """Keep a finished run's figures (config, errors, measured and predicted) for ``--report``."""
+    pred = report["predict"]
+    doc = {"recorded": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+           "config": report["config"], "errors": pred["errors"], "measured": pred["measured"],
+           "predicted": pred["predicted"], "uncalibrated_errors": pred["uncalibrated_errors"],
+           "fit_message": report["fit"]["message"]}
+    path = record_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(doc, indent=2), encoding="utf-8")
+    os.replace(tmp, path)
+    return path
+
+
+def load_record() -> dict[str, Any] | None:
+    """The last run's figures, or None when none is stored (or the file is unreadable)."""
+    try:
+        doc = json.loads(record_path().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return doc if isinstance(doc, dict) and isinstance(doc.get("errors"), dict) else None

@@ -124,6 +124,7 @@ class FleetSpec:
 
     def describe(self) -> str:
         return " + ".join(f"{s.count}x {s.gpu}" + (f" (TP{s.tp})" if s.tp > 1 else "")
+                          + (f" {s.role}" if s.role != "both" else "")
                           for s in self.instances) + f" serving {self.models()}"
 
     def models(self) -> str:
@@ -226,6 +227,12 @@ def instance_capacity(spec: InstanceSpec, prompt: float, output: float,
 
 
 def fleet_capacity(fleet: FleetSpec, requests: Sequence[Request]) -> float:
-    """Saturated requests/s of the whole fleet for this workload's mean shape."""
+    """Saturated requests/s of the whole fleet for this workload's mean shape (of the slower
+    side for a disaggregated fleet: ``cluster.pd.capacity``)."""
+    if any(s.role != "both" for s in fleet.instances):
+        from tokenpilot.cluster.pd import capacity, check_fleet
+
+        check_fleet(fleet)
+        return capacity(fleet, requests)
     p, o = mean_shape(requests)
     return sum(instance_capacity(s, p, o) * s.count for s in fleet.instances)

@@ -28,13 +28,15 @@ Finished requests go to ``router.on_finished`` and ``admission.settle``. The run
 deterministic: engines have no randomness, routers draw from their own seeded RNG, and every
 tie is broken by instance index.
 
-Prefill/decode disaggregation would replace step 4's single engine by a prefill engine whose
-finished prefills are handed to a decode engine; the loop keeps one place (``_place``) where a
-request meets an engine so that change stays local.
+A fleet with ``role: prefill`` and ``role: decode`` instances runs disaggregated
+(``tokenpilot.cluster.pd``): one ``FleetSim`` per side, driven by one clock, the router's copy on
+each side. A fleet that simulation cannot honour raises ``FleetError``; it is never run
+colocated instead.
 """
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import gc
 import heapq
@@ -44,7 +46,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from tokenpilot.cluster.fleet import FleetSpec, build_engines, instance_capacity, mean_shape
+from tokenpilot.cluster.fleet import (
+    FleetError,
+    FleetSpec,
+    build_engines,
+    instance_capacity,
+    mean_shape,
+)
 from tokenpilot.engine import Engine, EngineStats, RequestResult, TimeSeries
 from tokenpilot.policy.router import Router
 from tokenpilot.policy.view import InstanceView
@@ -96,6 +104,16 @@ def simulate(
 
     ``queue_factory`` gives each engine its own queue discipline (default FCFS).
     """
+    from tokenpilot.cluster import pd  # pd builds on this module
+
+    if pd.is_disaggregated(fleet):
+        if admission is not None or queue_factory is not None:
+            what = "an admission policy" if admission is not None else "a queue factory"
+            raise FleetError(f"fleet {fleet.name} is disaggregated (role: prefill/decode); "
+                             f"its simulation cannot take {what}")
+        return pd.simulate_pd(fleet, requests, router, copy.deepcopy(router),
+                              progress=progress, progress_every=progress_every,
+                              series_interval_s=series_interval_s, **engine_config).sim
     engine_config.setdefault("record_token_times", False)  # the fleet never asks tokens_by
     engines = build_engines(fleet, queue_factory, **engine_config)
     for e in engines:
@@ -196,7 +214,21 @@ class FleetSim:
         for i in later:
             heapq.heappush(heap, (net[i], i))
 
+    def next_due(self) -> float:
+        """The earliest next event of any engine (``math.inf`` when none has work)."""
+        heap, net = self._heap, self._net
+        while heap and heap[0][0] != net[heap[0][1]]:
+            heapq.heappop(heap)  # stale (see catch_up)
+        return heap[0][0] if heap else math.inf
+
     def arrive(self, req: Request) -> None:
+        i = self.route(req)
+        if i is not None:
+            self._place(req, i, req.arrival)
+
+    def route(self, req: Request) -> int | None:
+        """Steps 1-4 short of placing: the instance ``req`` goes to, or None if admission
+        rejected it (its result is then recorded)."""
         t = req.arrival
         heap = self._heap
         if heap and heap[0][0] <= t:
@@ -215,8 +247,8 @@ class FleetSim:
                 self.admission_rejected[reason] = self.admission_rejected.get(reason, 0) + 1
                 self._record(RequestResult(req.id, t, req.prompt_tokens, req.output_tokens,
                                            rejected=f"admission: {reason}"))
-                return
-        self._place(req, self.router.pick(req, views), t)
+                return None
+        return self.router.pick(req, views)
 
     def _arrive_lagging(self, req: Request) -> None:
         """``arrive`` with ``lag``: no catch-up, no views; only the picked engine moves."""

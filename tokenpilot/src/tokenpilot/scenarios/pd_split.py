@@ -57,7 +57,8 @@ def run_scenario(quick: bool = False) -> ScenarioResult:
         f"{len(reqs)} requests, ~2000-token prompts, ~300-token answers, at 0.7 of the "
         "colocated fleet's estimated capacity; goodput SLO TTFT <= 1s, TPOT <= 100ms.",
         "disaggregated TTFT = the prefill instance's first token + the KV transfer (prompt KV "
-        "bytes / half the NVLink bandwidth).",
+        "bytes / half the NVLink bandwidth), or the decode instance's admission if later "
+        "(the prefill instance holds the KV until then: backpressure).",
         "approximation: the decode instance gets the prompt's KV as a free prefill (see "
         "tokenpilot.cluster.pd); its KV use and per-step context reads are exact.",
     ]
