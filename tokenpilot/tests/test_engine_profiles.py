@@ -214,3 +214,15 @@ def test_cost_takes_an_engine():
     assert json.loads(r.stdout)["engine"] == "vllm-v0"
     r = cli(*base, "--engine", "vlm")
     assert r.exit_code == 2 and "unknown engine 'vlm'" in r.stderr and "Traceback" not in r.output
+
+
+def test_sim_backend_runs_the_engine_profile():
+    from tokenpilot.gateway.simbackend import SimConfig, SimInstance
+
+    assert SimInstance(SimConfig(engine="vllm-v0")).engine.cfg.prefill_first
+    llama = SimInstance(SimConfig(gpu="epyc-milan-core", model="smollm2-135m",
+                                  engine="llama.cpp"))
+    assert llama.engine.cfg.max_num_seqs == 1 and llama.engine.bm.num_blocks == 4096
+    assert SimInstance(SimConfig()).engine.cfg.max_num_seqs == 256
+    r = cli("sim-backend", "--engine", "vllm-v9")
+    assert r.exit_code == 2 and "unknown engine 'vllm-v9'" in r.stderr
