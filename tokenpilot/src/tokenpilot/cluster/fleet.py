@@ -18,8 +18,9 @@ A fleet file::
         block_size: 16                 # KV block (page) size in tokens
         chunked_prefill: true          # false: prompts run whole (vllm-v0's default)
         gpu_memory_utilization: 0.9    # share of GPU memory for weights, activations and KV
-        swap_space_gib: 4              # host memory per GPU for swap preemption (unset:
-                                       #   unlimited); a swap beyond it recomputes instead
+        swap_space_gib: 4              # host memory per GPU for swap preemption (unset: the
+                                       #   engine's; vllm-v1: unlimited); a swap beyond it
+                                       #   recomputes instead
         kv_dtype: bf16                 # bf16 | fp16 | fp8 | int8
         weight_dtype: bf16
         preemption: recompute          # or swap
