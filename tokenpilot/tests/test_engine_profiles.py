@@ -204,6 +204,10 @@ def test_fleet_file_names_the_engine_and_bad_names_are_one_line():
     assert fleet.instances[0].engine == "sglang"
     with pytest.raises(FleetError, match=r"instances\[0\].*unknown engine 'vllm-v2'.*vllm-v1"):
         fleet_from_dict({"instances": [{"gpu": H100, "model": L8B, "engine": "vllm-v2"}]})
+    with pytest.raises(FleetError, match=r"instances\[0\]: unknown model 'nope'"):
+        fleet_from_dict({"instances": [{"gpu": H100, "model": "nope", "engine": "vllm-v0"}]})
+    with pytest.raises(FleetError, match=r"swap_space_gib: expected a number >= 0"):
+        fleet_from_dict({"instances": [{"gpu": H100, "model": L8B, "swap_space_gib": -1}]})
 
 
 def test_cost_takes_an_engine():

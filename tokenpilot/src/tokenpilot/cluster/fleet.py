@@ -130,8 +130,12 @@ class InstanceSpec:
             if getattr(self, name) is None:
                 put(self, name, getattr(prof, name))
         if self.max_num_batched_tokens is None:
-            ctx = self.max_model_len or (
-                get_model(self.model).max_context if not prof.max_num_batched_tokens else 0)
+            ctx = self.max_model_len
+            if not ctx and not prof.max_num_batched_tokens:  # vLLM V0: from the context
+                try:
+                    ctx = get_model(self.model).max_context
+                except UnknownModelError as exc:
+                    raise ValueError(str(exc).strip("'\"")) from None
             put(self, "max_num_batched_tokens",
                 max(prof.batched_tokens(ctx or 0, bool(self.chunked_prefill)),
                     self.max_num_seqs or 1))
