@@ -1,12 +1,12 @@
 """Sim-to-real: fit a profile on a real llama.cpp server at two low loads, predict a third run.
 
 SmolLM2-135M on llama.cpp on CPU (one thread per server) is the ground truth
-(``tokenpilot.calibrate.harness`` says what is recorded and where the simulator's vLLM-like
-engine only approximates llama.cpp). Prints the predicted and measured TTFT and TPOT percentiles
-of the held-out run (more load, another slot count) and the error per metric; the target is
-TTFT p50 and TPOT p50 within 15%. Real timings on a shared CPU are noisy: rerun before trusting
-one figure. ``--speed`` times the fit of two 300-request logs the simulator made itself (no
-llama.cpp needed).
+(``tokenpilot.calibrate.harness`` says what is recorded, how the ``llama.cpp`` engine profile
+models the server and what it only approximates). Prints the predicted and measured TTFT and
+TPOT percentiles of the held-out run (more load, another slot count) and the error per metric;
+the target is TTFT p50 and TPOT p50 within 15%. Real timings on a shared CPU are noisy: rerun
+before trusting one figure. ``--speed`` times the fit of two 300-request logs the simulator made
+itself (no llama.cpp needed).
 
 Usage: python benchmarks/bench_sim_to_real.py [--out DIR] [--fit-requests N]
        [--predict-requests N] [--speed] [--json]

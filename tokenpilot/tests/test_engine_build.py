@@ -2,7 +2,8 @@
 
 Users without a C compiler run the source (tokenpilot/setup.py falls back to it), everyone else
 the compiled modules; both must agree to the last bit on a workload that exercises prefix
-caching, chunked prefill, preemption and a sliding window.
+caching, chunked prefill, preemption, a sliding window and prefill-first scheduling (whole
+prompts, and with a host-memory limit on swap).
 """
 
 from __future__ import annotations
@@ -52,13 +53,17 @@ SCRIPT = textwrap.dedent("""
         reqs.append(Request(i, t, rng.randrange(1, 3000), rng.randrange(1, 400),
                             prefix_hashes=hashes))
     out = {"file": mod.__file__, "cfile": cmod.__file__}
-    for window, preemption in ((None, "recompute"), (None, "swap"), (1024, "recompute")):
+    v0 = {"prefill_first": True, "chunked_prefill": False, "max_num_batched_tokens": 4096}
+    for window, preemption, extra in (
+            (None, "recompute", {}), (None, "swap", {}), (1024, "recompute", {}),
+            (None, "recompute", v0), (None, "swap", {"swap_tokens": 3000, "prefill_first": True})):
         cm = CostModel(get_model("llama-3.1-8b"), get_gpu("l40s"))
-        eng = Engine(cm, EngineConfig(preemption=preemption, max_num_batched_tokens=2048),
-                     num_blocks=600, window=window)
+        kw = {"max_num_batched_tokens": 2048, **extra}
+        eng = Engine(cm, EngineConfig(preemption=preemption, **kw), num_blocks=600,
+                     window=window)
         rows = [(r.id, r.first_token, r.finish, r.cached_tokens, len(r.preemptions))
                 for r in eng.run(reqs)]
-        out[f"{window}-{preemption}"] = rows
+        out[f"{window}-{preemption}-{sorted(extra)}"] = rows
     print(json.dumps(out))
 """)
 

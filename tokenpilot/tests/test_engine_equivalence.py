@@ -115,3 +115,22 @@ def test_fast_equals_step_when_a_preempted_long_request_sorts_ahead_of_a_held_on
     _, res = assert_same(reqs, preemption="recompute", num_blocks=60, max_num_seqs=8,
                          max_num_batched_tokens=256, isolation=policy)
     assert res[16].preemptions  # the case is still the one it was found as
+
+
+@SETTINGS
+@given(workloads(), st.sampled_from(["recompute", "swap"]), st.integers(40, 400), st.booleans(),
+       st.sampled_from([None, 100, 257]))
+def test_fast_equals_step_prefill_first(reqs, mode, blocks, chunked, window):
+    """vLLM V0 (whole prompts) and SGLang (chunked): a prefill iteration stalls the decodes."""
+    assert_same(reqs, preemption=mode, num_blocks=blocks, max_num_seqs=16,
+                max_num_batched_tokens=256 if chunked else 640, prefill_first=True,
+                chunked_prefill=chunked, window=window)
+
+
+@SETTINGS
+@given(workloads(), st.integers(40, 300), st.sampled_from([0, 64, 400, 2000]), st.booleans())
+def test_fast_equals_step_with_limited_swap_space(reqs, blocks, swap_tokens, prefill_first):
+    eng, _ = assert_same(reqs, preemption="swap", num_blocks=blocks, max_num_seqs=32,
+                         max_num_batched_tokens=640, swap_tokens=swap_tokens,
+                         prefill_first=prefill_first)
+    assert eng.sched.host_free == swap_tokens // 16  # every swapped request came back

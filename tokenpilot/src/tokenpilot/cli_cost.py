@@ -104,6 +104,9 @@ def cost(
     mem_util: float = typer.Option(0.9, "--mem-util", help="Fraction of GPU memory to use."),
     calibration: Path = typer.Option(None, "--calibration", help="A profile from `tokenpilot "
                                      "calibrate --fit` (default: the GPU family's)."),
+    engine: str = typer.Option("vllm-v1", "--engine", help="Engine profile (vllm-v1, vllm-v0, "
+                               "sglang, llama.cpp): its CPU overheads join the GPU family's "
+                               "calibration (a --calibration profile holds them already)."),
     fmt: Format = FORMAT_OPTION,
 ) -> None:
     """What one request costs: prefill, TTFT, time per token, KV footprint, $ per request."""
@@ -127,6 +130,12 @@ def cost(
         spec, card = get_model(model), get_gpu(gpu)
     except (UnknownModelError, UnknownGPUError, ValueError) as e:
         raise fail(str(e)) from e
+    from tokenpilot.engines import UnknownEngineError, get_engine, with_engine_overheads
+
+    try:
+        profile_of_engine = get_engine(engine)
+    except UnknownEngineError as e:
+        raise fail(str(e)) from e
     cal = None
     if calibration is not None:
         from tokenpilot.calibrate.profile import ProfileError, load_profile
@@ -138,6 +147,10 @@ def cost(
         if profile.gpu and profile.gpu != card.name:
             log(f"warning: {calibration} was fitted on {profile.gpu}, not {card.name}")
         cal = profile.calibration
+    else:
+        from tokenpilot.costmodel import calibration_for
+
+        cal = with_engine_overheads(profile_of_engine, calibration_for(card.family))
     try:
         cm = CostModel(spec, card, tp, weight_dtype, kv_dtype, mem_util, calibration=cal)
     except DoesNotFitError as e:
@@ -155,7 +168,8 @@ def cost(
                    f"the {cm.kv_capacity_tokens}-token pool of {tp} x {card.name} holds; "
                    "try a larger --tp, a smaller --kv-dtype or a bigger GPU", code=1)
     rc = estimate_request(cm, prompt_tokens, output_tokens, batch)
-    data = {"model": spec.name, "gpu": card.name, "tp": tp, "weight_dtype": weight_dtype,
+    data = {"model": spec.name, "gpu": card.name, "tp": tp, "engine": engine,
+            "weight_dtype": weight_dtype,
             "kv_dtype": kv_dtype, "prompt_tokens_source": source,
             "weights_gib_per_gpu": cm.weight_bytes_per_gpu / GiB, **rc.to_dict()}
     emit(data, fmt, _render_cost)

@@ -78,6 +78,8 @@ def sim_backend(
     speedup: float = typer.Option(1.0, "--speedup", help="Run the simulated clock K times "
                                   "faster than the wall clock."),
     tp: int = typer.Option(1, "--tp", help="Tensor-parallel degree."),
+    engine: str = typer.Option("vllm-v1", "--engine", help="Engine profile: vllm-v1, vllm-v0, "
+                               "sglang or llama.cpp (how it schedules, its defaults)."),
 ) -> None:
     """One simulated inference instance behind the OpenAI API, with vLLM-named metrics."""
     from tokenpilot.costmodel import DoesNotFitError
@@ -86,7 +88,8 @@ def sim_backend(
     from tokenpilot.models import UnknownModelError
 
     try:
-        asgi = create_sim_app(SimConfig(gpu=gpu, model=model, speedup=speedup, tp=tp))
+        asgi = create_sim_app(SimConfig(gpu=gpu, model=model, speedup=speedup, tp=tp,
+                                        engine=engine))
     except (UnknownGPUError, UnknownModelError, DoesNotFitError, ValueError) as exc:
         raise fail(str(exc).strip("'\"")) from None
     _serve(asgi, host, port, f"simulated {model} on {tp} x {gpu} at {speedup:g}x")

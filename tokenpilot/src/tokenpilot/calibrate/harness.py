@@ -8,16 +8,17 @@ The ground truth is the project's own: SmolLM2-135M on llama.cpp on CPU (``llama
    requests (same arrivals, same server-counted lengths) through the simulator under the profile;
 4. compare TTFT and TPOT percentiles, predicted against measured.
 
-llama.cpp is not vLLM. What the simulator's vLLM-like engine is told, and where that is only
-an approximation:
+The simulated instance runs the ``llama.cpp`` engine profile (``data/engines.yaml``):
 
-- ``-np N`` slots become ``max_num_seqs = N``: at most N requests decode together, the others
+- ``-np N`` slots are ``max_num_seqs = N``: at most N requests decode together, the others
   wait in FCFS order (llama.cpp's task queue is FIFO too);
-- each slot's ``ctx`` becomes ``max_model_len``; llama.cpp's KV is ``slots * ctx`` tokens in fixed
-  per-slot parts, the simulator's is a shared paged pool sized from memory: it never binds here
-  (short requests), but with long ones llama.cpp would refuse what the simulator would run;
+- each slot's ``ctx`` is ``max_model_len``, and the KV pool is ``slots * ctx`` tokens in fixed
+  per-slot parts (``kv_pool: slots``, no paging), as the server's ``-c N*ctx`` without a unified
+  KV: a request longer than its slot is refused, and nothing is ever preempted;
 - llama.cpp processes a waiting prompt in the same batch as the running decodes, in ``n_batch``
   (2048) token pieces: ``max_num_batched_tokens = 2048`` with chunked prefill is the same shape;
+
+What is still only an approximation:
 - Q4_1 weights are 0.625 bytes a weight; the cost model's ``int4`` is 0.5 (``bw_eff`` absorbs
   it, and on this CPU decode is compute-bound anyway);
 - what the client measures includes HTTP and tokenisation; the fitted overheads absorb it.
@@ -60,12 +61,13 @@ class HarnessConfig:
 
 def instance(slots: int, ctx: int) -> InstanceSpec:
     """The simulator's instance kind for a llama-server with ``slots`` slots of ``ctx`` tokens."""
-    return InstanceSpec(gpu=HARDWARE, model=MODEL, weight_dtype="int4", max_num_seqs=slots,
-                        max_num_batched_tokens=max(N_BATCH, slots), max_model_len=ctx)
+    return InstanceSpec(gpu=HARDWARE, model=MODEL, weight_dtype="int4", engine="llama.cpp",
+                        max_num_seqs=slots, max_num_batched_tokens=max(N_BATCH, slots),
+                        max_model_len=ctx)
 
 
 def fleet_doc(spec: InstanceSpec) -> dict[str, Any]:
-    keys = ("gpu", "model", "weight_dtype", "max_num_seqs", "max_num_batched_tokens",
+    keys = ("gpu", "model", "engine", "weight_dtype", "max_num_seqs", "max_num_batched_tokens",
             "max_model_len")
     return {"name": f"llama-cpp-{spec.max_num_seqs}-slots",
             "instances": [{k: getattr(spec, k) for k in keys}]}

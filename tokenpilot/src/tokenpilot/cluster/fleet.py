@@ -8,9 +8,19 @@ A fleet file::
         count: 2                       # identical instances of this kind (default 1)
         model: llama-3.1-8b            # a catalog model or a config.json path
         tp: 1                          # tensor-parallel degree (GPUs per instance)
-        max_num_seqs: 256              # engine limits, vLLM's names and defaults
-        max_num_batched_tokens: 8192
-        max_model_len: 0               # 0: the model's own context length
+        engine: vllm-v1                # the engine profile (data/engines.yaml): vllm-v1 |
+                                       #   vllm-v0 | sglang | llama.cpp; it gives how the
+                                       #   engine schedules and the defaults of the keys below
+        max_num_seqs: 256              # engine limits, vLLM's names (llama.cpp: -np slots)
+        max_num_batched_tokens: 8192   #   (llama.cpp: -b)
+        max_model_len: 0               # 0: the model's own context length (llama.cpp: the
+                                       #   per-slot context)
+        block_size: 16                 # KV block (page) size in tokens
+        chunked_prefill: true          # false: prompts run whole (vllm-v0's default)
+        gpu_memory_utilization: 0.9    # share of GPU memory for weights, activations and KV
+        swap_space_gib: 4              # host memory per GPU for swap preemption (unset: the
+                                       #   engine's; vllm-v1: unlimited); a swap beyond it
+                                       #   recomputes instead
         kv_dtype: bf16                 # bf16 | fp16 | fp8 | int8
         weight_dtype: bf16
         preemption: recompute          # or swap
@@ -46,10 +56,29 @@ from typing import Any, Literal
 
 import yaml
 
-from tokenpilot.config_section import NonNegativeInt, PositiveInt, from_mapping, read_text
-from tokenpilot.costmodel import Calibration, CostModel, DoesNotFitError
+from tokenpilot.config_section import (
+    NonNegativeFloat,
+    NonNegativeInt,
+    PositiveInt,
+    from_mapping,
+    read_text,
+)
+from tokenpilot.costmodel import (
+    DTYPE_BYTES,
+    Calibration,
+    CostModel,
+    DoesNotFitError,
+    calibration_for,
+)
 from tokenpilot.engine import Engine, EngineConfig
-from tokenpilot.hardware import UnknownGPUError, get_gpu
+from tokenpilot.engines import (
+    DEFAULT_ENGINE,
+    EngineProfile,
+    Fraction,
+    get_engine,
+    with_engine_overheads,
+)
+from tokenpilot.hardware import GiB, UnknownGPUError, get_gpu
 from tokenpilot.models import UnknownModelError, get_model
 from tokenpilot.policy.isolation import IsolationPolicy
 from tokenpilot.workload.request import Request
@@ -64,18 +93,28 @@ Role = Literal["both", "prefill", "decode"]  # prefill/decode disaggregation: se
 
 @dataclass(frozen=True)
 class InstanceSpec:
-    """One kind of instance; ``count`` identical copies of it run in the fleet."""
+    """One kind of instance; ``count`` identical copies of it run in the fleet.
+
+    The engine settings left None take the engine profile's defaults (``tokenpilot.engines``)
+    when the spec is made: after that every one of them holds a value.
+    """
 
     gpu: str
     model: str
     tp: PositiveInt = 1
     count: PositiveInt = 1
-    max_num_seqs: PositiveInt = 256
-    max_num_batched_tokens: PositiveInt = 8192
-    max_model_len: NonNegativeInt = 0
+    engine: str = DEFAULT_ENGINE  # an engine profile (data/engines.yaml)
+    max_num_seqs: PositiveInt | None = None
+    max_num_batched_tokens: PositiveInt | None = None
+    max_model_len: NonNegativeInt | None = None
+    block_size: PositiveInt | None = None
+    chunked_prefill: bool | None = None
+    enable_prefix_caching: bool | None = None
+    gpu_memory_utilization: Fraction | None = None
+    swap_space_gib: NonNegativeFloat | None = None  # None: the profile's (vllm-v1: unlimited)
     kv_dtype: str = "bf16"  # checked by the cost model (DTYPE_BYTES)
     weight_dtype: str = "bf16"
-    preemption: str = "recompute"  # or swap; checked by the engine's config
+    preemption: str | None = None  # recompute or swap; checked by the engine's config
     labels: tuple[str, ...] = ()
     name: str = ""  # instance name prefix (default: the GPU name)
     role: Role = "both"  # only ``cluster.pd`` tells prefill and decode apart
@@ -83,18 +122,85 @@ class InstanceSpec:
     isolation: IsolationPolicy | None = None  # size classes inside the engine; None: off
     calibration: str = ""  # a profile file (tokenpilot.calibrate.profile); "": the GPU family's
 
+    def __post_init__(self) -> None:
+        prof = self.profile
+        put = object.__setattr__  # frozen: the defaults are filled in once, here
+        for name in ("max_num_seqs", "max_model_len", "block_size", "chunked_prefill",
+                     "enable_prefix_caching", "gpu_memory_utilization", "swap_space_gib",
+                     "preemption"):
+            if getattr(self, name) is None:
+                put(self, name, getattr(prof, name))
+        if self.max_num_batched_tokens is None:
+            ctx = self.max_model_len
+            if not ctx and not prof.max_num_batched_tokens:  # vLLM V0: from the context
+                try:
+                    ctx = get_model(self.model).max_context
+                except UnknownModelError as exc:
+                    raise ValueError(str(exc).strip("'\"")) from None
+            put(self, "max_num_batched_tokens",
+                max(prof.batched_tokens(ctx or 0, bool(self.chunked_prefill)),
+                    self.max_num_seqs or 1))
+        if prof.kv_pool == "slots" and self.preemption == "swap":
+            raise ValueError(f"engine {self.engine} has a fixed slot per request and never "
+                             "preempts: preemption: swap does not apply")
+
+    @property
+    def profile(self) -> EngineProfile:
+        return get_engine(self.engine)
+
     def cost_model(self, calibration: Calibration | None = None) -> CostModel:
-        """The instance's cost model, under ``calibration`` if given, else its profile's."""
+        """The instance's cost model, under ``calibration`` if given, else its profile's, else
+        the GPU family's plus the engine's CPU overheads (a fitted calibration holds them)."""
         if calibration is None and self.calibration:
             from tokenpilot.calibrate.profile import load_profile
 
             calibration = load_profile(self.calibration).calibration
-        return CostModel(get_model(self.model), get_gpu(self.gpu), tp=self.tp,
+        gpu = get_gpu(self.gpu)
+        prof = self.profile
+        if calibration is None:
+            calibration = with_engine_overheads(prof, calibration_for(gpu.family))
+        return CostModel(get_model(self.model), gpu, tp=self.tp,
                          weight_dtype=self.weight_dtype, kv_dtype=self.kv_dtype,
+                         mem_util=float(self.gpu_memory_utilization or 0.9),
                          calibration=calibration)
 
+    def slot_pool_blocks(self) -> int:
+        """The fixed KV pool of a ``kv_pool: slots`` engine (slots x per-slot context), or 0."""
+        if self.profile.kv_pool != "slots":
+            return 0
+        bs = int(self.block_size or 1)
+        ctx = self.max_model_len or get_model(self.model).max_context
+        return int(self.max_num_seqs or 1) * -(-int(ctx) // bs)
+
+    def swap_tokens(self) -> int | None:
+        """Host memory for swapped KV, in tokens of this instance (None: unlimited).
+
+        ``swap_space_gib`` is per GPU, as vLLM's ``--swap-space``; a token's KV spans all
+        ``tp`` ranks, as in ``CostModel.kv_bytes_per_token``."""
+        if self.swap_space_gib is None:
+            return None
+        per_token = get_model(self.model).kv_elems_per_token(self.tp) * DTYPE_BYTES.get(
+            self.kv_dtype, 2.0)
+        return int(self.swap_space_gib * GiB * self.tp // per_token)
+
+    def check_fits(self, cm: CostModel) -> None:
+        """A slot pool must fit in the memory the weights leave (llama.cpp allocates it all)."""
+        blocks = self.slot_pool_blocks()
+        if blocks and blocks * int(self.block_size or 1) > cm.kv_capacity_tokens:
+            raise DoesNotFitError(
+                f"engine {self.engine}: {self.max_num_seqs} slots x {self.max_model_len} tokens "
+                f"of KV need {blocks * int(self.block_size or 1)} tokens, {self.gpu} holds "
+                f"{cm.kv_capacity_tokens} beside the weights")
+
     def engine_config(self, **overrides: Any) -> EngineConfig:
-        kw: dict[str, Any] = {"queue": self.queue, "isolation": self.isolation}
+        prof = self.profile
+        chunked = bool(self.chunked_prefill)
+        kw: dict[str, Any] = {
+            "queue": self.queue, "isolation": self.isolation,
+            "block_size": self.block_size, "enable_prefix_caching": self.enable_prefix_caching,
+            "prefill_first": prof.stalls_decodes(chunked), "chunked_prefill": chunked,
+            "swap_tokens": self.swap_tokens(), "kv_blocks": self.slot_pool_blocks(),
+        }
         kw.update(overrides)
         return EngineConfig(max_num_seqs=self.max_num_seqs,
                             max_num_batched_tokens=self.max_num_batched_tokens,
@@ -152,7 +258,7 @@ def fleet_from_dict(d: Any, where: str = "fleet") -> FleetSpec:
             get_gpu(spec.gpu)
             get_model(spec.model)
             spec.engine_config()
-            spec.cost_model()
+            spec.check_fits(spec.cost_model())
         except (UnknownGPUError, UnknownModelError, DoesNotFitError, ValueError) as exc:
             raise FleetError(f"{where}: instances[{k}]: {exc}") from None
     return fleet

@@ -59,7 +59,8 @@ class Engine:
         self.gpu_name = getattr(getattr(cm, "gpu", None), "name", "")
         model_max = getattr(model, "max_context", None) or 0
         self.max_model_len = cfg.max_model_len or model_max
-        blocks = num_blocks if num_blocks is not None else cm.kv_capacity_blocks(cfg.block_size)
+        blocks = num_blocks if num_blocks is not None else (
+            cfg.kv_blocks or cm.kv_capacity_blocks(cfg.block_size))
         self.bm = BlockManager(blocks, cfg.block_size)
         self.seqs: dict[int, Seq] = {}
         self.sched = Scheduler(cfg, self.bm,
@@ -138,6 +139,10 @@ class Engine:
                 return self.now + self.clock.span(dec.n, dec.ctx_sum(self.s), dec.n_unc, k)
             # A window cap is due at this very step (k <= 0): the state changes within the
             # next iteration, so fall through to its lower bound rather than answer ``now``.
+        if sched.prefill_first and (sched.n_waiting or sched.prefilling):
+            # The next iteration may run prefills only: no decode batch bounds it from below,
+            # a prefill of one token (at least a decode step of one sequence) does.
+            return self.now + self.clock.decode_time(1, 0)
         return self.now + self.clock.decode_time(max(dec.n, 1), dec.ctx_sum(self.s))
 
     def advance_to(self, t: float) -> list[RequestResult]:
@@ -304,16 +309,21 @@ class Engine:
             bm.take(need)
             plan = _NO_PLAN
             run = True
+            adv = 1  # iterations the decoders advance by (per step of a run)
         else:
             sched.schedule(s, now)
             plan = sched.plan
             n_unc = dec.n_unc  # a preemption may have changed the batch
             run = not plan and self._fast and not sched.preempted and not sched.swap_in
-        n_cap = dec.n_cap
+            adv = 1
+            if sched.stalled:  # prefills only: the decoders wait (scheduler docstring)
+                n_unc = 0
+                adv = 0
+        n_cap = dec.n_cap if adv else 0
         n = n_unc + n_cap
         if not plan and not n:
             raise RuntimeError(f"{self.name}: nothing schedulable at t={now:.6f} (deadlock)")
-        ctx = dec.off_sum + n_unc * s + (n_cap * dec.wtok if n_cap else 0)
+        ctx = dec.off_sum + n_unc * s + (n_cap * dec.wtok if n_cap else 0) if n else 0
         if run:
             # A run of identical decode iterations: as many as no event interrupts. The
             # batch's earliest finish is the top of ``dec.fin`` unless that entry is stale.
@@ -362,7 +372,7 @@ class Engine:
         else:
             stats.memory_bound_s += busy
         if self._record:
-            self.timeline.record(now, s, k, log_n, ctx, n_unc, dt)
+            self.timeline.record(now, s, k * adv, log_n, ctx, n_unc, dt)
         t_end = now + dt
         stats.iterations += k
         stats.events += 1
@@ -373,8 +383,9 @@ class Engine:
             for q in sched.running.values():
                 if q.state == DECODE and q.s_join <= s:
                     report(q.req, k)
+        k *= adv  # decode steps run (0 for a prefill-only iteration)
         last = s + k - 1
-        done = sched.complete_prefills(s, t_end) if plan else None
+        done = sched.complete_prefills(s + k, t_end) if plan else None
         fin = dec.fin
         if n and fin and fin[0][0] <= last:
             popped = dec.pop_finished(last)
@@ -404,6 +415,7 @@ class Engine:
         st, sched, bm = self.stats, self.sched, self.bm
         st.preempt_recompute = sched.preempt_recompute
         st.preempt_swap = sched.preempt_swap
+        st.swap_fallbacks = sched.swap_fallbacks
         st.prefix_hit_tokens = bm.hit_tokens
         st.prefix_miss_tokens = bm.miss_tokens
         st.evictions = bm.evictions

@@ -146,6 +146,7 @@ class EngineStats:
     swap_in_tokens: int = 0
     preempt_recompute: int = 0
     preempt_swap: int = 0
+    swap_fallbacks: int = 0  # swap preemptions host memory could not take: recomputed instead
     prefix_hit_tokens: int = 0
     prefix_miss_tokens: int = 0
     evictions: int = 0

@@ -14,6 +14,13 @@ The order of one ``schedule`` call, and why:
    class isolation (``EngineConfig.isolation``), a long request the policy blocks (the KV and
    slots reserved for short ones) is set aside instead, so the short ones behind it go on.
 
+With ``EngineConfig.prefill_first`` (vLLM V0, SGLang) the order is another: unless requests are
+swapped out, the running chunked prefills and then the waiting requests (5) are tried first, with
+the whole token budget; if any of them runs, the iteration runs only prefills and every decode
+*stalls* (the iteration does not count as a decode step: ``s`` does not advance, so a decoder's
+``kv = off + s`` stays put). Only when no prefill can run do 1-4 run, without admitting.
+Without ``EngineConfig.chunked_prefill`` a prompt waits until it fits the budget whole.
+
 Arrivals come in through ``add``, which also rejects a request that could never run here
 (``why_not``). The KV pool is changed only through ``BlockManager``'s verbs (``match``,
 ``allocate``, ``take``, ``give``, ``register``, ``drop``).
@@ -82,8 +89,14 @@ class Scheduler:
         self.swap_in = 0  # KV tokens copied in from host memory
         self.swap_out = 0
         self.preempted = False
+        self.stalled = False  # the last iteration ran prefills only (``prefill_first``)
         self._budget = 0
         self.max_tokens = cfg.max_num_batched_tokens
+        self.prefill_first = cfg.prefill_first
+        self.chunked = cfg.chunked_prefill
+        # Host memory for swapped-out KV, in blocks (vLLM's CPU block pool); -1: unlimited.
+        self.host_free = -1 if cfg.swap_tokens is None else cfg.swap_tokens // cfg.block_size
+        self.swap_fallbacks = 0  # swaps that did not fit in host memory: recomputed instead
         # Size-class isolation (``policy.isolation``): the lifetime KV blocks and the number of
         # running long sequences, kept at admit, finish, preempt and swap-in; and the long
         # requests it set aside while blocked, oldest first (still counted in n_waiting).
@@ -97,6 +110,8 @@ class Scheduler:
         self._len_limit = max_model_len or math.inf
         pool = bm.num_blocks * cfg.block_size
         self._fit_limit = pool if window is None or window > pool else math.inf
+        # Without chunked prefill a prompt must fit one iteration's budget.
+        self._prompt_limit = math.inf if cfg.chunked_prefill else cfg.max_num_batched_tokens
         # FCFS itself (not a subclass): ``add`` and ``_admit`` push, peek and pop its public
         # heap of (arrival, id, request) with heapq, FCFS's own three methods written out.
         # An inline kept on purpose: calling them (Python methods, from compiled code, once
@@ -111,7 +126,7 @@ class Scheduler:
         prompt, output = seq.prompt, seq.output
         total = prompt + output
         if (prompt <= 0 or output <= 0 or total > self._len_limit or total > self._fit_limit
-                or self.iso is not None):
+                or prompt > self._prompt_limit or self.iso is not None):
             seq.reason = self.why_not(seq, total)
             if seq.reason:
                 seq.state = REJECTED
@@ -137,6 +152,9 @@ class Scheduler:
             return f"{total} tokens exceed max_model_len {self.max_model_len}"
         if blocks > num_blocks:
             return f"{total} tokens need {blocks} KV blocks, the instance has {num_blocks}"
+        if seq.prompt > self._prompt_limit:
+            return (f"a {seq.prompt}-token prompt exceeds max_num_batched_tokens "
+                    f"{self.max_tokens} (no chunked prefill)")
         if self.iso is not None:
             return self._isolate(seq, blocks)
         return ""
@@ -176,6 +194,11 @@ class Scheduler:
         self.preempted = False
         if dec.caps:
             dec.cap_due(s)
+        if self.prefill_first:
+            self.stalled = False
+            if not self.swapped and (self.prefilling or self.n_waiting) and self._prefills_only(t):
+                self.stalled = True
+                return
         budget = self.max_tokens - dec.n_unc - dec.n_cap
         need = dec.cnt[(1 - s) % bs] if dec.n_unc else 0  # dec.need(s)
         plan: list[tuple[Seq, int]] = []
@@ -207,8 +230,35 @@ class Scheduler:
         if not self.preempted:
             if self.swapped:
                 budget = self._resume_swapped(s, t, budget)
-            if not self.swapped and budget > 0 and self.n_waiting:
+            if not self.swapped and budget > 0 and self.n_waiting and not self.prefill_first:
                 self._admit(t, budget)
+
+    def _prefills_only(self, t: float) -> bool:
+        """A prefill-first iteration: running prefills, then admissions, with the whole budget.
+        False (nothing taken) when no prefill can run: the iteration decodes instead."""
+        bm, bs, w = self.bm, self.bs, self.window
+        budget = self.max_tokens
+        plan: list[tuple[Seq, int]] = []
+        self.plan = plan
+        for seq in self.prefilling.values():
+            if budget <= 0:
+                break
+            c = seq.num_tokens - seq.computed
+            if c > budget:
+                c = budget
+            tokens = seq.computed + c
+            if w is not None and tokens > w:
+                tokens = w
+            add = -(-tokens // bs) - len(seq.hashed) - seq.anon
+            if add > bm.available:
+                return bool(plan)  # a prefill does not preempt; a decode iteration may
+            bm.take(add)
+            seq.anon += add
+            plan.append((seq, c))
+            budget -= c
+        if budget > 0 and self.n_waiting:
+            self._admit(t, budget)
+        return bool(plan)
 
     def _schedule_under_pressure(self, s: int, t: float) -> tuple[list[tuple[Seq, int]], int]:
         """Step 3 of the module docstring, request by request (rare, so plain)."""
@@ -273,7 +323,15 @@ class Scheduler:
         self.bm.drop(seq.hashed)
         seq.anon = 0
         seq.hashed = []
-        if self.cfg.preemption == "swap":
+        swap = self.cfg.preemption == "swap"
+        if swap and self.host_free >= 0:
+            host = self.blocks_for(seq.computed)
+            if host <= self.host_free:
+                self.host_free -= host
+            else:  # host memory is full: recompute it instead
+                swap = False
+                self.swap_fallbacks += 1
+        if swap:
             self.preempt_swap += 1
             self.swap_out += seq.computed
             seq.state = SWAPPED
@@ -300,6 +358,8 @@ class Scheduler:
                 break
             sw.popleft()
             bm.take(need)
+            if self.host_free >= 0:
+                self.host_free += self.blocks_for(seq.computed)
             self.swap_in += seq.computed
             running[seq.id] = seq
             if seq.long_blocks:  # it comes back regardless of the reserve: it is older
@@ -341,6 +401,8 @@ class Scheduler:
             computed = hits * bs
             c = num_tokens - computed
             if c > budget:
+                if not self.chunked and c <= self.max_tokens:
+                    break  # it waits to run whole (only a recompute beyond the budget chunks)
                 c = budget
             tokens = computed + c
             if w is not None and tokens > w:
@@ -410,8 +472,9 @@ class Scheduler:
             return seq, False
 
     # ---- after the iteration --------------------------------------------------------------
-    def complete_prefills(self, s: int, t_end: float) -> list[Seq]:
-        """Apply the prefill chunks of iteration ``s``, which ended at ``t_end``."""
+    def complete_prefills(self, s_next: int, t_end: float) -> list[Seq]:
+        """Apply the prefill chunks of the iteration that ended at ``t_end``; a sequence whose
+        prompt is done decodes from iteration ``s_next`` on."""
         finished = []
         bm, bs = self.bm, self.bs
         queued = 0
@@ -441,8 +504,8 @@ class Scheduler:
                     finished.append(seq)
                 else:
                     self.nd_rem -= seq.output - produced + 1  # the token sampled, the rest
-                    self.dec.add(seq, s + 1)
-                    seq.segments.append((s + 1, produced, OPEN))
+                    self.dec.add(seq, s_next)
+                    seq.segments.append((s_next, produced, OPEN))
         self.queued_prefill -= queued
         return finished
 

@@ -47,6 +47,20 @@ class EngineConfig:
     # Size classes (policy.isolation): KV blocks and batch slots long requests may not take,
     # and a cap on one request's KV. None: off.
     isolation: IsolationPolicy | None = None
+    # How an iteration mixes prefills and decodes (the engine profiles, ``tokenpilot.engines``).
+    # prefill_first: an iteration that has a prefill to run runs only prefills, and every
+    # running decode waits for it (vLLM V0 without chunked prefill, SGLang without
+    # --enable-mixed-chunk); False: prefill chunks fill the token budget the decodes leave.
+    prefill_first: bool = False
+    # chunked_prefill False: a prompt is prefilled whole in one iteration, so one longer than
+    # max_num_batched_tokens is rejected (a recompute that outgrew the budget is still chunked).
+    chunked_prefill: bool = True
+    # Host memory for swap preemption, in KV tokens (None: unlimited). A swap that does not fit
+    # in what is left preempts by recompute instead.
+    swap_tokens: int | None = None
+    # A fixed KV pool of this many blocks (llama.cpp's slots x per-slot context); 0: what the
+    # cost model's GPU memory holds (a paged pool).
+    kv_blocks: int = 0
 
     def __post_init__(self) -> None:
         if self.block_size <= 0:
@@ -60,6 +74,9 @@ class EngineConfig:
             )
         if self.preemption not in ("recompute", "swap"):
             raise ValueError(f"preemption must be 'recompute' or 'swap', got {self.preemption!r}")
+        if self.swap_tokens is not None and self.swap_tokens < 0:
+            raise ValueError(f"swap_tokens must be >= 0 (or None: unlimited), got "
+                             f"{self.swap_tokens}")
         if self.queue not in discipline_names():
             raise ValueError(f"unknown queue discipline {self.queue!r}; "
                              f"known: {', '.join(discipline_names())}")

@@ -44,8 +44,8 @@ class Timeline:
             return 0
         s0, k, n, ctx, g, dur = _LOG.unpack_from(self._log, _LOG.size * i)
         t0 = self._t0[i]
-        if n == 0:
-            return s0 + (1 if t >= t0 + dur else 0)
+        if n == 0:  # one iteration (k = 1), or a prefill-only one no decoder counts (k = 0)
+            return s0 + (k if t >= t0 + dur else 0)
         budget = t - t0
         clock = self.clock
         j = clock.steps_before(n, ctx, g, budget) - 1  # span(j) < budget

@@ -24,8 +24,8 @@ from starlette.applications import Starlette
 from starlette.requests import Request as HTTPRequest
 from starlette.responses import JSONResponse, Response
 
-from tokenpilot.costmodel import CostModel
-from tokenpilot.engine import Engine, EngineConfig
+from tokenpilot.cluster.fleet import InstanceSpec
+from tokenpilot.engine import Engine
 from tokenpilot.gateway.asgi import RelayResponse
 from tokenpilot.gateway.openai import (
     error_response,
@@ -36,7 +36,6 @@ from tokenpilot.gateway.openai import (
     stream_flags,
 )
 from tokenpilot.gateway.text import BadRequest, TokenCounter, prefix_hashes, prompt_text
-from tokenpilot.hardware import get_gpu
 from tokenpilot.models import get_model
 from tokenpilot.workload.request import Request
 
@@ -55,7 +54,8 @@ class SimConfig:
     speedup: float = 1.0
     tp: int = 1
     name: str = ""
-    max_num_seqs: int = 256
+    engine: str = "vllm-v1"  # an engine profile (tokenpilot.engines)
+    max_num_seqs: int | None = None  # None: the engine profile's
     default_max_tokens: int = 256
     tick_s: float = 0.002  # wall seconds between driver steps while work is in flight
     max_body_bytes: int = 4 << 20
@@ -82,10 +82,12 @@ class SimInstance:
 
     def __init__(self, cfg: SimConfig) -> None:
         self.cfg = cfg
-        model, gpu = get_model(cfg.model), get_gpu(cfg.gpu)
-        self.cm = CostModel(model, gpu, cfg.tp)
-        self.engine = Engine(self.cm, EngineConfig(max_num_seqs=cfg.max_num_seqs),
-                             name=cfg.name or f"sim-{cfg.gpu}")
+        model = get_model(cfg.model)
+        spec = InstanceSpec(gpu=cfg.gpu, model=cfg.model, tp=cfg.tp, engine=cfg.engine,
+                            max_num_seqs=cfg.max_num_seqs)
+        self.cm = spec.cost_model()
+        spec.check_fits(self.cm)
+        self.engine = Engine(self.cm, spec.engine_config(), name=cfg.name or f"sim-{cfg.gpu}")
         self.model_name = model.name
         self.counter = TokenCounter()
         self._t0 = time.monotonic()
