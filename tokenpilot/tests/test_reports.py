@@ -1,8 +1,10 @@
 """Reports people look at (issue 19): plots a reader can read, tables that fit, one table per
-page. No headless browser is assumed here: the tests check sizes, labels and structure."""
+page. The tests here check sizes, labels and structure; test_report_browser.py renders the page
+in headless Chromium."""
 
 from __future__ import annotations
 
+import itertools
 import struct
 
 import matplotlib.pyplot as plt
@@ -110,3 +112,34 @@ def test_the_instance_table_explains_its_columns(runs):
                                       load=0.25))
     assert "load: seconds of full-speed work" in text and "compute / bandwidth:" in text
     assert "ttft (ms)" in text or "ttft (s)" in text
+
+
+def _overlapping_tick_labels(ax) -> list[tuple[str, str]]:
+    lo, hi = ax.get_xlim()
+    shown = [t for t in ax.get_xticklabels()
+             if t.get_text() and lo <= t.get_position()[0] <= hi]
+    boxes = [(t.get_window_extent(), t.get_text()) for t in shown]
+    boxes.sort(key=lambda b: b[0].x0)
+    return [(a[1], b[1]) for a, b in itertools.pairwise(boxes) if a[0].x1 > b[0].x0]
+
+
+def test_latency_tick_labels_do_not_collide_on_wide_ranges(runs, tmp_path, monkeypatch):
+    """Over three decades (40 ms to 30 s, as a busy fleet's end-to-end latencies span) 1-2-5
+    labels ran into each other ("50 ms100 ms200 ms"): only the decades are labelled then."""
+    import numpy as np
+
+    from tokenpilot.report import plots
+
+    sims, _ = runs
+    wide = np.geomspace(0.04, 30.0, 500)
+    monkeypatch.setattr(plots, "_latencies", lambda sim: {
+        "TTFT (s)": wide, "TPOT (s)": np.geomspace(0.005, 0.05, 500), "end-to-end (s)": wide})
+    figures = []
+    monkeypatch.setattr(plots.plt, "close", figures.append)
+    plots.latency_cdfs(sims[:1], tmp_path / "cdf.png", 1.0, 0.1)
+    (fig,) = figures
+    fig.canvas.draw()
+    for ax in fig.axes:
+        assert not _overlapping_tick_labels(ax), (ax.get_xlabel(), _overlapping_tick_labels(ax))
+        assert len([t for t in ax.get_xticklabels() if t.get_text()]) >= 2
+    plt.close(fig)

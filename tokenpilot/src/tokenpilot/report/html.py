@@ -18,7 +18,10 @@ from tokenpilot.report.tables import compare_rows
 _STYLE = ("body{font-family:system-ui,sans-serif;margin:1.5em 2em;color:#222}"
           "pre{background:#f6f6f6;padding:1em;overflow-x:auto;font-size:12px}"
           ".wide{overflow-x:auto}table{border-collapse:collapse;font-size:13px}"
-          "th,td{padding:2px 8px;text-align:right;white-space:nowrap}"
+          "th,td{padding:2px 6px;text-align:right;white-space:nowrap}"
+          # Headers wrap ("TTFT p50 / ms" on two lines): the columns are as wide as their
+          # numbers, so a 1400 px window shows the whole comparison table.
+          "th{white-space:normal;vertical-align:bottom}"
           "th:first-child,td:first-child{text-align:left}thead th{border-bottom:1px solid #999}"
           "tbody tr:nth-child(even){background:#f6f6f6}p.note{font-size:13px;color:#555}"
           "img{max-width:100%}")

@@ -68,7 +68,11 @@ def latency_cdfs(sims: Sequence[SimResult], path: Path, slo_ttft: float | None =
         ax.set_xlabel(label.replace(" (s)", ""))
         if ax.lines:
             ax.set_xscale("log")
-            ax.xaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+            lo, hi = ax.get_xlim()
+            # 1-2-5 labels only where the axis spans two decades or less; wider, they collide
+            # ("50 ms100 ms200 ms"), so label the decades alone.
+            subs = (1.0, 2.0, 5.0) if np.log10(hi / lo) <= 2 else (1.0,)
+            ax.xaxis.set_major_locator(LogLocator(base=10, subs=subs))
             ax.xaxis.set_major_formatter(FuncFormatter(_seconds))
             ax.xaxis.set_minor_formatter(NullFormatter())  # 2x10^-2, 3x10^-2...: unreadable
         if slo is not None:
