@@ -29,6 +29,7 @@ PROBE = """<script>window.addEventListener('load', () => {
              tables: [...document.querySelectorAll('table')].map(t => ({
                width: t.getBoundingClientRect().right,
                box: t.parentElement.clientWidth, inner: t.parentElement.scrollWidth})),
+             pres: [...document.querySelectorAll('pre')].map(p => [p.clientWidth, p.scrollWidth]),
              images: [...document.images].map(i => [i.getAttribute('src'), i.naturalWidth,
                                                     i.getBoundingClientRect().right])};
   const pre = document.createElement('pre'); pre.id = 'probe';
@@ -69,3 +70,16 @@ def test_the_comparison_report_fits_a_1400px_window_with_every_plot_loaded(tmp_p
     for src, natural, right in layout["images"]:
         assert natural > 0, f"{src} did not load"
         assert right <= layout["viewport"], f"{src} is wider than the window"
+
+
+def test_a_scenario_page_wraps_its_long_notes_instead_of_scrolling(tmp_path):
+    fleet = load_fleet("mixed")
+    sim = simulate(fleet, poisson(20, n=100, prompt=500, output=50), make_router("round-robin"))
+    sim.router = "round-robin"
+    note = "- " + "a note a reader must see whole, " * 12
+    index = write_report(tmp_path / "report", [sim], [compute_metrics(sim, 1.0, 0.1)],
+                         summary="router  goodput/s\nround-robin  5.0\n\n" + note)
+    layout = _layout(index, tmp_path)
+    assert layout["pres"], layout
+    for client, scroll in layout["pres"]:
+        assert scroll <= client, f"a text block scrolls sideways: {scroll} > {client} px"

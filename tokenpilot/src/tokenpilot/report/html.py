@@ -16,7 +16,7 @@ from tokenpilot.report.tables import compare_rows
 # No fixed page width: the tables are wider than a text column, and a 1400 px window must show
 # every column (the table scrolls sideways, inside its own box, only on a narrower one).
 _STYLE = ("body{font-family:system-ui,sans-serif;margin:1.5em 2em;color:#222}"
-          "pre{background:#f6f6f6;padding:1em;overflow-x:auto;font-size:12px}"
+          "pre{background:#f6f6f6;padding:1em;overflow-x:auto;font-size:12px;white-space:pre-wrap}"
           ".wide{overflow-x:auto}table{border-collapse:collapse;font-size:13px}"
           "th,td{padding:2px 6px;text-align:right;white-space:nowrap}"
           # Headers wrap ("TTFT p50 / ms" on two lines): the columns are as wide as their
