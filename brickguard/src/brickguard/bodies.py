@@ -70,6 +70,7 @@ class _Target:
     breaks: set = field(default_factory=set)
     continues: set = field(default_factory=set)
     has_default: bool = False
+    arm: tuple[int, int] = (0, 0)  # a switch: its offset, and its index in BodyWalker.branch
 
 
 class BodyWalker:
@@ -84,7 +85,7 @@ class BodyWalker:
         self.accesses: dict[tuple[int, AccessKind], AccessFact] = {}
         self.calls: dict[int, CallFact] = {}
         self.entries: list[EntryFact] = []
-        self.sections = Sections(unit.enters, unit.exits, unit.pairs)
+        self.sections = Sections(unit.enters, unit.exits, unit.pairs, unit.handover)
         self.targets: list[_Target] = []
         self.gotos: dict[str, set] = {}
         self.crit_off = 0  # > 0 inside a critical-section macro already applied
@@ -92,6 +93,9 @@ class BodyWalker:
         self.pending_rmw: set[tuple[str, str]] = set()
         self.recent: list[tuple[int, AccessKind]] = []
         self._rhs_reads: dict[tuple[str, str], tuple[int, AccessKind]] = {}
+        self.seq = 0  # program order of the facts: each new access or call takes the next number
+        self.branch: list[tuple[int, int]] = []  # the if arms the walk is in: (offset, arm)
+        self.loop_cond = 0  # > 0 while walking a loop's condition
 
     # -- results -------------------------------------------------------------------------------
     def run(self, body: Cursor) -> None:
@@ -129,10 +133,18 @@ class BodyWalker:
 
     def unary_op(self, c: Cursor, child: Cursor) -> str:
         s, e = c.extent, child.extent
+        same = s.start.file is not None and s.start.file.name == self.file
         before = self.src[s.start.offset : e.start.offset].decode("utf-8", "replace").strip()
-        if before:
-            return before
-        return self.src[e.end.offset : s.end.offset].decode("utf-8", "replace").strip() or "?"
+        after = self.src[e.end.offset : s.end.offset].decode("utf-8", "replace").strip()
+        op = (before or after) if same else ""
+        if op in ("++", "--", "&", "*", "!", "~", "-", "+"):
+            return op
+        # Inside a macro expansion (__HAL_LOCK(&h)) the text is not the operator's: the types
+        # still say which one takes an address.
+        t = c.type.get_canonical()
+        if t.kind == TypeKind.POINTER and t.get_pointee() == child.type.get_canonical():
+            return "&"
+        return op or "?"
 
     def macro_hit(self, c: Cursor, parent_start: int) -> str | None:
         if not self.macros or self.crit_off:
@@ -155,8 +167,11 @@ class BodyWalker:
         ch = list(c.get_children())
         if k == K.IF_STMT:
             s = self.cond(ch[0], states, start)
+            self.branch.append((start, 0))
             then = self.stmt(ch[1], s, start)
+            self.branch[-1] = (start, 1)
             other = self.stmt(ch[2], s, start) if len(ch) > 2 else s
+            self.branch.pop()
             return then | other
         if k == K.WHILE_STMT:
             return self.loop(states, [ch[0]], ch[1], [], start, _always(ch[0]))
@@ -167,9 +182,11 @@ class BodyWalker:
             return self.loop(states, [], ch[0], [ch[1]], start, _always(ch[1]))
         if k == K.SWITCH_STMT:
             s = self.expr(ch[0], states, READ, None, start)
-            t = _Target(loop=False, entry=s)
+            t = _Target(loop=False, entry=s, arm=(start, len(self.branch)))
             self.targets.append(t)
+            self.branch.append((start, -1))
             out = self.stmt(ch[1], EMPTY, start)
+            self.branch.pop()
             self.targets.pop()
             return out | t.breaks | (EMPTY if t.has_default else s)
         if k in (K.CASE_STMT, K.DEFAULT_STMT):
@@ -177,6 +194,10 @@ class BodyWalker:
             if sw is not None:
                 states = states | sw.entry
                 sw.has_default |= k == K.DEFAULT_STMT
+                # Each case is its own arm (a fall-through into the next is not followed).
+                at, depth = sw.arm
+                if depth < len(self.branch):
+                    self.branch[depth] = (at, start)
             return self.stmt(ch[-1], states, start) if ch else states
         if k == K.RETURN_STMT:
             for e in ch:
@@ -221,6 +242,13 @@ class BodyWalker:
         finally:
             self.in_cond -= 1
 
+    def loop_test(self, c: Cursor, states: States, parent_start: int) -> States:
+        self.loop_cond += 1
+        try:
+            return self.cond(c, states, parent_start)
+        finally:
+            self.loop_cond -= 1
+
     def loop(self, states, pre, body, post, start, infinite: bool) -> States:
         t = _Target(loop=True)
         self.targets.append(t)
@@ -231,12 +259,12 @@ class BodyWalker:
                 if p.kind == K.DECL_STMT or not p.kind.is_expression():
                     s = self.stmt(p, s, start)
                 else:
-                    s = self.cond(p, s, start)
+                    s = self.loop_test(p, s, start)
             if not infinite and not post:
                 exits |= s
             b = self.stmt(body, s, start) | frozenset(t.continues)
             for p in post:
-                b = self.cond(p, b, start)
+                b = self.loop_test(p, b, start)
             if post and not infinite:
                 exits |= b
             new = cap(cur | b)
@@ -310,6 +338,9 @@ class BodyWalker:
             op = self.unary_op(c, ch[0])
             if op in ("++", "--"):
                 sub_mode = RMW
+            elif op == "&" and top is not None:
+                # (&x)->f, the shape __HAL_LOCK(&h) expands to: an access to x.f, not &x escaping
+                return self.expr(ch[0], states, mode, top, start)
             elif op == "&":
                 sub_mode = mode if mode in BLOCK else ADDR
             else:
@@ -353,13 +384,16 @@ class BodyWalker:
                     self.u.arg_fact(a, texts[i] if i < len(texts) else None)
                     for i, a in enumerate(args)
                 )
-            self.calls[key] = CallFact(self.usr, ref.get_usr(), name, where, prot, argf)
+            seq = old.seq if old is not None else self._next()
+            self.calls[key] = CallFact(self.usr, ref.get_usr(), name, where, prot, argf, seq)
         for kind, arg_index in self.u.registrations_for(name):
             idx = arg_index if arg_index >= 0 else len(args) + arg_index
             if 0 <= idx < len(args):
                 for fn in _function_refs(args[idx]):
                     how = f"{'registered with' if kind == 'interrupt' else 'created by'} {name}"
                     self.entries.append(EntryFact(fn.get_usr(), fn.spelling, kind, how, where))
+        if name in self.u.exits and args and _const_int(args[0]) not in (None, 0):
+            return states  # __set_PRIMASK(1) masks interrupts: it restores no saved state
         if not self.crit_off:
             states = self.sections.apply(name, states, where, bool(self.in_cond))
         return states
@@ -376,12 +410,15 @@ class BodyWalker:
         whole = top is None
         t = c if whole else top
         ctype = c.type.get_canonical()
-        if not whole and ctype.kind == TypeKind.POINTER:
-            kind, t, whole = A_READ, c, True  # p[i], p->f: only the pointer is read
-        elif whole and mode not in BLOCK and ctype.kind in ARRAYS:
+        path: tuple[str, ...] = ()
+        kind = _ACCESS.get(mode, A_READ)
+        if not whole:
+            path, cut = self.lvalue_path(top)
+            if cut is not None:
+                # Through a pointer (p->f, p[i], s.ptr->reg): only the pointer itself is read.
+                kind, t, whole = A_READ, cut, not path
+        elif mode not in BLOCK and ctype.kind in ARRAYS:
             return  # the array decays to a pointer handed on: its elements are not followed
-        else:
-            kind = _ACCESS[mode]
         text = self.text(t, obj.name)
         if kind is A_WRITE and (obj.usr, text) in self.pending_rmw:
             kind = A_RMW  # x = x + 1: the read on the right belongs to this write
@@ -392,6 +429,9 @@ class BodyWalker:
         if size < 0:
             size = obj.size
         volatile = obj.is_volatile or t.type.is_volatile_qualified()
+        scalar = t.type.get_canonical().kind not in (*ARRAYS, TypeKind.RECORD)
+        if mode in BLOCK and whole:
+            scalar = obj.is_scalar
         protected = bool(states) and all(states)
         key = (c.extent.start.offset, kind)
         old = self.accesses.get(key)
@@ -400,9 +440,85 @@ class BodyWalker:
                 self.accesses[key] = replace(old, protected=False)
             return
         self.accesses[key] = AccessFact(
-            obj.usr, self.usr, self.where(c), kind, size, volatile, protected, text, whole
+            obj.usr, self.usr, self.where(c), kind, size, volatile, protected, text, whole,
+            path, scalar, self._next(), tuple(self.branch),
+            bool(self.loop_cond) and kind is A_READ,
         )
         self.recent.append(key)
+
+    def _next(self) -> int:
+        self.seq += 1
+        return self.seq
+
+    def lvalue_path(self, top: Cursor) -> tuple[tuple[str, ...], Cursor | None]:
+        """The steps from the object to the part ``top`` names (``.f``, ``[2]``, ``[*]``), and,
+        when the chain goes through a pointer, the pointer expression nearest the object (the
+        part of the object that is really accessed: it is read) with the steps up to it."""
+        steps: list[str] = []
+        cut = None
+        node = top
+        while node.kind != K.DECL_REF_EXPR:
+            ch = list(node.get_children())
+            if not ch:
+                break
+            if node.kind == K.MEMBER_REF_EXPR:
+                base = ch[0]
+                btype = base.type.get_canonical()
+                inner = _strip(base)
+                if btype.kind == TypeKind.POINTER:
+                    if inner.kind == K.UNARY_OPERATOR and self.unary_op(inner, _first(inner)) == "&":
+                        btype = btype.get_pointee().get_canonical()
+                        base = _first(inner)  # (&x)->f is x.f
+                    else:
+                        steps, cut = [], base  # everything above went through the pointer
+                        node = base
+                        continue
+                decl = btype.get_declaration()
+                steps.append("?" if decl is not None and decl.kind == K.UNION_DECL
+                             else "." + node.spelling)
+                node = base
+            elif node.kind == K.ARRAY_SUBSCRIPT_EXPR and len(ch) == 2:
+                base, index = ch
+                if _strip(base).type.get_canonical().kind in ARRAYS:
+                    n = _const_int(index)
+                    steps.append("[*]" if n is None else f"[{n}]")
+                else:
+                    steps, cut = [], base
+                node = base
+            elif node.kind in TRANSPARENT or node.kind == K.UNARY_OPERATOR:
+                node = ch[0]
+            else:
+                break
+        return tuple(reversed(steps)), cut
+
+
+def _first(c: Cursor) -> Cursor:
+    return next(iter(c.get_children()))
+
+
+def _strip(c: Cursor) -> Cursor:
+    """Below parentheses and implicit casts (an array decaying to a pointer)."""
+    while c.kind in TRANSPARENT:
+        ch = list(c.get_children())
+        if len(ch) != 1:
+            break
+        c = ch[0]
+    return c
+
+
+def _const_int(c: Cursor) -> int | None:
+    """The value of an index that is a literal or an enumerator, else None."""
+    c = _strip(c)
+    if c.kind == K.INTEGER_LITERAL:
+        toks = [t.spelling for t in c.get_tokens()]
+        try:
+            return int(toks[0].rstrip("uUlL"), 0) if toks else None
+        except ValueError:
+            return None
+    if c.kind == K.DECL_REF_EXPR and c.referenced is not None:
+        if c.referenced.kind == K.ENUM_CONSTANT_DECL:
+            return c.referenced.enum_value
+    return None
 
 
 def _always(cond: Cursor) -> bool:

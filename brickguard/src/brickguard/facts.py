@@ -35,6 +35,18 @@ class ObjectFact:
     in_function: str = ""  # USR of the function a block-scope static belongs to; "" file scope
 
 
+def paths_overlap(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    """Whether two access paths of one object may name the same memory: one is a prefix of the
+    other, step by step, where "[*]" matches any index and "?" (a union member) anything."""
+    for x, y in zip(a, b):
+        if x == y or x == "?" or y == "?":
+            continue
+        if x[0] == "[" and y[0] == "[" and (x == "[*]" or y == "[*]"):
+            continue
+        return False
+    return True
+
+
 class AccessKind(StrEnum):
     """What one access does to the object it names."""
 
@@ -64,6 +76,14 @@ class AccessFact:
     protected: bool  # inside a critical section on every path that reaches it
     text: str  # the accessed expression as written, e.g. "rx_buf[rx_head]"
     whole: bool  # the access is the object as a whole (not an element or member)
+    # Which part of the object: ".field" and "[N]" steps from the object ("[*]" an index not
+    # known at compile time, which may be any; a union member is "?", which may be any member).
+    # () is the whole object. Two accesses touch the same memory only if their paths overlap.
+    path: tuple[str, ...] = ()
+    scalar: bool = True  # the accessed part is one scalar (not a struct, union or array)
+    seq: int = 0  # order of the access in its function's body walk (program order, roughly)
+    branch: tuple[tuple[int, int], ...] = ()  # the if/switch arms it sits in: (offset, arm)
+    in_loop_cond: bool = False  # read by a loop's condition (a poll)
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +107,7 @@ class CallFact:
     protected: bool
     # Filled only for the calls the platform profiles watch (Platform.arg_calls).
     args: tuple[ArgFact, ...] = ()
+    seq: int = 0  # order in the caller's body walk, on the same scale as AccessFact.seq
 
 
 @dataclass(frozen=True, slots=True)

@@ -138,6 +138,7 @@ class UnitContext:
         self.enters = {a for a, _ in config.critical_sections}
         self.exits = {b for _, b in config.critical_sections}
         self.pairs: dict[str, set[str]] = {}
+        self.handover = set(config.platform.critical_handover)
         for a, b in config.critical_sections:
             self.pairs.setdefault(b, set()).add(a)
         self.regs = [("interrupt", r) for r in config.interrupt_registrations] + [

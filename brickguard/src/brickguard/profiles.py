@@ -8,7 +8,7 @@ name = "freertos"
 description = "FreeRTOS kernel"
 [interrupts]      # patterns, callbacks, registrations: as in brickguard.toml
 [tasks]           # creators
-[critical]        # pairs
+[critical]        # pairs; handover = ["xPortStartScheduler"] (sections left to the scheduler)
 [api]
 blocks = ["vTaskDelay"]                       # waits for time or another task (BG110)
 allocates = ["pvPortMalloc"]                  # takes a heap lock (BG110)
@@ -105,6 +105,10 @@ class TaskEntries:
 @dataclass(frozen=True)
 class CriticalPairs:
     pairs: list[tuple[str, str]] = field(default_factory=list)
+    # Calls that hand the interrupt state over and do not come back while it matters (the RTOS
+    # scheduler start: the first task's context re-enables interrupts): a section open there is
+    # intended, not left open.
+    handover: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -140,6 +144,7 @@ class Platform:
     interrupt_registrations: list[Registration] = field(default_factory=list)
     task_creators: list[Registration] = field(default_factory=list)
     critical_pairs: list[tuple[str, str]] = field(default_factory=list)
+    critical_handover: list[str] = field(default_factory=list)
 
     def watched_calls(self) -> frozenset[str]:
         """Names whose macro uses and argument texts the front end records."""
@@ -220,6 +225,7 @@ def _merge(plat: Platform, profile: ProfileFile) -> None:
     _extend(plat.interrupt_registrations, profile.interrupts.registrations)
     _extend(plat.task_creators, profile.tasks.creators)
     _extend(plat.critical_pairs, profile.critical.pairs)
+    _extend(plat.critical_handover, profile.critical.handover)
 
 
 def add_dma_calls(plat: Platform, dma: DmaCalls) -> None:

@@ -130,7 +130,7 @@ class Program:
             return same[0] if len(same) == 1 else usr
 
         p.calls = [
-            CallFact(c.caller, resolve(c.callee, n), n, c.where, c.protected, c.args)
+            CallFact(c.caller, resolve(c.callee, n), n, c.where, c.protected, c.args, c.seq)
             for c in calls.values()
             for n in (c.callee_name,)
         ]

@@ -1,15 +1,40 @@
 """Which task-side access sites race with an interrupt handler: the judgement behind BG101-BG103.
 
-Per object shared with an interrupt handler, each unprotected task-side access gets at most one
-race, the most specific (BG102 > BG103 > BG101), so a bug is reported once per line.
+An access names a *path* in its object (``dev[2].status``, ``h.Init.Mode``; an index not known at
+compile time may be any element): a task access and an interrupt access conflict only when their
+paths overlap (``facts.paths_overlap``). Per object shared with an interrupt handler, each
+unprotected task-side access gets at most one race, the most specific (BG102 > BG103 > BG101), so
+a bug is reported once per line:
 
-A single aligned word-sized plain read of a scalar (the ``volatile`` flag that the ISR sets and
-the main loop polls) is atomic on the target: BG101 leaves it alone, and so any word-sized update
-when the handler only reads the object (it sees the old or the new value, both whole). A task
-write to a scalar the handler also writes (the main loop resetting ``rx_index = 0``) is
-reported: an update the handler made between the task's read and this write is lost. Whether
-the object is ``volatile`` is BG104's question, asked once at the declaration.
+- BG102: a read-modify-write (``x++``, ``x |= m``) of a part the handler writes;
+- BG103: an access wider than the native word to a part the handler writes (or, for a task
+  write, touches at all): it takes several instructions and can tear;
+- BG101: a struct or array copied as a whole (not one scalar) against a handler write; or an
+  *atomicity violation* between two task accesses.
 
+One aligned load or store of a scalar of at most a word is atomic on the target: on its own it
+is no race (the handler sees the old or the new value, both whole; the task reads one whole
+value). It takes two task accesses to break it, the unserializable access pairs of the
+atomicity-violation literature (local-remote-local), where the task's two accesses to one part
+are consecutive in its function, on one path, not both in a critical section, and a handler
+access between them makes the outcome one no serial order gives:
+
+- R-W-R: the task reads twice (check, then use) and the handler writes between: the two reads
+  disagree;
+- R-W-W: the task reads then writes (``if (flag) { ...; flag = 0; }``): the handler's write
+  between them is lost;
+- W-R-W: the task writes twice and the handler reads between: it sees an intermediate value;
+- W-W-R: the task writes then reads its own value back and the handler writes between. A read
+  that is a loop's condition is a poll (``flag = 0; while (!flag) {}``), which waits for the
+  handler's write on purpose, and a read-modify-write reads to update the latest value: neither
+  is reported.
+
+Two R-W-W shapes are left alone: a flag checked outside and cleared inside a critical section
+(the section is where the event is taken, with its data); and the HAL transfer handshake
+``HAL_UART_Transmit_IT(...); while (ready != SET) {} ready = RESET;``, where the poll saw the
+completion callback of the one transfer started since the flag was last written (``_one_shot``).
+
+Whether the object is ``volatile`` is BG104's question, asked once at the declaration.
 ``Program.races`` computes this once per program; the rules read it.
 """
 
@@ -19,12 +44,19 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from brickguard.facts import AccessKind, ObjectFact
+from brickguard.facts import AccessKind, ObjectFact, paths_overlap
 
 if TYPE_CHECKING:
     from brickguard.program import Access, Program
 
 PRIORITY = {"BG102": 0, "BG103": 1, "BG101": 2}
+# (the task's first action, its second) -> (the handler's action between, what goes wrong)
+PATTERNS = {
+    ("R", "R"): ("W", "the two reads can see different values"),
+    ("R", "W"): ("W", "the handler's update between them is lost"),
+    ("W", "W"): ("R", "the handler sees the intermediate value"),
+    ("W", "R"): ("W", "the read does not get back the value written"),
+}
 
 
 @dataclass(frozen=True)
@@ -33,6 +65,13 @@ class Race:
     obj: ObjectFact
     task: Access  # the unprotected task-side access (where the finding is reported)
     isr: Access  # the interrupt-side access it races with
+    first: Access | None = None  # for an access pair: the task's first access (task is second)
+    pattern: str = ""  # for an access pair: "R-W-R", "R-W-W", "W-R-W" or "W-W-R"
+
+    @property
+    def harm(self) -> str:
+        """What the interleaving breaks, for an access pair."""
+        return PATTERNS[(self.pattern[0], self.pattern[-1])][1] if self.pattern else ""
 
 
 @dataclass(frozen=True)
@@ -66,32 +105,117 @@ def find_races(program: Program) -> list[Race]:
     """Every racing task-side access site, one race per site, in source order."""
     word = program.config.word_bits // 8
     best: dict[tuple, Race] = {}
+
+    def keep(race: Race) -> None:
+        f = race.task.fact
+        site = (race.obj.usr, f.where.file, f.where.line)
+        if site not in best or PRIORITY[race.rule] < PRIORITY[best[site].rule]:
+            best[site] = race
+
     for shared in program.shared_objects:
         obj, accs = shared.obj, shared.accesses
         isr = sorted((a for a in accs if a.in_interrupt), key=source_order)
-        isr_writes = [a for a in isr if a.fact.kind.writes]
-        for a in accs:
-            if not a.in_task or a.task_protected:
+        task = [a for a in accs if a.in_task]
+        for a in task:
+            if a.task_protected:
                 continue
             f = a.fact
-            rule, other = None, None
-            if f.kind is AccessKind.rmw and isr_writes:
-                rule, other = "BG102", isr_writes[0]
-            elif f.size > word and (isr_writes if f.kind is AccessKind.read else isr):
-                rule, other = "BG103", (isr_writes if f.kind is AccessKind.read else isr)[0]
-            elif isr_writes or f.kind.writes:
-                # One aligned word, read (or written while the handler only reads): atomic.
-                atomic_kind = f.kind is AccessKind.read or not isr_writes
-                single_word = obj.is_scalar and f.whole and f.size <= word and atomic_kind
-                if not single_word:
-                    rule, other = "BG101", (isr_writes or isr)[0]
-            if rule is None or other is None:
-                continue
-            site = (obj.usr, f.where.file, f.where.line)
-            race = Race(rule, obj, a, other)
-            if site not in best or PRIORITY[rule] < PRIORITY[best[site].rule]:
-                best[site] = race
+            near = [i for i in isr if paths_overlap(f.path, i.fact.path)]
+            writes = [i for i in near if i.fact.kind.writes]
+            if f.kind is AccessKind.rmw and writes:
+                keep(Race("BG102", obj, a, writes[0]))
+            elif f.size > word and (writes if f.kind is AccessKind.read else near):
+                keep(Race("BG103", obj, a, (writes if f.kind is AccessKind.read else near)[0]))
+            elif not f.scalar and (writes or (f.kind.writes and near)):
+                keep(Race("BG101", obj, a, (writes or near)[0]))
+        for race in _pairs(program, obj, task, isr):
+            keep(race)
     return sorted(best.values(), key=lambda r: source_order(r.task))
+
+
+def _pairs(program: Program, obj: ObjectFact, task: list[Access], isr: list[Access]) -> list[Race]:
+    """The unserializable access pairs among the task accesses of one object (see above)."""
+    out = []
+    calls = _calls_by_function(program)
+    by_function: dict[str, list[Access]] = defaultdict(list)
+    for a in task:
+        by_function[a.fact.function].append(a)
+    for accs in by_function.values():
+        accs.sort(key=lambda a: a.fact.seq)
+        for n, first in enumerate(accs):
+            f1 = first.fact
+            second = next(
+                (b for b in accs[n + 1:]
+                 if paths_overlap(f1.path, b.fact.path) and _one_path(f1.branch, b.fact.branch)),
+                None,
+            )
+            if second is None or (first.task_protected and second.task_protected):
+                continue
+            f2 = second.fact
+            one = "W" if f1.kind.writes else "R"
+            two = "R" if f2.kind.reads else "W"
+            if one == "W" and two == "R" and (f2.in_loop_cond or f2.kind is AccessKind.rmw):
+                continue  # a poll waits for the handler's write; an update wants the latest
+            between = PATTERNS[(one, two)][0]
+            near = [i for i in isr
+                    if (i.fact.kind.writes if between == "W" else i.fact.kind.reads)
+                    and paths_overlap(i.fact.path, f1.path) and paths_overlap(i.fact.path, f2.path)]
+            if one == "R" and two == "W" and second.task_protected and not first.task_protected:
+                continue  # checked outside, then taken and cleared inside one critical section
+            if one == "R" and two == "W" and f1.in_loop_cond and _one_shot(
+                    program, calls.get(f1.function, []), accs[:n], f1.seq, f2.seq, near):
+                continue
+            hit = near[0] if near else None
+            if hit is not None:
+                out.append(Race("BG101", obj, second, hit, first, f"{one}-{between}-{two}"))
+    return out
+
+
+def _calls_by_function(program: Program) -> dict[str, list]:
+    out: dict[str, list] = defaultdict(list)
+    for c in program.calls:
+        out[c.caller].append(c)
+    return out
+
+
+def _start_family(name: str) -> str:
+    """``HAL_UART_Receive_IT`` -> "UART": a HAL call that starts a transfer in interrupt or DMA
+    mode, whose completion interrupt calls that family's callbacks; "" for any other call."""
+    parts = name.split("_")
+    return parts[1] if len(parts) > 2 and parts[0] == "HAL" and parts[-1] in ("IT", "DMA") else ""
+
+
+def _one_shot(program: Program, calls: list, before: list[Access], poll: int, write: int,
+              writers: list[Access]) -> bool:
+    """``start_IT(); while (flag != SET) {} flag = RESET;``: the poll saw the completion callback
+    of the one transfer started since the flag was last written, and nothing runs between the
+    poll and the clear; that callback runs once per start, so no handler write can come between.
+    True only when every handler write to the flag is in a HAL completion or error callback of
+    the started family that does not start another transfer itself (re-arming)."""
+    if any(poll < c.seq < write for c in calls):
+        return False
+    last = max((a.fact.seq for a in before if a.fact.kind.writes), default=0)
+    starts = [c for c in calls if last < c.seq < poll and _start_family(c.callee_name)]
+    if len(starts) != 1 or not writers:
+        return False
+    family = _start_family(starts[0].callee_name)
+    rearm = {c.caller for c in program.calls if _start_family(c.callee_name)}
+    for w in writers:
+        for ctx in w.contexts:
+            name = ctx.name
+            if not ctx.is_interrupt:
+                continue
+            if not (name.startswith(f"HAL_{family}_") and name.endswith("Callback")):
+                return False
+            if ("Cplt" not in name and "Error" not in name) or w.fact.function in rearm:
+                return False
+    return True
+
+
+def _one_path(a: tuple[tuple[int, int], ...], b: tuple[tuple[int, int], ...]) -> bool:
+    """Whether two accesses can be on one path: no if statement has them in different arms."""
+    arms = dict(a)
+    return all(arms.get(off, arm) == arm for off, arm in b)
 
 
 def source_order(a: Access) -> tuple[str, int, int]:

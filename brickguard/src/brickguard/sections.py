@@ -25,8 +25,10 @@ def cap(states: States) -> States:
 class Sections:
     """The sections one function opens and closes, path by path, and where they do not balance."""
 
-    def __init__(self, enters: set[str], exits: set[str], pairs: dict[str, set[str]]) -> None:
+    def __init__(self, enters: set[str], exits: set[str], pairs: dict[str, set[str]],
+                 handover: set[str] | frozenset[str] = frozenset()) -> None:
         self.enters = enters
+        self.handover = handover  # calls that take the open sections over (scheduler start)
         self.exits = exits
         self.pairs = pairs  # exit routine -> the enter routines it closes
         self.sites: list[tuple[str, Where]] = []  # every enter call: (routine, where)
@@ -42,6 +44,8 @@ class Sections:
             self.sites.append((name, where))
             site = len(self.sites) - 1
             return cap(frozenset(s + ((name, site),) for s in states))
+        if name in self.handover:
+            return frozenset({()}) if states else states
         if name in self.exits:
             self.has_exit = True
             out = set()

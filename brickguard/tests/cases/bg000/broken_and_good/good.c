@@ -7,5 +7,5 @@ void SPI1_IRQHandler(void) { msg[0] = 1; }
 
 int main(void)
 {
-    return msg[1];                   /* expect: BG101 */
+    return msg[0]++;                 /* expect: BG102 */
 }
