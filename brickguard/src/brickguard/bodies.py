@@ -466,7 +466,8 @@ class BodyWalker:
                 btype = base.type.get_canonical()
                 inner = _strip(base)
                 if btype.kind == TypeKind.POINTER:
-                    if inner.kind == K.UNARY_OPERATOR and self.unary_op(inner, _first(inner)) == "&":
+                    addr = inner.kind == K.UNARY_OPERATOR
+                    if addr and self.unary_op(inner, _first(inner)) == "&":
                         btype = btype.get_pointee().get_canonical()
                         base = _first(inner)  # (&x)->f is x.f
                     else:
@@ -515,9 +516,9 @@ def _const_int(c: Cursor) -> int | None:
             return int(toks[0].rstrip("uUlL"), 0) if toks else None
         except ValueError:
             return None
-    if c.kind == K.DECL_REF_EXPR and c.referenced is not None:
-        if c.referenced.kind == K.ENUM_CONSTANT_DECL:
-            return c.referenced.enum_value
+    ref = c.referenced if c.kind == K.DECL_REF_EXPR else None
+    if ref is not None and ref.kind == K.ENUM_CONSTANT_DECL:
+        return ref.enum_value
     return None
 
 

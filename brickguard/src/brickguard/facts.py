@@ -38,7 +38,7 @@ class ObjectFact:
 def paths_overlap(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
     """Whether two access paths of one object may name the same memory: one is a prefix of the
     other, step by step, where "[*]" matches any index and "?" (a union member) anything."""
-    for x, y in zip(a, b):
+    for x, y in zip(a, b, strict=False):  # the shorter one is a prefix: they overlap
         if x == y or x == "?" or y == "?":
             continue
         if x[0] == "[" and y[0] == "[" and (x == "[*]" or y == "[*]"):

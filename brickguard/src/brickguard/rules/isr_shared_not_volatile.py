@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from brickguard.config import Config
-from brickguard.findings import Finding, Level
 from brickguard.facts import paths_overlap
+from brickguard.findings import Finding, Level
 from brickguard.program import Access, Program
 from brickguard.rules.base import Rule
 from brickguard.rules.messages import here, loc, verb
