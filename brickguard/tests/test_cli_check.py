@@ -155,11 +155,11 @@ def test_rules_lists_every_rule() -> None:
 
 RACE_C = """\
 #include <stdint.h>
-volatile uint16_t flag;
+volatile uint16_t flag; void timer_start(void);
 void TIM2_IRQHandler(void) {
     flag = 1;
 }
-int main(void) {
+int main(void) { timer_start();
     while (1) {
         if (flag) {
             flag = 0;

@@ -96,6 +96,7 @@ class BodyWalker:
         self.seq = 0  # program order of the facts: each new access or call takes the next number
         self.branch: list[tuple[int, int]] = []  # the if arms the walk is in: (offset, arm)
         self.loop_cond = 0  # > 0 while walking a loop's condition
+        self.loops: list[int] = []  # per enclosing loop, the number taken at its entry
 
     # -- results -------------------------------------------------------------------------------
     def run(self, body: Cursor) -> None:
@@ -252,6 +253,7 @@ class BodyWalker:
     def loop(self, states, pre, body, post, start, infinite: bool) -> States:
         t = _Target(loop=True)
         self.targets.append(t)
+        self.loops.append(self._next())  # a number no fact has: the facts inside come after it
         cur, exits = states, set()
         for _ in range(3):
             s = cur
@@ -272,6 +274,7 @@ class BodyWalker:
                 break
             cur = new
         self.targets.pop()
+        self.loops.pop()
         return frozenset(exits) | frozenset(t.breaks)
 
     # -- expressions ---------------------------------------------------------------------------
@@ -385,7 +388,11 @@ class BodyWalker:
                     for i, a in enumerate(args)
                 )
             seq = old.seq if old is not None else self._next()
-            self.calls[key] = CallFact(self.usr, ref.get_usr(), name, where, prot, argf, seq)
+            # In a loop the call may also come before anything earlier in the loop body.
+            earliest = old.earliest if old is not None else (self.loops[0] if self.loops else seq)
+            self.calls[key] = CallFact(
+                self.usr, ref.get_usr(), name, where, prot, argf, seq, earliest
+            )
         for kind, arg_index in self.u.registrations_for(name):
             idx = arg_index if arg_index >= 0 else len(args) + arg_index
             if 0 <= idx < len(args):

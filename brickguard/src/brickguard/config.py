@@ -23,6 +23,10 @@ jobs = 0                          # parallel parser processes; 0 = one per CPU
 patterns = ["*_IRQHandler", "*_isr"]            # names of interrupt handlers (globs)
 callbacks = ["HAL_*_*Callback"]                 # functions the HAL calls from its handlers
 registrations = [{function = "request_irq", arg = 1}]   # arg: 0-based; -1 = last
+from_asm = ["vTaskSwitchContext"]               # called from handlers written in assembly
+start_off = ["main"]              # entry points that begin with no interrupt able to fire
+enable = ["HAL_NVIC_EnableIRQ", "HAL_*_IT"]     # calls that may let an interrupt fire
+quiet = ["lcd_*"]                 # undefined functions that never do (others are taken to)
 replace = false
 
 [tasks]                           # extend the defaults; replace = true replaces them
@@ -367,6 +371,11 @@ def _platform(cfg: Config, file: ConfigFile, rel: Callable[[str], Path], where: 
             plat.blocking[name] = why
     for name in ints.nonreentrant:
         plat.nonreentrant.setdefault(name, "")
+    for into, items in ((plat.from_asm, ints.from_asm), (plat.start_off, ints.start_off),
+                        (plat.interrupt_enables, ints.enable), (plat.quiet, ints.quiet)):
+        if ints.replace:
+            into.clear()
+        into.extend(i for i in items if i not in into)
     add_dma_calls(plat, file.dma)
     cfg.platform = plat
     cfg.dcache = file.dma.dcache

@@ -108,6 +108,7 @@ class CallFact:
     # Filled only for the calls the platform profiles watch (Platform.arg_calls).
     args: tuple[ArgFact, ...] = ()
     seq: int = 0  # order in the caller's body walk, on the same scale as AccessFact.seq
+    earliest: int = 0  # in a loop: the number taken at the outermost loop's entry; else seq
 
 
 @dataclass(frozen=True, slots=True)

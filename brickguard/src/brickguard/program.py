@@ -69,6 +69,7 @@ class Access:
     fact: AccessFact
     contexts: frozenset[Context]
     task_protected: bool  # in a critical section, or its function is only called inside one
+    before_start: bool = False  # made before any interrupt can fire (see Program._timeline)
 
     @property
     def in_interrupt(self) -> bool:
@@ -130,7 +131,8 @@ class Program:
             return same[0] if len(same) == 1 else usr
 
         p.calls = [
-            CallFact(c.caller, resolve(c.callee, n), n, c.where, c.protected, c.args, c.seq)
+            CallFact(c.caller, resolve(c.callee, n), n, c.where, c.protected, c.args, c.seq,
+                     c.earliest)
             for c in calls.values()
             for n in (c.callee_name,)
         ]
@@ -138,12 +140,14 @@ class Program:
         p._find_entries(config, entry_facts, resolve)
         p._reach()
         p._protect()
+        early = p._timeline()
         for a in raw_accesses.values():
             p.accesses.append(
                 Access(
                     a,
                     p.contexts.get(a.function, frozenset({THREAD_MODE})),
                     a.protected or a.function in p.protected_functions,
+                    a.function in early and a.seq < early[a.function],
                 )
             )
         return p
@@ -158,6 +162,9 @@ class Program:
                 self.entries[f.usr] = Context(f.name, "interrupt", f"name matches {pat}")
             elif f.interrupt_attr:
                 self.entries[f.usr] = Context(f.name, "interrupt", "__attribute__((interrupt))")
+            elif _match(f.name, config.platform.from_asm):
+                how = "called from an interrupt handler written in assembly (profile from_asm)"
+                self.entries[f.usr] = Context(f.name, "interrupt", how)
             elif _match(f.name, config.interrupt_callbacks) and not _match(f.name, registrars):
                 how = "HAL callback, called from the peripheral's interrupt handler"
                 self.entries[f.usr] = Context(f.name, "interrupt", how)
@@ -202,6 +209,61 @@ class Program:
                 if all(s.protected or s.caller in self.protected_functions for s in sites):
                     self.protected_functions.add(callee)
                     changed = True
+
+    def _timeline(self) -> dict[str, int]:
+        """The interrupt timeline, one for all interrupts: function USR -> the walk number of its
+        first call that may let an interrupt fire, for the functions that only ever run before
+        any can (an access there with a smaller number cannot race a handler).
+
+        An entry point named in the profiles' ``start_off`` (bare-metal ``main``) begins with no
+        interrupt able to fire. A call may let one fire when its callee matches ``enable``, is a
+        critical-section exit, or (transitively) calls such a callee; a function the program
+        does not define enables unless ``quiet`` names it. A function runs before the start
+        when every call site of it is in such a function, before that function's first enabling
+        call (in a loop, the call may come before anything in the loop). Order is the body
+        walk's: a backward ``goto`` is not followed.
+        """
+        plat = self.config.platform
+        if not plat.start_off:
+            return {}
+        exits = {b for _, b in self.config.critical_sections}
+        patterns = plat.interrupt_enables
+        by_caller: dict[str, list[CallFact]] = defaultdict(list)
+        sites: dict[str, list[CallFact]] = defaultdict(list)
+        for c in self.calls:
+            by_caller[c.caller].append(c)
+            sites[c.callee].append(c)
+        named = {c.callee for c in self.calls
+                 if c.callee_name in exits or _match(c.callee_name, patterns)
+                 or (c.callee not in self.functions and not _match(c.callee_name, plat.quiet))}
+        enabling = set(named)
+        todo = list(named)
+        while todo:  # callers of an enabling function enable too
+            f = todo.pop()
+            for c in sites.get(f, ()):
+                if c.caller not in enabling:
+                    enabling.add(c.caller)
+                    todo.append(c.caller)
+        never = 1 << 62
+
+        def first_enable(usr: str) -> int:
+            return min((c.earliest for c in by_caller.get(usr, ()) if c.callee in enabling),
+                       default=never)
+
+        early = {usr: first_enable(usr) for usr, f in self.functions.items()
+                 if f.name in plat.start_off and not sites.get(usr)
+                 and not self.entries.get(usr, THREAD_MODE).is_interrupt}
+        changed = True
+        while changed:
+            changed = False
+            for usr in self.functions:
+                if usr in early or usr in self.entries or not sites.get(usr):
+                    continue
+                if all(c.caller in early and (c.seq < early[c.caller] or (
+                        c.seq == early[c.caller] == c.earliest)) for c in sites[usr]):
+                    early[usr] = first_enable(usr)
+                    changed = True
+        return early
 
     # -- derived analyses, computed once, on first use ------------------------------------------
     @cached_property

@@ -117,7 +117,7 @@ def find_races(program: Program) -> list[Race]:
         isr = sorted((a for a in accs if a.in_interrupt), key=source_order)
         task = [a for a in accs if a.in_task]
         for a in task:
-            if a.task_protected:
+            if a.task_protected or a.before_start:
                 continue
             f = a.fact
             near = [i for i in isr if paths_overlap(f.path, i.fact.path)]
@@ -151,6 +151,8 @@ def _pairs(program: Program, obj: ObjectFact, task: list[Access], isr: list[Acce
             )
             if second is None or (first.task_protected and second.task_protected):
                 continue
+            if second.before_start:
+                continue  # no interrupt can fire yet, between them or before
             f2 = second.fact
             one = "W" if f1.kind.writes else "R"
             two = "R" if f2.kind.reads else "W"

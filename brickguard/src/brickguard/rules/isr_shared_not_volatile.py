@@ -23,7 +23,8 @@ def check(program: Program, config: Config) -> Iterable[Finding]:
         # is always what the task last wrote (the handler loads it afresh on every entry).
         # A task that only stores caches nothing: only its reads can miss the handler's update.
         task = sorted((a for a in accs if a.in_task and not a.task_protected
-                       and a.fact.kind.reads and not a.fact.is_volatile), key=_order)
+                       and not a.before_start and a.fact.kind.reads
+                       and not a.fact.is_volatile), key=_order)
         pair = next(((i, t) for t in task for i in isr
                      if paths_overlap(i.fact.path, t.fact.path)), None)
         if pair is None:
@@ -64,13 +65,15 @@ RULE = Rule(
     ),
     example_bad=(
         "uint8_t data_ready;\n"
+        "void uart_start(void);  /* enables the USART interrupt */\n"
         "void USART1_IRQHandler(void) { data_ready = 1; }\n"
-        "int main(void) { while (!data_ready) { } }"
+        "int main(void) { uart_start(); while (!data_ready) { } }"
     ),
     example_good=(
         "volatile uint8_t data_ready;\n"
+        "void uart_start(void);  /* enables the USART interrupt */\n"
         "void USART1_IRQHandler(void) { data_ready = 1; }\n"
-        "int main(void) { while (!data_ready) { } }"
+        "int main(void) { uart_start(); while (!data_ready) { } }"
     ),
     check=check,
 )

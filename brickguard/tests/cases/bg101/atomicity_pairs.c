@@ -63,6 +63,7 @@ void not_pairs(uint32_t x)
 
 int main(void)
 {
+    __enable_irq();                  /* from here on a handler can fire */
     check_then_use();
     lost_update();
     intermediate();

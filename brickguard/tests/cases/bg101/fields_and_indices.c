@@ -27,6 +27,7 @@ void USART2_IRQHandler(void)
 
 int main(void)
 {
+    __enable_irq();                  /* from here on a handler can fire */
     dev[1].rx_buf[0] = 0u;           /* another field: no conflict */
     dev[0].lock = 1u;
     dev[0].lock = 0u;                /* the handler never touches lock */
