@@ -21,7 +21,15 @@ from typing import TYPE_CHECKING
 
 from clang.cindex import Cursor, CursorKind, TypeKind
 
-from brickguard.facts import AccessFact, AccessKind, CallFact, EntryFact, SectionIssue, Where
+from brickguard.facts import (
+    AccessFact,
+    AccessKind,
+    CallFact,
+    EntryFact,
+    ObjectFact,
+    SectionIssue,
+    Where,
+)
 from brickguard.sections import EMPTY, Sections, States, cap
 
 if TYPE_CHECKING:
@@ -97,9 +105,12 @@ class BodyWalker:
         self.branch: list[tuple[int, int]] = []  # the if arms the walk is in: (offset, arm)
         self.loop_cond = 0  # > 0 while walking a loop's condition
         self.loops: list[int] = []  # per enclosing loop, the number taken at its entry
+        # Local pointers that only ever point into one global: decl hash -> (object, path).
+        self.points: dict[int, tuple[ObjectFact, tuple[str, ...]] | None] = {}
 
     # -- results -------------------------------------------------------------------------------
     def run(self, body: Cursor) -> None:
+        self.points = self.points_to(body)
         out = self.stmt(body, frozenset({()}), -1)
         end = body.extent.end
         self.sections.leave(out, Where(self.file, end.line, max(1, end.column - 1)))
@@ -346,6 +357,8 @@ class BodyWalker:
                 return self.expr(ch[0], states, mode, top, start)
             elif op == "&":
                 sub_mode = mode if mode in BLOCK else ADDR
+            elif op == "*" and mode is not ADDR:
+                return self.expr(ch[0], states, mode, top or c, start)  # *p: through p
             else:
                 sub_mode = READ
             return self.expr(ch[0], states, sub_mode, None, start)
@@ -412,18 +425,30 @@ class BodyWalker:
         if target is None or target.kind != K.VAR_DECL:
             return
         obj = self.u.object_info(target)
-        if obj is None:
-            return  # a local or a parameter: not shared
         whole = top is None
         t = c if whole else top
         ctype = c.type.get_canonical()
         path: tuple[str, ...] = ()
         kind = _ACCESS.get(mode, A_READ)
-        if not whole:
-            path, cut = self.lvalue_path(top)
-            if cut is not None:
+        if obj is None:
+            # A local or a parameter: not shared, unless a local pointer that only ever points
+            # into one global is dereferenced (rb = &rx; rb->head is rx.head).
+            into = self.points.get(target.hash) if top is not None else None
+            if into is None:
+                return
+            segs, bases, _ = self.lvalue_segments(top)
+            if len(segs) < 2 or segs[-1]:
+                return
+            obj, path = into[0], _join(into[1], tuple(reversed(segs[-2])))
+            if len(segs) > 2:
+                kind, t = A_READ, bases[-2]  # a pointer stored in the global is read
+            whole = not path
+        elif not whole:
+            segs, bases, _ = self.lvalue_segments(top)
+            path = tuple(reversed(segs[-1]))
+            if len(segs) > 1:
                 # Through a pointer (p->f, p[i], s.ptr->reg): only the pointer itself is read.
-                kind, t, whole = A_READ, cut, not path
+                kind, t, whole = A_READ, bases[-1], not path
         elif mode not in BLOCK and ctype.kind in ARRAYS:
             return  # the array decays to a pointer handed on: its elements are not followed
         text = self.text(t, obj.name)
@@ -457,12 +482,14 @@ class BodyWalker:
         self.seq += 1
         return self.seq
 
-    def lvalue_path(self, top: Cursor) -> tuple[tuple[str, ...], Cursor | None]:
-        """The steps from the object to the part ``top`` names (``.f``, ``[2]``, ``[*]``), and,
-        when the chain goes through a pointer, the pointer expression nearest the object (the
-        part of the object that is really accessed: it is read) with the steps up to it."""
-        steps: list[str] = []
-        cut = None
+    def lvalue_segments(self, top: Cursor) -> tuple[list[list[str]], list[Cursor], Cursor]:
+        """The steps from ``top`` down to the variable it starts from (``.f``, ``[2]``, ``[*]``
+        for an index not known at compile time, ``?`` for a union member), cut at each pointer
+        dereference: ``segments[-1]`` are the steps on the variable itself (top-down),
+        ``segments[-2]`` those on what the lowest pointer points to, and so on; ``bases[i]`` is
+        the pointer expression dereferenced between ``segments[i]`` and ``segments[i + 1]``."""
+        segs: list[list[str]] = [[]]
+        bases: list[Cursor] = []
         node = top
         while node.kind != K.DECL_REF_EXPR:
             ch = list(node.get_children())
@@ -471,33 +498,104 @@ class BodyWalker:
             if node.kind == K.MEMBER_REF_EXPR:
                 base = ch[0]
                 btype = base.type.get_canonical()
+                deref = btype.kind == TypeKind.POINTER
+                rec = btype.get_pointee().get_canonical() if deref else btype
+                decl = rec.get_declaration()
+                segs[-1].append("?" if decl is not None and decl.kind == K.UNION_DECL
+                                else "." + node.spelling)
                 inner = _strip(base)
-                if btype.kind == TypeKind.POINTER:
-                    addr = inner.kind == K.UNARY_OPERATOR
-                    if addr and self.unary_op(inner, _first(inner)) == "&":
-                        btype = btype.get_pointee().get_canonical()
-                        base = _first(inner)  # (&x)->f is x.f
-                    else:
-                        steps, cut = [], base  # everything above went through the pointer
-                        node = base
-                        continue
-                decl = btype.get_declaration()
-                steps.append("?" if decl is not None and decl.kind == K.UNION_DECL
-                             else "." + node.spelling)
+                if deref and inner.kind == K.UNARY_OPERATOR and self.unary_op(
+                        inner, _first(inner)) == "&":
+                    node = _first(inner)  # (&x)->f is x.f
+                    continue
+                if deref:
+                    segs.append([])
+                    bases.append(base)
                 node = base
             elif node.kind == K.ARRAY_SUBSCRIPT_EXPR and len(ch) == 2:
                 base, index = ch
-                if _strip(base).type.get_canonical().kind in ARRAYS:
-                    n = _const_int(index)
-                    steps.append("[*]" if n is None else f"[{n}]")
-                else:
-                    steps, cut = [], base
+                n = _const_int(index)
+                segs[-1].append("[*]" if n is None else f"[{n}]")
+                if _strip(base).type.get_canonical().kind not in ARRAYS:
+                    segs.append([])  # p[i]: through the pointer
+                    bases.append(base)
                 node = base
-            elif node.kind in TRANSPARENT or node.kind == K.UNARY_OPERATOR:
+            elif node.kind == K.UNARY_OPERATOR and self.unary_op(node, ch[0]) == "*":
+                segs.append([])
+                bases.append(ch[0])
                 node = ch[0]
+            elif node.kind in TRANSPARENT or node.kind in (K.UNARY_OPERATOR, K.CSTYLE_CAST_EXPR):
+                node = ch[-1]
             else:
                 break
-        return tuple(reversed(steps)), cut
+        return segs, bases, node
+
+    def points_to(self, body: Cursor) -> dict[int, tuple[ObjectFact, tuple[str, ...]] | None]:
+        """Local pointers assigned only the address of (a part of) one global, anywhere in the
+        body (flow-insensitive): decl hash -> (the global, the path it points to). One that is
+        also assigned anything else, moved (``p++``) or whose own address is taken maps to
+        None. Parameters are not followed (that needs the call sites)."""
+        out: dict[int, tuple[ObjectFact, tuple[str, ...]] | None] = {}
+        spoiled: set[int] = set()
+
+        def note(var: Cursor | None, rhs: Cursor) -> None:
+            if var is None or var.kind != K.VAR_DECL or var.type.get_canonical().kind != (
+                    TypeKind.POINTER) or self.u.object_info(var) is not None:
+                return
+            got = self.target_of(rhs)
+            if got is None or out.get(var.hash, got) != got:
+                spoiled.add(var.hash)
+            out[var.hash] = got
+
+        for c in body.walk_preorder():
+            k = c.kind
+            if k == K.VAR_DECL:
+                init = [x for x in c.get_children() if x.kind.is_expression()]
+                if init:
+                    note(c, init[-1])
+            elif k in (K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR, K.UNARY_OPERATOR):
+                ch = list(c.get_children())
+                lhs = _strip(ch[0]) if ch else None
+                if lhs is None or lhs.kind != K.DECL_REF_EXPR or lhs.referenced is None:
+                    continue
+                if k == K.BINARY_OPERATOR and len(ch) == 2:
+                    if self.op_between(ch[0], ch[1]) == "=":
+                        note(lhs.referenced, ch[1])
+                elif k == K.COMPOUND_ASSIGNMENT_OPERATOR or self.unary_op(c, ch[0]) in (
+                        "&", "++", "--"):
+                    spoiled.add(lhs.referenced.hash)
+        for h in spoiled:
+            out[h] = None
+        return out
+
+    def target_of(self, rhs: Cursor) -> tuple[ObjectFact, tuple[str, ...]] | None:
+        """``&g``, ``&g.f``, ``&g[2]`` or an array ``g`` (its first element): the global and the
+        path; None for anything else."""
+        e = rhs
+        while e.kind in TRANSPARENT or e.kind == K.CSTYLE_CAST_EXPR:
+            e = list(e.get_children())[-1]
+        if e.kind == K.DECL_REF_EXPR:
+            ref = e.referenced
+            obj = self.u.object_info(ref) if ref is not None and ref.kind == K.VAR_DECL else None
+            if obj is not None and e.type.get_canonical().kind in ARRAYS:
+                return obj, ()
+            return None
+        if e.kind != K.UNARY_OPERATOR or self.unary_op(e, _first(e)) != "&":
+            return None
+        segs, _, var = self.lvalue_segments(_first(e))
+        ref = var.referenced if var.kind == K.DECL_REF_EXPR else None
+        obj = self.u.object_info(ref) if ref is not None and ref.kind == K.VAR_DECL else None
+        if obj is None or len(segs) > 1:
+            return None
+        return obj, tuple(reversed(segs[0]))
+
+
+def _join(base: tuple[str, ...], more: tuple[str, ...]) -> tuple[str, ...]:
+    """The path ``more`` takes from where a pointer to ``base`` points: ``p = &buf[2]; p[1]``
+    is some element of buf (an index on an element pointer moves along the array)."""
+    if base and more and base[-1][0] == "[" and more[0][0] == "[":
+        return (*base[:-1], "[*]", *more[1:])
+    return (*base, *more)
 
 
 def _first(c: Cursor) -> Cursor:
