@@ -27,6 +27,7 @@ from brickguard.facts import (
     CallFact,
     EntryFact,
     ObjectFact,
+    PriorityFact,
     SectionIssue,
     Where,
 )
@@ -93,6 +94,7 @@ class BodyWalker:
         self.accesses: dict[tuple[int, AccessKind], AccessFact] = {}
         self.calls: dict[int, CallFact] = {}
         self.entries: list[EntryFact] = []
+        self.priorities: list[PriorityFact] = []
         self.sections = Sections(unit.enters, unit.exits, unit.pairs, unit.handover)
         self.targets: list[_Target] = []
         self.gotos: dict[str, set] = {}
@@ -406,6 +408,8 @@ class BodyWalker:
             self.calls[key] = CallFact(
                 self.usr, ref.get_usr(), name, where, prot, argf, seq, earliest
             )
+        if name in self.u.priority_setters:
+            self.priority(name, args, where)
         for kind, arg_index in self.u.registrations_for(name):
             idx = arg_index if arg_index >= 0 else len(args) + arg_index
             if 0 <= idx < len(args):
@@ -417,6 +421,17 @@ class BodyWalker:
         if not self.crit_off:
             states = self.sections.apply(name, states, where, bool(self.in_cond))
         return states
+
+    def priority(self, name: str, args: list[Cursor], where: Where) -> None:
+        """HAL_NVIC_SetPriority(USART1_IRQn, 5, 0): the IRQ and its priority, when constant."""
+        at = self.u.priority_setters[name]
+        if len(args) <= max(at, 0):
+            return
+        irq = _strip(args[0])
+        ref = irq.referenced if irq.kind == K.DECL_REF_EXPR else None
+        value = _const_int(args[at])
+        if ref is not None and ref.kind == K.ENUM_CONSTANT_DECL and value is not None:
+            self.priorities.append(PriorityFact(ref.spelling, value, where))
 
     def ref(self, c: Cursor, states: States, mode: Mode, top) -> None:
         if mode is ADDR:

@@ -27,6 +27,8 @@ from_asm = ["vTaskSwitchContext"]               # called from handlers written i
 start_off = ["main"]              # entry points that begin with no interrupt able to fire
 enable = ["HAL_NVIC_EnableIRQ", "HAL_*_IT"]     # calls that may let an interrupt fire
 quiet = ["lcd_*"]                 # undefined functions that never do (others are taken to)
+priorities = {USART1_IRQHandler = 5, TIM2_IRQHandler = 1}   # lower preempts higher; else read
+                                  # from HAL_NVIC_SetPriority/NVIC_SetPriority constants
 replace = false
 
 [tasks]                           # extend the defaults; replace = true replaces them
@@ -163,6 +165,8 @@ class Config:
         default_factory=lambda: list(DEFAULT_INTERRUPT_REGISTRATIONS)
     )
     task_entries: list[str] = field(default_factory=lambda: list(DEFAULT_TASK_ENTRIES))
+    # Interrupt handler name -> preemption priority (lower preempts higher; equal ones do not).
+    interrupt_priorities: dict[str, int] = field(default_factory=dict)
     task_creators: list[Registration] = field(default_factory=lambda: list(DEFAULT_TASK_CREATORS))
     critical_sections: list[tuple[str, str]] = field(
         default_factory=lambda: list(DEFAULT_CRITICAL_SECTIONS)
@@ -219,6 +223,7 @@ class BuildTable:
 
 @dataclass(frozen=True)
 class InterruptsTable(InterruptEntries):
+    priorities: dict[str, int] = field(default_factory=dict)
     blocking: list[str] = field(default_factory=list)
     unsafe: list[str] = field(default_factory=list)
     nonreentrant: list[str] = field(default_factory=list)
@@ -328,6 +333,7 @@ def config_from_dict(data: dict[str, Any], root: Path, source: Path | None = Non
     cfg.interrupt_patterns = merged(ints, ints.patterns, cfg.interrupt_patterns)
     cfg.interrupt_callbacks = merged(ints, ints.callbacks, cfg.interrupt_callbacks)
     cfg.interrupt_registrations = merged(ints, ints.registrations, cfg.interrupt_registrations)
+    cfg.interrupt_priorities = dict(ints.priorities)
     cfg.task_entries = merged(tasks, tasks.entries, cfg.task_entries)
     cfg.task_creators = merged(tasks, tasks.creators, cfg.task_creators)
     cfg.critical_sections = merged(crit, crit.pairs, cfg.critical_sections)

@@ -131,6 +131,15 @@ class EntryFact:
 
 
 @dataclass(frozen=True, slots=True)
+class PriorityFact:
+    """A call that sets an interrupt's priority with constant arguments (HAL_NVIC_SetPriority)."""
+
+    irq: str  # the IRQn enumerator, e.g. "USART1_IRQn"
+    priority: int  # the preemption priority: lower is more urgent (Cortex-M)
+    where: Where
+
+
+@dataclass(frozen=True, slots=True)
 class SectionIssue:
     """A critical section that is not balanced on some path (BG105)."""
 
@@ -160,4 +169,5 @@ class UnitFacts:
     entries: list[EntryFact] = field(default_factory=list)
     section_issues: list[SectionIssue] = field(default_factory=list)
     diagnostics: list[DiagnosticFact] = field(default_factory=list)
+    priorities: list[PriorityFact] = field(default_factory=list)
     lines: int = 0

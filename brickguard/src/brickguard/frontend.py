@@ -139,6 +139,7 @@ class UnitContext:
         self.exits = {b for _, b in config.critical_sections}
         self.pairs: dict[str, set[str]] = {}
         self.handover = set(config.platform.critical_handover)
+        self.priority_setters = {r.function: r.arg for r in config.platform.priority_setters}
         for a, b in config.critical_sections:
             self.pairs.setdefault(b, set()).add(a)
         self.regs = [("interrupt", r) for r in config.interrupt_registrations] + [
@@ -266,6 +267,7 @@ class UnitContext:
         self.unit.calls.extend(self.macro_calls(body, w, usr))
         self.unit.entries.extend(w.entries)
         self.unit.section_issues.extend(w.section_issues())
+        self.unit.priorities.extend(w.priorities)
 
     def macro_calls(self, body: Cursor, w: BodyWalker, usr: str) -> list[CallFact]:
         """Watched macros used in this body, as calls by the name written (after the call the

@@ -104,6 +104,9 @@ class InterruptEntries:
     # interrupt or DMA mode, the scheduler start. Every critical-section exit counts too.
     start_off: list[str] = field(default_factory=list)
     enable: list[str] = field(default_factory=list)
+    # Calls that set an interrupt's priority: the IRQn is argument 0, the preemption priority
+    # argument ``arg`` (read when both are constants).
+    priority_setters: list[Registration] = field(default_factory=list)
     # Functions (globs) the program need not define that never let an interrupt fire: the rest
     # of the HAL, the C library. Any other function without a body is taken to enable one.
     quiet: list[str] = field(default_factory=list)
@@ -161,6 +164,7 @@ class Platform:
     start_off: list[str] = field(default_factory=list)
     interrupt_enables: list[str] = field(default_factory=list)
     quiet: list[str] = field(default_factory=list)
+    priority_setters: list[Registration] = field(default_factory=list)
 
     def watched_calls(self) -> frozenset[str]:
         """Names whose macro uses and argument texts the front end records."""
@@ -246,6 +250,7 @@ def _merge(plat: Platform, profile: ProfileFile) -> None:
     _extend(plat.start_off, profile.interrupts.start_off)
     _extend(plat.interrupt_enables, profile.interrupts.enable)
     _extend(plat.quiet, profile.interrupts.quiet)
+    _extend(plat.priority_setters, profile.interrupts.priority_setters)
 
 
 def add_dma_calls(plat: Platform, dma: DmaCalls) -> None:

@@ -14,8 +14,9 @@ reaches runs in task context ("thread mode"): it is not known to run in an inter
 
 An access counts as *protected on the task side* when it is inside a critical section, or when its
 function is only ever called, from task context, inside one (transitively: callers of callers).
-Interrupt handlers are assumed not to pre-empt each other; two tasks racing each other is not an
-interrupt problem and is not checked here.
+An interrupt handler preempts another only when both priorities are known (``Program.priority``)
+and its own is more urgent (a lower number); equal ones do not. Two tasks racing each other is not
+an interrupt problem and is not checked here.
 
 What several rules derive from the model (the races, the call chains from interrupt entries, the
 DMA starts, the SDK findings) are cached properties of ``Program``, each computed on first use by
@@ -96,6 +97,9 @@ class Program:
     section_issues: list[SectionIssue] = field(default_factory=list)
     protected_functions: set[str] = field(default_factory=set)
     units: list[UnitFacts] = field(default_factory=list)  # BG000 and BG2xx read diagnostics
+    # IRQ name without its suffix ("USART1") -> the priority the code sets it to with constants
+    # (None: set to different values in different places, so not known).
+    priorities: dict[str, int | None] = field(default_factory=dict)
 
     @classmethod
     def build(cls, units: Iterable[UnitFacts], config: Config) -> Program:
@@ -120,6 +124,10 @@ class Program:
             for s in u.section_issues:
                 issues.setdefault((s.kind, s.where), s)
             entry_facts.extend(u.entries)
+            for pf in u.priorities:
+                key = irq_key(pf.irq)
+                old = p.priorities.get(key, pf.priority)
+                p.priorities[key] = pf.priority if old == pf.priority else None
         by_name: dict[str, list[str]] = defaultdict(list)
         for f in p.functions.values():
             by_name[f.name].append(f.usr)
@@ -265,6 +273,17 @@ class Program:
                     changed = True
         return early
 
+    def priority(self, ctx: Context) -> int | None:
+        """An interrupt context's preemption priority (lower preempts higher), from
+        ``[interrupts] priorities`` or the code's HAL_NVIC_SetPriority/NVIC_SetPriority calls
+        with constants; None when not known (then it is taken not to preempt, nor be
+        preempted by, another handler)."""
+        if not ctx.is_interrupt:
+            return None
+        if ctx.name in self.config.interrupt_priorities:
+            return self.config.interrupt_priorities[ctx.name]
+        return self.priorities.get(irq_key(ctx.name))
+
     # -- derived analyses, computed once, on first use ------------------------------------------
     @cached_property
     def accesses_by_object(self) -> dict[str, list[Access]]:
@@ -304,6 +323,14 @@ class Program:
     def claimed_diagnostics(self) -> set[DiagnosticFact]:
         """Diagnostics an enabled SDK rule reports, which BG000 leaves out."""
         return sdk_engine.claimed_diagnostics(self.sdk_findings, self.config)
+
+
+def irq_key(name: str) -> str:
+    """``USART1_IRQHandler``, ``USART1_IRQn`` -> ``USART1``; ``SysTick_Handler`` -> ``SysTick``."""
+    for suffix in ("_IRQHandler", "_IRQn", "_Handler"):
+        if name.endswith(suffix):
+            return name[: -len(suffix)]
+    return name
 
 
 def _match(name: str, patterns: list[str]) -> str | None:

@@ -67,6 +67,9 @@ class Race:
     isr: Access  # the interrupt-side access it races with
     first: Access | None = None  # for an access pair: the task's first access (task is second)
     pattern: str = ""  # for an access pair: "R-W-R", "R-W-W", "W-R-W" or "W-W-R"
+    # Who is preempted: "task context (main)", or "interrupt handler X (priority 5)" when a
+    # more urgent handler preempts a less urgent one.
+    victim: str = ""
 
     @property
     def harm(self) -> str:
@@ -90,15 +93,39 @@ def accesses_by_object(program: Program) -> dict[str, list[Access]]:
 
 
 def shared_objects(program: Program) -> list[Shared]:
-    """Objects shared between interrupt and task context (const and _Atomic ones skipped)."""
+    """Objects shared between interrupt and task context, or between two handlers of different
+    known priorities (const and _Atomic ones skipped)."""
     out = []
     for usr, accs in program.accesses_by_object.items():
         obj = program.objects.get(usr)
         if obj is None or obj.is_const or obj.is_atomic:
             continue
-        if any(a.in_interrupt for a in accs) and any(a.in_task for a in accs):
+        if not any(a.in_interrupt for a in accs):
+            continue
+        if any(a.in_task for a in accs) or len(_levels(program, accs)) > 1:
             out.append(Shared(obj, accs))
     return out
+
+
+def _levels(program: Program, accs: list[Access]) -> set[int]:
+    return {p for a in accs for c in a.contexts
+            if (p := program.priority(c)) is not None}
+
+
+def _groups(program: Program, accs: list[Access]):
+    """(victims, their preemptors, protected(a), who): task code against every handler, then
+    the handlers of each known priority against the more urgent ones."""
+    isr = sorted((a for a in accs if a.in_interrupt), key=source_order)
+    task = [a for a in accs if a.in_task]
+    yield task, isr, lambda a: a.task_protected or a.before_start, None
+    for level in sorted(_levels(program, accs), reverse=True):
+        victims = [a for a in accs
+                   if any(program.priority(c) == level for c in a.contexts)]
+        urgent = [i for i in isr
+                  if any((p := program.priority(c)) is not None and p < level
+                         for c in i.contexts)]
+        if victims and urgent:
+            yield victims, urgent, lambda a: a.fact.protected, level
 
 
 def find_races(program: Program) -> list[Race]:
@@ -113,27 +140,38 @@ def find_races(program: Program) -> list[Race]:
             best[site] = race
 
     for shared in program.shared_objects:
-        obj, accs = shared.obj, shared.accesses
-        isr = sorted((a for a in accs if a.in_interrupt), key=source_order)
-        task = [a for a in accs if a.in_task]
-        for a in task:
-            if a.task_protected or a.before_start:
-                continue
-            f = a.fact
-            near = [i for i in isr if paths_overlap(f.path, i.fact.path)]
-            writes = [i for i in near if i.fact.kind.writes]
-            if f.kind is AccessKind.rmw and writes:
-                keep(Race("BG102", obj, a, writes[0]))
-            elif f.size > word and (writes if f.kind is AccessKind.read else near):
-                keep(Race("BG103", obj, a, (writes if f.kind is AccessKind.read else near)[0]))
-            elif not f.scalar and (writes or (f.kind.writes and near)):
-                keep(Race("BG101", obj, a, (writes or near)[0]))
-        for race in _pairs(program, obj, task, isr):
-            keep(race)
+        obj = shared.obj
+        for task, isr, guarded, level in _groups(program, shared.accesses):
+            for a in task:
+                if guarded(a):
+                    continue
+                who = _victim(program, a, level)
+                f = a.fact
+                near = [i for i in isr if paths_overlap(f.path, i.fact.path)]
+                writes = [i for i in near if i.fact.kind.writes]
+                if f.kind is AccessKind.rmw and writes:
+                    keep(Race("BG102", obj, a, writes[0], victim=who))
+                elif f.size > word and (writes if f.kind is AccessKind.read else near):
+                    other = (writes if f.kind is AccessKind.read else near)[0]
+                    keep(Race("BG103", obj, a, other, victim=who))
+                elif not f.scalar and (writes or (f.kind.writes and near)):
+                    keep(Race("BG101", obj, a, (writes or near)[0], victim=who))
+            for race in _pairs(program, obj, task, isr, guarded):
+                keep(race if level is None else Race(
+                    race.rule, race.obj, race.task, race.isr, race.first, race.pattern,
+                    _victim(program, race.task, level)))
     return sorted(best.values(), key=lambda r: source_order(r.task))
 
 
-def _pairs(program: Program, obj: ObjectFact, task: list[Access], isr: list[Access]) -> list[Race]:
+def _victim(program: Program, a: Access, level: int | None) -> str:
+    if level is None:
+        return f"task context ({a.context_names(False) or 'thread mode'})"
+    names = sorted(c.name for c in a.contexts if program.priority(c) == level)
+    return f"interrupt handler {', '.join(names[:3])} (priority {level})"
+
+
+def _pairs(program: Program, obj: ObjectFact, task: list[Access], isr: list[Access],
+           guarded) -> list[Race]:
     """The unserializable access pairs among the task accesses of one object (see above)."""
     out = []
     calls = _calls_by_function(program)
@@ -149,7 +187,7 @@ def _pairs(program: Program, obj: ObjectFact, task: list[Access], isr: list[Acce
                  if paths_overlap(f1.path, b.fact.path) and _one_path(f1.branch, b.fact.branch)),
                 None,
             )
-            if second is None or (first.task_protected and second.task_protected):
+            if second is None or (guarded(first) and guarded(second)):
                 continue
             if second.before_start:
                 continue  # no interrupt can fire yet, between them or before
@@ -162,14 +200,15 @@ def _pairs(program: Program, obj: ObjectFact, task: list[Access], isr: list[Acce
             near = [i for i in isr
                     if (i.fact.kind.writes if between == "W" else i.fact.kind.reads)
                     and paths_overlap(i.fact.path, f1.path) and paths_overlap(i.fact.path, f2.path)]
-            if one == "R" and two == "W" and second.task_protected and not first.task_protected:
+            if one == "R" and two == "W" and guarded(second) and not guarded(first):
                 continue  # checked outside, then taken and cleared inside one critical section
             if one == "R" and two == "W" and f1.in_loop_cond and _one_shot(
                     program, calls.get(f1.function, []), accs[:n], f1.seq, f2.seq, near):
                 continue
             hit = near[0] if near else None
             if hit is not None:
-                out.append(Race("BG101", obj, second, hit, first, f"{one}-{between}-{two}"))
+                out.append(Race("BG101", obj, second, hit, first, f"{one}-{between}-{two}",
+                                _victim(program, second, None)))
     return out
 
 

@@ -20,18 +20,17 @@ def check(program: Program, config: Config) -> Iterable[Finding]:
         if r.first is not None:
             f = r.first.fact
             message = (
-                f"`{t.text}` is {verb(t.kind)} in task context ({r.task.context_names(False)}) "
+                f"`{t.text}` is {verb(t.kind)} in {r.victim} "
                 f"after `{f.text}` was {verb(f.kind)} ({at(f.where)}), not both in one critical "
                 f"section; interrupt handler {r.isr.context_names(True)} {does(i.kind)} it "
                 f"({at(i.where)}), and if it fires between the two ({r.pattern}), {r.harm}"
             )
-            first = loc(r.first, f"{verb(f.kind)} in {r.task.context_names(False)} (task), "
-                                 "first access")
+            first = loc(r.first, f"{verb(f.kind)} in {r.victim}, first access")
             yield Finding("BG101", RULE.level, message, task, related=(isr, first),
                           flow=(first, isr, task))
             continue
         message = (
-            f"`{t.text}` is {verb(t.kind)} in task context ({r.task.context_names(False)}) "
+            f"`{t.text}` is {verb(t.kind)} in {r.victim} "
             f"as a whole (not one word) outside a critical section, but interrupt handler "
             f"{r.isr.context_names(True)} {does(i.kind)} `{r.obj.name}` ({at(i.where)})"
         )
