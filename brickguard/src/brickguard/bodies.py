@@ -30,8 +30,18 @@ from brickguard.facts import (
     PriorityFact,
     SectionIssue,
     Where,
+    irq_key,
 )
-from brickguard.sections import EMPTY, Sections, States, cap
+from brickguard.sections import (
+    EMPTY,
+    Sections,
+    States,
+    cap,
+    fully_protected,
+    mask,
+    masked_irqs,
+    unmask,
+)
 
 if TYPE_CHECKING:
     from brickguard.frontend import UnitContext
@@ -389,7 +399,7 @@ class BodyWalker:
         for i, a in enumerate(args):
             states = self.expr(a, states, modes[i] if i < len(modes) else READ, None, start)
         where = self.where(c)
-        protected = bool(states) and all(states)
+        protected = fully_protected(states)
         if ref is not None and ref.kind == K.FUNCTION_DECL:
             key = c.extent.start.offset
             old = self.calls.get(key)
@@ -410,6 +420,12 @@ class BodyWalker:
             )
         if name in self.u.priority_setters:
             self.priority(name, args, where)
+        if (name in self.u.mask_on or name in self.u.mask_off) and args:
+            irq = _strip(args[0])
+            ref = irq.referenced if irq.kind == K.DECL_REF_EXPR else None
+            if ref is not None and ref.kind == K.ENUM_CONSTANT_DECL:
+                key = irq_key(ref.spelling)
+                return mask(states, key) if name in self.u.mask_on else unmask(states, key)
         for kind, arg_index in self.u.registrations_for(name):
             idx = arg_index if arg_index >= 0 else len(args) + arg_index
             if 0 <= idx < len(args):
@@ -479,7 +495,7 @@ class BodyWalker:
         scalar = t.type.get_canonical().kind not in (*ARRAYS, TypeKind.RECORD)
         if mode in BLOCK and whole:
             scalar = obj.is_scalar
-        protected = bool(states) and all(states)
+        protected = fully_protected(states)
         key = (c.extent.start.offset, kind)
         old = self.accesses.get(key)
         if old is not None:
@@ -489,7 +505,7 @@ class BodyWalker:
         self.accesses[key] = AccessFact(
             obj.usr, self.usr, self.where(c), kind, size, volatile, protected, text, whole,
             path, scalar, self._next(), tuple(self.branch),
-            bool(self.loop_cond) and kind is A_READ,
+            bool(self.loop_cond) and kind is A_READ, masked_irqs(states),
         )
         self.recent.append(key)
 

@@ -38,6 +38,8 @@ replace = false
 
 [critical]                        # begin/end pairs; extend the defaults; replace = true
 pairs = [["__disable_irq", "__enable_irq"], ["my_lock", "my_unlock"]]
+masks = [["HAL_NVIC_DisableIRQ", "HAL_NVIC_EnableIRQ"]]   # mask/unmask one IRQn (argument 0)
+handover = ["xPortStartScheduler"]   # calls that take open sections over (scheduler start)
 replace = false
 
 [target]                          # (continued) platform profiles: see profiles.py
@@ -377,9 +379,14 @@ def _platform(cfg: Config, file: ConfigFile, rel: Callable[[str], Path], where: 
             plat.blocking[name] = why
     for name in ints.nonreentrant:
         plat.nonreentrant.setdefault(name, "")
-    for into, items in ((plat.from_asm, ints.from_asm), (plat.start_off, ints.start_off),
-                        (plat.interrupt_enables, ints.enable), (plat.quiet, ints.quiet)):
-        if ints.replace:
+    crit = file.critical
+    for table, into, items in (
+        (ints, plat.from_asm, ints.from_asm), (ints, plat.start_off, ints.start_off),
+        (ints, plat.interrupt_enables, ints.enable), (ints, plat.quiet, ints.quiet),
+        (ints, plat.priority_setters, ints.priority_setters),
+        (crit, plat.critical_handover, crit.handover), (crit, plat.critical_masks, crit.masks),
+    ):
+        if table.replace:
             into.clear()
         into.extend(i for i in items if i not in into)
     add_dma_calls(plat, file.dma)

@@ -35,6 +35,14 @@ class ObjectFact:
     in_function: str = ""  # USR of the function a block-scope static belongs to; "" file scope
 
 
+def irq_key(name: str) -> str:
+    """``USART1_IRQHandler``, ``USART1_IRQn`` -> ``USART1``; ``SysTick_Handler`` -> ``SysTick``."""
+    for suffix in ("_IRQHandler", "_IRQn", "_Handler"):
+        if name.endswith(suffix):
+            return name[: -len(suffix)]
+    return name
+
+
 def paths_overlap(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
     """Whether two access paths of one object may name the same memory: one is a prefix of the
     other, step by step, where "[*]" matches any index and "?" (a union member) anything."""
@@ -84,6 +92,7 @@ class AccessFact:
     seq: int = 0  # order of the access in its function's body walk (program order, roughly)
     branch: tuple[tuple[int, int], ...] = ()  # the if/switch arms it sits in: (offset, arm)
     in_loop_cond: bool = False  # read by a loop's condition (a poll)
+    masked: tuple[str, ...] = ()  # interrupts masked one by one here (HAL_NVIC_DisableIRQ)
 
 
 @dataclass(frozen=True, slots=True)

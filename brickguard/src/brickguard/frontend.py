@@ -140,6 +140,8 @@ class UnitContext:
         self.pairs: dict[str, set[str]] = {}
         self.handover = set(config.platform.critical_handover)
         self.priority_setters = {r.function: r.arg for r in config.platform.priority_setters}
+        self.mask_on = {a for a, _ in config.platform.critical_masks}
+        self.mask_off = {b for _, b in config.platform.critical_masks}
         for a, b in config.critical_sections:
             self.pairs.setdefault(b, set()).add(a)
         self.regs = [("interrupt", r) for r in config.interrupt_registrations] + [

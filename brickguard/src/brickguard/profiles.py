@@ -124,6 +124,9 @@ class CriticalPairs:
     # scheduler start: the first task's context re-enables interrupts): a section open there is
     # intended, not left open.
     handover: list[str] = field(default_factory=list)
+    # [mask, unmask] pairs for one interrupt (HAL_NVIC_DisableIRQ(X_IRQn)): between them only
+    # interrupt X cannot fire.
+    masks: list[tuple[str, str]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -160,6 +163,7 @@ class Platform:
     task_creators: list[Registration] = field(default_factory=list)
     critical_pairs: list[tuple[str, str]] = field(default_factory=list)
     critical_handover: list[str] = field(default_factory=list)
+    critical_masks: list[tuple[str, str]] = field(default_factory=list)
     from_asm: list[str] = field(default_factory=list)
     start_off: list[str] = field(default_factory=list)
     interrupt_enables: list[str] = field(default_factory=list)
@@ -246,6 +250,7 @@ def _merge(plat: Platform, profile: ProfileFile) -> None:
     _extend(plat.task_creators, profile.tasks.creators)
     _extend(plat.critical_pairs, profile.critical.pairs)
     _extend(plat.critical_handover, profile.critical.handover)
+    _extend(plat.critical_masks, profile.critical.masks)
     _extend(plat.from_asm, profile.interrupts.from_asm)
     _extend(plat.start_off, profile.interrupts.start_off)
     _extend(plat.interrupt_enables, profile.interrupts.enable)

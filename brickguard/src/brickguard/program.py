@@ -45,6 +45,7 @@ from brickguard.facts import (
     ObjectFact,
     SectionIssue,
     UnitFacts,
+    irq_key,
 )
 from brickguard.races import Race, Shared
 from brickguard.sdk import engine as sdk_engine
@@ -323,14 +324,6 @@ class Program:
     def claimed_diagnostics(self) -> set[DiagnosticFact]:
         """Diagnostics an enabled SDK rule reports, which BG000 leaves out."""
         return sdk_engine.claimed_diagnostics(self.sdk_findings, self.config)
-
-
-def irq_key(name: str) -> str:
-    """``USART1_IRQHandler``, ``USART1_IRQn`` -> ``USART1``; ``SysTick_Handler`` -> ``SysTick``."""
-    for suffix in ("_IRQHandler", "_IRQn", "_Handler"):
-        if name.endswith(suffix):
-            return name[: -len(suffix)]
-    return name
 
 
 def _match(name: str, patterns: list[str]) -> str | None:

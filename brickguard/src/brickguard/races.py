@@ -34,6 +34,11 @@ Two R-W-W shapes are left alone: a flag checked outside and cleared inside a cri
 ``HAL_UART_Transmit_IT(...); while (ready != SET) {} ready = RESET;``, where the poll saw the
 completion callback of the one transfer started since the flag was last written (``_one_shot``).
 
+A handler access counts only where its interrupt can fire: not before the interrupt timeline
+lets any fire (``Access.before_start``), not while its IRQ alone is masked
+(``HAL_NVIC_DisableIRQ(X_IRQn)`` ... ``HAL_NVIC_EnableIRQ(X_IRQn)``: the other handlers still can),
+and between handlers only from a more urgent priority (``Program.priority``).
+
 Whether the object is ``volatile`` is BG104's question, asked once at the declaration.
 ``Program.races`` computes this once per program; the rules read it.
 """
@@ -44,7 +49,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from brickguard.facts import AccessKind, ObjectFact, paths_overlap
+from brickguard.facts import AccessKind, ObjectFact, irq_key, paths_overlap
 
 if TYPE_CHECKING:
     from brickguard.program import Access, Program
@@ -147,7 +152,7 @@ def find_races(program: Program) -> list[Race]:
                     continue
                 who = _victim(program, a, level)
                 f = a.fact
-                near = [i for i in isr if paths_overlap(f.path, i.fact.path)]
+                near = [i for i in isr if paths_overlap(f.path, i.fact.path) and _can_fire(i, a)]
                 writes = [i for i in near if i.fact.kind.writes]
                 if f.kind is AccessKind.rmw and writes:
                     keep(Race("BG102", obj, a, writes[0], victim=who))
@@ -199,7 +204,8 @@ def _pairs(program: Program, obj: ObjectFact, task: list[Access], isr: list[Acce
             between = PATTERNS[(one, two)][0]
             near = [i for i in isr
                     if (i.fact.kind.writes if between == "W" else i.fact.kind.reads)
-                    and paths_overlap(i.fact.path, f1.path) and paths_overlap(i.fact.path, f2.path)]
+                    and paths_overlap(i.fact.path, f1.path) and paths_overlap(i.fact.path, f2.path)
+                    and (_can_fire(i, first) or _can_fire(i, second))]
             if one == "R" and two == "W" and guarded(second) and not guarded(first):
                 continue  # checked outside, then taken and cleared inside one critical section
             if one == "R" and two == "W" and f1.in_loop_cond and _one_shot(
@@ -251,6 +257,12 @@ def _one_shot(program: Program, calls: list, before: list[Access], poll: int, wr
             if ("Cplt" not in name and "Error" not in name) or w.fact.function in rearm:
                 return False
     return True
+
+
+def _can_fire(i: Access, a: Access) -> bool:
+    """Whether handler access ``i`` can come at ``a``: not every interrupt it runs in is masked
+    there one by one (``HAL_NVIC_DisableIRQ(USART1_IRQn)`` masks USART1_IRQHandler only)."""
+    return any(c.is_interrupt and irq_key(c.name) not in a.fact.masked for c in i.contexts)
 
 
 def _one_path(a: tuple[tuple[int, int], ...], b: tuple[tuple[int, int], ...]) -> bool:
