@@ -25,11 +25,12 @@ def check(program: Program, config: Config) -> Iterable[Finding]:
         task = sorted((a for a in accs if a.in_task and not a.task_protected
                        and not a.before_start and a.fact.kind.reads
                        and not a.fact.is_volatile), key=_order)
-        pair = next(((i, t) for t in task for i in isr
-                     if paths_overlap(i.fact.path, t.fact.path)), None)
-        if pair is None:
+        hits = [(i, t) for t in task for i in isr if paths_overlap(i.fact.path, t.fact.path)]
+        if not hits:
             continue
-        i, t = pair
+        # Anchored where the defect bites: the read that may spin on a register copy (a loop's
+        # condition) if there is one, else the first read; the declaration is related.
+        i, t = next((h for h in hits if h[1].fact.in_loop_cond), hits[0])
         message = (
             f"`{obj.name}` is shared with interrupt handler {i.context_names(True)} but is not "
             f"volatile: the compiler may keep it in a register in {t.context_names(False)} and "
@@ -38,10 +39,12 @@ def check(program: Program, config: Config) -> Iterable[Finding]:
         if t.fact.path:
             message += f" (of `{t.fact.text}`)"
         related = (
+            here(obj.where, f"`{obj.name}` declared here, without volatile"),
             loc(i, f"{verb(i.fact.kind)} in {i.context_names(True)} (interrupt)"),
-            loc(t, f"{verb(t.fact.kind)} in {t.context_names(False)} (task)"),
         )
-        yield Finding("BG104", RULE.level, message, here(obj.where), related)
+        task_loc = loc(t, f"{verb(t.fact.kind)} in {t.context_names(False)} (task), "
+                          "may be a stale register copy")
+        yield Finding("BG104", RULE.level, message, task_loc, related, (related[1], task_loc))
 
 
 def _order(a: Access) -> tuple[int, int]:

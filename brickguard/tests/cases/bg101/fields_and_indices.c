@@ -15,7 +15,7 @@ typedef union {
 dev_t dev[2];
 volatile uint32_t counts[4];
 volatile uint64_t stamp[2];
-reg_t shadow;                        /* expect: BG104 */
+reg_t shadow;
 
 void USART2_IRQHandler(void)
 {
@@ -35,6 +35,6 @@ int main(void)
     counts[1 + 1]--;                 /* index not a literal: may be any, so [2] */ /* expect: BG102 */
     stamp[0] = 1u;                   /* 8 bytes, but another element */
     uint64_t t = stamp[1];           /* expect: BG103 */
-    shadow.bytes[0]++;               /* a union member overlaps every member */ /* expect: BG102 */
+    shadow.bytes[0]++;               /* a union member overlaps every member */ /* expect: BG102, BG104 */
     return (int)t;
 }

@@ -20,9 +20,9 @@ void masked_copy(void)
 
 void leaky(void)
 {
-    __disable_irq();                 /* expect: BG105 */
+    __disable_irq();
     if (ready) {
-        return;
+        return;                      /* expect: BG105 */
     }
     __enable_irq();
 }
