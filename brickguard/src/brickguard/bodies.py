@@ -117,13 +117,17 @@ class BodyWalker:
         self.branch: list[tuple[int, int]] = []  # the if arms the walk is in: (offset, arm)
         self.loop_cond = 0  # > 0 while walking a loop's condition
         self.loops: list[int] = []  # per enclosing loop, the number taken at its entry
-        # Local pointers that only ever point into one global: decl hash -> (object, path).
+        # Local pointers assigned the address of (a part of) a global: decl hash -> (object,
+        # path); spoiled: also assigned anything else, moved (p++) or their address taken.
+        # Parameters are not followed (that needs the call sites).
         self.points: dict[int, tuple[ObjectFact, tuple[str, ...]] | None] = {}
+        self.spoiled: set[int] = set()
+        self.through: dict[tuple[int, AccessKind], tuple] = {}  # accesses through them
 
     # -- results -------------------------------------------------------------------------------
     def run(self, body: Cursor) -> None:
-        self.points = self.points_to(body)
         out = self.stmt(body, frozenset({()}), -1)
+        self.resolve_pointers()
         end = body.extent.end
         self.sections.leave(out, Where(self.file, end.line, max(1, end.column - 1)))
 
@@ -254,6 +258,7 @@ class BodyWalker:
                 for init in var.get_children():
                     if init.kind.is_expression():
                         states = self.expr(init, states, READ, None, start)
+                        self.note_pointer(var, init)
             return states
         if k in (K.NULL_STMT, K.ASM_STMT):
             return states
@@ -342,6 +347,9 @@ class BodyWalker:
             return states
         if k == K.BINARY_OPERATOR and len(ch) == 2:
             if self.op_between(ch[0], ch[1]) == "=":
+                lhs = _strip(ch[0])
+                if lhs.kind == K.DECL_REF_EXPR:
+                    self.note_pointer(lhs.referenced, ch[1])
                 mark = len(self.recent)
                 states = self.expr(ch[1], states, READ, None, start)
                 reads = {
@@ -450,11 +458,14 @@ class BodyWalker:
             self.priorities.append(PriorityFact(ref.spelling, value, where))
 
     def ref(self, c: Cursor, states: States, mode: Mode, top) -> None:
-        if mode is ADDR:
-            return  # &x escapes; what is done through the pointer is not followed
         target = c.referenced
         if target is None or target.kind != K.VAR_DECL:
             return
+        if mode is ADDR or (mode is RMW and top is None):
+            if target.hash in self.points:
+                self.spoiled.add(target.hash)  # &p, p++: no longer one known place
+            if mode is ADDR:
+                return  # &x escapes; what is done through the pointer is not followed
         obj = self.u.object_info(target)
         whole = top is None
         t = c if whole else top
@@ -463,17 +474,28 @@ class BodyWalker:
         kind = _ACCESS.get(mode, A_READ)
         if obj is None:
             # A local or a parameter: not shared, unless a local pointer that only ever points
-            # into one global is dereferenced (rb = &rx; rb->head is rx.head).
-            into = self.points.get(target.hash) if top is not None else None
-            if into is None:
+            # into one global is dereferenced (rb = &rx; rb->head is rx.head): known only
+            # once the whole body is walked (resolve_pointers).
+            if top is None:
                 return
             segs, bases, _ = self.lvalue_segments(top)
             if len(segs) < 2 or segs[-1]:
                 return
-            obj, path = into[0], _join(into[1], tuple(reversed(segs[-2])))
+            steps = tuple(reversed(segs[-2]))
             if len(segs) > 2:
                 kind, t = A_READ, bases[-2]  # a pointer stored in the global is read
-            whole = not path
+            key = (c.extent.start.offset, kind)
+            protected = fully_protected(states)
+            old = self.through.get(key)
+            if old is not None:
+                if old[5] and not protected:
+                    self.through[key] = (*old[:5], False, *old[6:])
+                return
+            self.through[key] = (
+                target.hash, steps, c, t, kind, protected, self._next(),
+                tuple(self.branch), bool(self.loop_cond) and kind is A_READ, masked_irqs(states),
+            )
+            return
         elif not whole:
             segs, bases, _ = self.lvalue_segments(top)
             path = tuple(reversed(segs[-1]))
@@ -508,6 +530,24 @@ class BodyWalker:
             bool(self.loop_cond) and kind is A_READ, masked_irqs(states),
         )
         self.recent.append(key)
+
+    def resolve_pointers(self) -> None:
+        """The accesses made through local pointers that point into one global, now that every
+        assignment to them has been seen."""
+        for key, (var, steps, c, t, kind, protected, seq, branch, poll, masked) in (
+                self.through.items()):
+            into = self.points.get(var) if var not in self.spoiled else None
+            if into is None:
+                continue
+            obj, path = into[0], _join(into[1], steps)
+            size = t.type.get_size()
+            self.accesses[key] = AccessFact(
+                obj.usr, self.usr, self.where(c), kind, size if size >= 0 else obj.size,
+                obj.is_volatile or t.type.is_volatile_qualified(), protected,
+                self.text(t, obj.name), not path, path,
+                t.type.get_canonical().kind not in (*ARRAYS, TypeKind.RECORD), seq, branch,
+                poll, masked,
+            )
 
     def _next(self) -> int:
         self.seq += 1
@@ -561,43 +601,16 @@ class BodyWalker:
                 break
         return segs, bases, node
 
-    def points_to(self, body: Cursor) -> dict[int, tuple[ObjectFact, tuple[str, ...]] | None]:
-        """Local pointers assigned only the address of (a part of) one global, anywhere in the
-        body (flow-insensitive): decl hash -> (the global, the path it points to). One that is
-        also assigned anything else, moved (``p++``) or whose own address is taken maps to
-        None. Parameters are not followed (that needs the call sites)."""
-        out: dict[int, tuple[ObjectFact, tuple[str, ...]] | None] = {}
-        spoiled: set[int] = set()
-
-        def note(var: Cursor | None, rhs: Cursor) -> None:
-            if var is None or var.kind != K.VAR_DECL or var.type.get_canonical().kind != (
-                    TypeKind.POINTER) or self.u.object_info(var) is not None:
-                return
-            got = self.target_of(rhs)
-            if got is None or out.get(var.hash, got) != got:
-                spoiled.add(var.hash)
-            out[var.hash] = got
-
-        for c in body.walk_preorder():
-            k = c.kind
-            if k == K.VAR_DECL:
-                init = [x for x in c.get_children() if x.kind.is_expression()]
-                if init:
-                    note(c, init[-1])
-            elif k in (K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR, K.UNARY_OPERATOR):
-                ch = list(c.get_children())
-                lhs = _strip(ch[0]) if ch else None
-                if lhs is None or lhs.kind != K.DECL_REF_EXPR or lhs.referenced is None:
-                    continue
-                if k == K.BINARY_OPERATOR and len(ch) == 2:
-                    if self.op_between(ch[0], ch[1]) == "=":
-                        note(lhs.referenced, ch[1])
-                elif k == K.COMPOUND_ASSIGNMENT_OPERATOR or self.unary_op(c, ch[0]) in (
-                        "&", "++", "--"):
-                    spoiled.add(lhs.referenced.hash)
-        for h in spoiled:
-            out[h] = None
-        return out
+    def note_pointer(self, var: Cursor | None, rhs: Cursor) -> None:
+        """A local pointer is assigned ``rhs``: it keeps pointing into one global only while
+        every assignment (anywhere in the body: flow-insensitive) names the same place."""
+        if var is None or var.kind != K.VAR_DECL or var.type.get_canonical().kind != (
+                TypeKind.POINTER) or self.u.object_info(var) is not None:
+            return
+        got = self.target_of(rhs)
+        if got is None or self.points.get(var.hash, got) != got:
+            self.spoiled.add(var.hash)
+        self.points[var.hash] = got
 
     def target_of(self, rhs: Cursor) -> tuple[ObjectFact, tuple[str, ...]] | None:
         """``&g``, ``&g.f``, ``&g[2]`` or an array ``g`` (its first element): the global and the

@@ -144,6 +144,7 @@ def find_races(program: Program) -> list[Race]:
         if site not in best or PRIORITY[race.rule] < PRIORITY[best[site].rule]:
             best[site] = race
 
+    calls = _calls_by_function(program)
     for shared in program.shared_objects:
         obj = shared.obj
         for task, isr, guarded, level in _groups(program, shared.accesses):
@@ -161,7 +162,7 @@ def find_races(program: Program) -> list[Race]:
                     keep(Race("BG103", obj, a, other, victim=who))
                 elif not f.scalar and (writes or (f.kind.writes and near)):
                     keep(Race("BG101", obj, a, (writes or near)[0], victim=who))
-            for race in _pairs(program, obj, task, isr, guarded):
+            for race in _pairs(program, calls, obj, task, isr, guarded):
                 keep(race if level is None else Race(
                     race.rule, race.obj, race.task, race.isr, race.first, race.pattern,
                     _victim(program, race.task, level)))
@@ -175,11 +176,10 @@ def _victim(program: Program, a: Access, level: int | None) -> str:
     return f"interrupt handler {', '.join(names[:3])} (priority {level})"
 
 
-def _pairs(program: Program, obj: ObjectFact, task: list[Access], isr: list[Access],
-           guarded) -> list[Race]:
+def _pairs(program: Program, calls: dict[str, list], obj: ObjectFact, task: list[Access],
+           isr: list[Access], guarded) -> list[Race]:
     """The unserializable access pairs among the task accesses of one object (see above)."""
     out = []
-    calls = _calls_by_function(program)
     by_function: dict[str, list[Access]] = defaultdict(list)
     for a in task:
         by_function[a.fact.function].append(a)
@@ -209,7 +209,8 @@ def _pairs(program: Program, obj: ObjectFact, task: list[Access], isr: list[Acce
             if one == "R" and two == "W" and guarded(second) and not guarded(first):
                 continue  # checked outside, then taken and cleared inside one critical section
             if one == "R" and two == "W" and f1.in_loop_cond and _one_shot(
-                    program, calls.get(f1.function, []), accs[:n], f1.seq, f2.seq, near):
+                    lambda f: calls.get(f, ()), calls.get(f1.function, []), accs[:n], f1.seq,
+                    f2.seq, near):
                 continue
             hit = near[0] if near else None
             if hit is not None:
@@ -232,7 +233,7 @@ def _start_family(name: str) -> str:
     return parts[1] if len(parts) > 2 and parts[0] == "HAL" and parts[-1] in ("IT", "DMA") else ""
 
 
-def _one_shot(program: Program, calls: list, before: list[Access], poll: int, write: int,
+def _one_shot(calls_of, calls: list, before: list[Access], poll: int, write: int,
               writers: list[Access]) -> bool:
     """``start_IT(); while (flag != SET) {} flag = RESET;``: the poll saw the completion callback
     of the one transfer started since the flag was last written, and nothing runs between the
@@ -246,7 +247,6 @@ def _one_shot(program: Program, calls: list, before: list[Access], poll: int, wr
     if len(starts) != 1 or not writers:
         return False
     family = _start_family(starts[0].callee_name)
-    rearm = {c.caller for c in program.calls if _start_family(c.callee_name)}
     for w in writers:
         for ctx in w.contexts:
             name = ctx.name
@@ -254,7 +254,8 @@ def _one_shot(program: Program, calls: list, before: list[Access], poll: int, wr
                 continue
             if not (name.startswith(f"HAL_{family}_") and name.endswith("Callback")):
                 return False
-            if ("Cplt" not in name and "Error" not in name) or w.fact.function in rearm:
+            rearm = any(_start_family(c.callee_name) for c in calls_of(w.fact.function))
+            if ("Cplt" not in name and "Error" not in name) or rearm:
                 return False
     return True
 
