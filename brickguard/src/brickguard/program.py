@@ -6,8 +6,9 @@ definition of that name when there is exactly one.
 
 Contexts, in Polyspace's words:
 - *interrupts*: handlers found by name (``*_IRQHandler``...), by ``__attribute__((interrupt))``,
-  in a vector table, registered by a call (``request_irq``...), or HAL callbacks that the HAL's own
-  handlers call (``HAL_I2C_SlaveRxCpltCallback``...);
+  in a vector table, registered by a call (``request_irq``...), HAL callbacks that the HAL's own
+  handlers call (``HAL_I2C_SlaveRxCpltCallback``...), or functions a handler written in assembly
+  calls (the profiles' ``from_asm``: PendSV -> ``vTaskSwitchContext``);
 - *tasks*: entry points (``main``) and functions handed to a task-creation call.
 Every function gets the contexts that reach it through the call graph. A function no entry point
 reaches runs in task context ("thread mode"): it is not known to run in an interrupt.
@@ -17,6 +18,11 @@ function is only ever called, from task context, inside one (transitively: calle
 An interrupt handler preempts another only when both priorities are known (``Program.priority``)
 and its own is more urgent (a lower number); equal ones do not. Two tasks racing each other is not
 an interrupt problem and is not checked here.
+
+The *interrupt timeline* (``_timeline``) marks the accesses made before any interrupt can fire
+(bare-metal ``main`` before its first enabling call, and the functions it calls only then):
+``Access.before_start``. Interrupt priorities come from ``[interrupts] priorities`` and the
+code's ``HAL_NVIC_SetPriority``/``NVIC_SetPriority`` calls with constants (``Program.priority``).
 
 What several rules derive from the model (the races, the call chains from interrupt entries, the
 DMA starts, the SDK findings) are cached properties of ``Program``, each computed on first use by
