@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from clang.cindex import Cursor, CursorKind, TypeKind
 
 from brickguard.facts import (
+    PARAM,
     AccessFact,
     AccessKind,
     CallFact,
@@ -31,6 +32,7 @@ from brickguard.facts import (
     SectionIssue,
     Where,
     irq_key,
+    join_paths,
 )
 from brickguard.sections import (
     EMPTY,
@@ -123,6 +125,10 @@ class BodyWalker:
         self.points: dict[int, tuple[ObjectFact, tuple[str, ...]] | None] = {}
         self.spoiled: set[int] = set()
         self.through: dict[tuple[int, AccessKind], tuple] = {}  # accesses through them
+        # Parameters: an access through one is kept as "param:N"; the program model makes it
+        # the global every call site passes (Program._param_targets).
+        self.params = {a.hash: n for n, a in enumerate(func.get_arguments())}
+        self.param_moved: set[int] = set()
 
     # -- results -------------------------------------------------------------------------------
     def run(self, body: Cursor) -> None:
@@ -423,8 +429,9 @@ class BodyWalker:
             seq = old.seq if old is not None else self._next()
             # In a loop the call may also come before anything earlier in the loop body.
             earliest = old.earliest if old is not None else (self.loops[0] if self.loops else seq)
+            targets = old.targets if old is not None else self.arg_targets(args)
             self.calls[key] = CallFact(
-                self.usr, ref.get_usr(), name, where, prot, argf, seq, earliest
+                self.usr, ref.get_usr(), name, where, prot, argf, seq, earliest, targets
             )
         if name in self.u.priority_setters:
             self.priority(name, args, where)
@@ -457,9 +464,25 @@ class BodyWalker:
         if ref is not None and ref.kind == K.ENUM_CONSTANT_DECL and value is not None:
             self.priorities.append(PriorityFact(ref.spelling, value, where))
 
+    def arg_targets(self, args: list[Cursor]) -> tuple:
+        got = [self.target_of(a) for a in args]
+        if not any(got):
+            return ()
+        return tuple((g[0].usr, g[1]) if g is not None else None for g in got)
+
     def ref(self, c: Cursor, states: States, mode: Mode, top) -> None:
         target = c.referenced
-        if target is None or target.kind != K.VAR_DECL:
+        if target is None:
+            return
+        if target.kind == K.PARM_DECL:
+            n = self.params.get(target.hash, -1)
+            if top is None or mode is ADDR:
+                if mode in (WRITE, RMW, ADDR):
+                    self.param_moved.add(n)  # p = q, p++, &p: not the caller's pointer
+                return
+            self.through_pointer(("param", n), c, states, top, _ACCESS.get(mode, A_READ))
+            return
+        if target.kind != K.VAR_DECL:
             return
         if mode is ADDR or (mode is RMW and top is None):
             if target.hash in self.points:
@@ -476,25 +499,8 @@ class BodyWalker:
             # A local or a parameter: not shared, unless a local pointer that only ever points
             # into one global is dereferenced (rb = &rx; rb->head is rx.head): known only
             # once the whole body is walked (resolve_pointers).
-            if top is None:
-                return
-            segs, bases, _ = self.lvalue_segments(top)
-            if len(segs) < 2 or segs[-1]:
-                return
-            steps = tuple(reversed(segs[-2]))
-            if len(segs) > 2:
-                kind, t = A_READ, bases[-2]  # a pointer stored in the global is read
-            key = (c.extent.start.offset, kind)
-            protected = fully_protected(states)
-            old = self.through.get(key)
-            if old is not None:
-                if old[5] and not protected:
-                    self.through[key] = (*old[:5], False, *old[6:])
-                return
-            self.through[key] = (
-                target.hash, steps, c, t, kind, protected, self._next(),
-                tuple(self.branch), bool(self.loop_cond) and kind is A_READ, masked_irqs(states),
-            )
+            if top is not None:
+                self.through_pointer(target.hash, c, states, top, kind)
             return
         elif not whole:
             segs, bases, _ = self.lvalue_segments(top)
@@ -531,20 +537,50 @@ class BodyWalker:
         )
         self.recent.append(key)
 
+    def through_pointer(self, var, c: Cursor, states: States, top: Cursor,
+                        kind: AccessKind) -> None:
+        """An access through pointer variable ``var`` (a local's hash, or ("param", N)), kept
+        until what the pointer points to is known."""
+        segs, bases, _ = self.lvalue_segments(top)
+        if len(segs) < 2 or segs[-1]:
+            return
+        steps = tuple(reversed(segs[-2]))
+        t = top
+        if len(segs) > 2:
+            kind, t = A_READ, bases[-2]  # a pointer stored in the global is read
+        key = (c.extent.start.offset, kind)
+        protected = fully_protected(states)
+        old = self.through.get(key)
+        if old is not None:
+            if old[5] and not protected:
+                self.through[key] = (*old[:5], False, *old[6:])
+            return
+        self.through[key] = (
+            var, steps, c, t, kind, protected, self._next(),
+            tuple(self.branch), bool(self.loop_cond) and kind is A_READ, masked_irqs(states),
+        )
+
     def resolve_pointers(self) -> None:
         """The accesses made through local pointers that point into one global, now that every
         assignment to them has been seen."""
         for key, (var, steps, c, t, kind, protected, seq, branch, poll, masked) in (
                 self.through.items()):
-            into = self.points.get(var) if var not in self.spoiled else None
-            if into is None:
-                continue
-            obj, path = into[0], _join(into[1], steps)
             size = t.type.get_size()
+            if isinstance(var, tuple):  # a parameter: the program model resolves it
+                if var[1] < 0 or var[1] in self.param_moved:
+                    continue
+                usr, path, volatile, name = f"{PARAM}{var[1]}", steps, False, "param"
+            else:
+                into = self.points.get(var) if var not in self.spoiled else None
+                if into is None:
+                    continue
+                obj, path = into[0], join_paths(into[1], steps)
+                usr, volatile, name = obj.usr, obj.is_volatile, obj.name
+                size = size if size >= 0 else obj.size
             self.accesses[key] = AccessFact(
-                obj.usr, self.usr, self.where(c), kind, size if size >= 0 else obj.size,
-                obj.is_volatile or t.type.is_volatile_qualified(), protected,
-                self.text(t, obj.name), not path, path,
+                usr, self.usr, self.where(c), kind, max(size, 0),
+                volatile or t.type.is_volatile_qualified(), protected,
+                self.text(t, name), not path, path,
                 t.type.get_canonical().kind not in (*ARRAYS, TypeKind.RECORD), seq, branch,
                 poll, masked,
             )
@@ -632,14 +668,6 @@ class BodyWalker:
         if obj is None or len(segs) > 1:
             return None
         return obj, tuple(reversed(segs[0]))
-
-
-def _join(base: tuple[str, ...], more: tuple[str, ...]) -> tuple[str, ...]:
-    """The path ``more`` takes from where a pointer to ``base`` points: ``p = &buf[2]; p[1]``
-    is some element of buf (an index on an element pointer moves along the array)."""
-    if base and more and base[-1][0] == "[" and more[0][0] == "[":
-        return (*base[:-1], "[*]", *more[1:])
-    return (*base, *more)
 
 
 def _first(c: Cursor) -> Cursor:

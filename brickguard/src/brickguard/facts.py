@@ -43,6 +43,17 @@ def irq_key(name: str) -> str:
     return name
 
 
+PARAM = "param:"  # AccessFact.obj of an access through a function's parameter N: "param:N"
+
+
+def join_paths(base: tuple[str, ...], more: tuple[str, ...]) -> tuple[str, ...]:
+    """The path ``more`` takes from where a pointer to ``base`` points: ``p = &buf[2]; p[1]``
+    is some element of buf (an index on an element pointer moves along the array)."""
+    if base and more and base[-1][0] == "[" and more[0][0] == "[":
+        return (*base[:-1], "[*]", *more[1:])
+    return (*base, *more)
+
+
 def paths_overlap(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
     """Whether two access paths of one object may name the same memory: one is a prefix of the
     other, step by step, where "[*]" matches any index and "?" (a union member) anything."""
@@ -118,6 +129,9 @@ class CallFact:
     args: tuple[ArgFact, ...] = ()
     seq: int = 0  # order in the caller's body walk, on the same scale as AccessFact.seq
     earliest: int = 0  # in a loop: the number taken at the outermost loop's entry; else seq
+    # Per argument, the global (USR) and path it is the address of (&rx, &dev[1], buf), or None;
+    # () when no argument is one. A parameter every call site points at one global is that global.
+    targets: tuple[tuple[str, tuple[str, ...]] | None, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

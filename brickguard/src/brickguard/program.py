@@ -34,7 +34,7 @@ from __future__ import annotations
 import fnmatch
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from brickguard import chains as _chains
@@ -44,6 +44,7 @@ from brickguard.chains import Chain
 from brickguard.config import Config
 from brickguard.dma import DmaStart
 from brickguard.facts import (
+    PARAM,
     AccessFact,
     CallFact,
     DiagnosticFact,
@@ -52,6 +53,7 @@ from brickguard.facts import (
     SectionIssue,
     UnitFacts,
     irq_key,
+    join_paths,
 )
 from brickguard.races import Race, Shared
 from brickguard.sdk import engine as sdk_engine
@@ -147,7 +149,7 @@ class Program:
 
         p.calls = [
             CallFact(c.caller, resolve(c.callee, n), n, c.where, c.protected, c.args, c.seq,
-                     c.earliest)
+                     c.earliest, c.targets)
             for c in calls.values()
             for n in (c.callee_name,)
         ]
@@ -156,7 +158,12 @@ class Program:
         p._reach()
         p._protect()
         early = p._timeline()
+        through = p._param_targets()
         for a in raw_accesses.values():
+            if a.obj.startswith(PARAM):
+                a = p._through_param(a, through)
+                if a is None:
+                    continue
             p.accesses.append(
                 Access(
                     a,
@@ -224,6 +231,38 @@ class Program:
                 if all(s.protected or s.caller in self.protected_functions for s in sites):
                     self.protected_functions.add(callee)
                     changed = True
+
+    def _param_targets(self) -> dict[tuple[str, int], tuple[str, tuple[str, ...]]]:
+        """(function USR, parameter index) -> the global (USR, path) that every call site of the
+        function passes there (``push(&rx, b)``); a parameter some site passes anything else
+        to, or a function called from nowhere, is left out. One level: a parameter handed on
+        to another function is not followed."""
+        sites: dict[str, int] = defaultdict(int)
+        passed: dict[tuple[str, int], set] = defaultdict(set)
+        count: dict[tuple[str, int], int] = defaultdict(int)
+        for c in self.calls:
+            sites[c.callee] += 1
+            for n, target in enumerate(c.targets):
+                passed[(c.callee, n)].add(target)
+                count[(c.callee, n)] += 1
+        out = {}
+        for (fn, n), targets in passed.items():
+            # every call site passes this one global (a site with no targets passed none)
+            if len(targets) == 1 and None not in targets and count[(fn, n)] == sites[fn]:
+                target = next(iter(targets))
+                if target[0] in self.objects and fn in self.functions:
+                    out[(fn, n)] = target
+        return out
+
+    def _through_param(self, a: AccessFact, through: dict) -> AccessFact | None:
+        target = through.get((a.function, int(a.obj[len(PARAM):])))
+        if target is None:
+            return None
+        obj = self.objects[target[0]]
+        path = join_paths(target[1], a.path)
+        return replace(a, obj=obj.usr, path=path, whole=not path,
+                       is_volatile=a.is_volatile or obj.is_volatile,
+                       size=a.size if a.size > 0 else obj.size)
 
     def _timeline(self) -> dict[str, int]:
         """The interrupt timeline, one for all interrupts: function USR -> the walk number of its

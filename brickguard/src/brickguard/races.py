@@ -180,9 +180,10 @@ def _pairs(program: Program, calls: dict[str, list], obj: ObjectFact, task: list
            isr: list[Access], guarded) -> list[Race]:
     """The unserializable access pairs among the task accesses of one object (see above)."""
     out = []
-    by_function: dict[str, list[Access]] = defaultdict(list)
+    by_function: dict[tuple[str, str], list[Access]] = defaultdict(list)
     for a in task:
-        by_function[a.fact.function].append(a)
+        # One body: two definitions of one name (alternative files built together) are two.
+        by_function[(a.fact.function, a.fact.where.file)].append(a)
     for accs in by_function.values():
         accs.sort(key=lambda a: a.fact.seq)
         for n, first in enumerate(accs):
