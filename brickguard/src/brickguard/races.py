@@ -145,6 +145,7 @@ def find_races(program: Program) -> list[Race]:
             best[site] = race
 
     calls = _calls_by_function(program)
+    names = {usr: f.name for usr, f in program.functions.items()}
     for shared in program.shared_objects:
         obj = shared.obj
         for task, isr, guarded, level in _groups(program, shared.accesses):
@@ -162,7 +163,7 @@ def find_races(program: Program) -> list[Race]:
                     keep(Race("BG103", obj, a, other, victim=who))
                 elif not f.scalar and (writes or (f.kind.writes and near)):
                     keep(Race("BG101", obj, a, (writes or near)[0], victim=who))
-            for race in _pairs(program, calls, obj, task, isr, guarded):
+            for race in _pairs(program, calls, names, obj, task, isr, guarded):
                 keep(race if level is None else Race(
                     race.rule, race.obj, race.task, race.isr, race.first, race.pattern,
                     _victim(program, race.task, level)))
@@ -176,8 +177,8 @@ def _victim(program: Program, a: Access, level: int | None) -> str:
     return f"interrupt handler {', '.join(names[:3])} (priority {level})"
 
 
-def _pairs(program: Program, calls: dict[str, list], obj: ObjectFact, task: list[Access],
-           isr: list[Access], guarded) -> list[Race]:
+def _pairs(program: Program, calls: dict[str, list], names: dict[str, str], obj: ObjectFact,
+           task: list[Access], isr: list[Access], guarded) -> list[Race]:
     """The unserializable access pairs among the task accesses of one object (see above)."""
     out = []
     by_function: dict[tuple[str, str], list[Access]] = defaultdict(list)
@@ -210,8 +211,8 @@ def _pairs(program: Program, calls: dict[str, list], obj: ObjectFact, task: list
             if one == "R" and two == "W" and guarded(second) and not guarded(first):
                 continue  # checked outside, then taken and cleared inside one critical section
             if one == "R" and two == "W" and f1.in_loop_cond and _one_shot(
-                    lambda f: calls.get(f, ()), calls.get(f1.function, []), accs[:n], f1.seq,
-                    f2.seq, near):
+                    lambda f: calls.get(f, ()), names, calls.get(f1.function, []), accs[:n],
+                    f1.seq, f2.seq, near):
                 continue
             hit = near[0] if near else None
             if hit is not None:
@@ -234,13 +235,13 @@ def _start_family(name: str) -> str:
     return parts[1] if len(parts) > 2 and parts[0] == "HAL" and parts[-1] in ("IT", "DMA") else ""
 
 
-def _one_shot(calls_of, calls: list, before: list[Access], poll: int, write: int,
-              writers: list[Access]) -> bool:
+def _one_shot(calls_of, names: dict[str, str], calls: list, before: list[Access], poll: int,
+              write: int, writers: list[Access]) -> bool:
     """``start_IT(); while (flag != SET) {} flag = RESET;``: the poll saw the completion callback
     of the one transfer started since the flag was last written, and nothing runs between the
     poll and the clear; that callback runs once per start, so no handler write can come between.
-    True only when every handler write to the flag is in a HAL completion or error callback of
-    the started family that does not start another transfer itself (re-arming)."""
+    True only when every handler write to the flag is made by a HAL completion or error callback
+    of the started family that does not start another transfer itself (re-arming)."""
     if any(poll < c.seq < write for c in calls):
         return False
     last = max((a.fact.seq for a in before if a.fact.kind.writes), default=0)
@@ -249,15 +250,15 @@ def _one_shot(calls_of, calls: list, before: list[Access], poll: int, write: int
         return False
     family = _start_family(starts[0].callee_name)
     for w in writers:
-        for ctx in w.contexts:
-            name = ctx.name
-            if not ctx.is_interrupt:
-                continue
-            if not (name.startswith(f"HAL_{family}_") and name.endswith("Callback")):
-                return False
-            rearm = any(_start_family(c.callee_name) for c in calls_of(w.fact.function))
-            if ("Cplt" not in name and "Error" not in name) or rearm:
-                return False
+        # The function that writes: a completion or error callback of the started family,
+        # which the HAL calls once per transfer (from whichever handler: USART, DMA stream).
+        name = names.get(w.fact.function, "")
+        if not (name.startswith(f"HAL_{family}_") and name.endswith("Callback")):
+            return False
+        if "Cplt" not in name and "Error" not in name:
+            return False
+        if any(_start_family(c.callee_name) for c in calls_of(w.fact.function)):
+            return False  # it starts the next transfer itself (re-arming): not once
     return True
 
 
