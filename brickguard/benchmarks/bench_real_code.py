@@ -31,8 +31,9 @@ findings; brickguard goes on and checks the rest of the file.
 
 A finding's key is (rule, path relative to the firmware folder, function, symbol, line); a
 label matches on the first four, and the line only chooses between labels that tie, so labels
-survive code above them moving. ``--check`` exits 1 when a finding has no label or a label
-matches no finding (both are printed).
+survive code above them moving. ``--check`` exits 1 when a finding has no label or a true label
+matches no finding (a true finding lost); a false label that matches nothing is a fixed false
+alarm, printed apart (remove its label), and does not fail the check.
 """
 
 from __future__ import annotations
@@ -300,7 +301,7 @@ def main() -> None:
     ap.add_argument("--firmware", type=Path, default=FIRMWARE, help="the firmware folder")
     ap.add_argument("--labels", type=Path, default=LABELS)
     ap.add_argument("--check", action="store_true",
-                    help="exit 1 when a finding is unlabelled or a label matches nothing")
+                    help="exit 1 when a finding is unlabelled or a true finding is lost")
     ap.add_argument("--format", choices=("text", "json"), default="text")
     ap.add_argument("--jobs", type=int, default=2, help="parser processes per target")
     ap.add_argument("--list", action="store_true", help="also print every finding and its label")
@@ -319,6 +320,8 @@ def main() -> None:
         found.extend(got)
     seconds = time.perf_counter() - start
     pairs, unlabelled, gone = match(found, labels)
+    lost = [lab for lab in gone if lab["verdict"] == "true"]
+    fixed = [lab for lab in gone if lab["verdict"] == "false"]
     verdict = {id(f): lab for f, lab in pairs}
 
     rows = {}
@@ -347,7 +350,8 @@ def main() -> None:
                 name: {"findings": per_target.get(name, 0), "bg000": n}
                 for name, n in diagnostics.items()},
             "unlabelled": [f.key() for f in unlabelled],
-            "labels_without_finding": [_label_key(lab) for lab in gone],
+            "lost_true_findings": [_label_key(lab) for lab in lost],
+            "fixed_false_alarms": [_label_key(lab) for lab in fixed],
         }, indent=2))
     else:
         print(f"{'rule':<7}{'findings':>9}{'true':>6}{'false':>7}{'unlabelled':>11}"
@@ -368,9 +372,11 @@ def main() -> None:
                 print(f"  {f.key()}  {lab['reason']}")
         for f in unlabelled:
             print(f"unlabelled: {f.key()}: {f.message}")
-        for lab in gone:
-            print(f"label matches no finding: {_label_key(lab)}")
-    if args.check and (unlabelled or gone):
+        for lab in fixed:
+            print(f"fixed false alarm (its label can go): {_label_key(lab)}")
+        for lab in lost:
+            print(f"LOST true finding: {_label_key(lab)}: {lab['reason']}")
+    if args.check and (unlabelled or lost):
         sys.exit(1)
 
 

@@ -21,8 +21,29 @@ from typing import TYPE_CHECKING
 
 from clang.cindex import Cursor, CursorKind, TypeKind
 
-from brickguard.facts import AccessFact, AccessKind, CallFact, EntryFact, SectionIssue, Where
-from brickguard.sections import EMPTY, Sections, States, cap
+from brickguard.facts import (
+    PARAM,
+    AccessFact,
+    AccessKind,
+    CallFact,
+    EntryFact,
+    ObjectFact,
+    PriorityFact,
+    SectionIssue,
+    Where,
+    irq_key,
+    join_paths,
+)
+from brickguard.sections import (
+    EMPTY,
+    Sections,
+    States,
+    cap,
+    fully_protected,
+    mask,
+    masked_irqs,
+    unmask,
+)
 
 if TYPE_CHECKING:
     from brickguard.frontend import UnitContext
@@ -70,6 +91,7 @@ class _Target:
     breaks: set = field(default_factory=set)
     continues: set = field(default_factory=set)
     has_default: bool = False
+    arm: tuple[int, int] = (0, 0)  # a switch: its offset, and its index in BodyWalker.branch
 
 
 class BodyWalker:
@@ -84,7 +106,8 @@ class BodyWalker:
         self.accesses: dict[tuple[int, AccessKind], AccessFact] = {}
         self.calls: dict[int, CallFact] = {}
         self.entries: list[EntryFact] = []
-        self.sections = Sections(unit.enters, unit.exits, unit.pairs)
+        self.priorities: list[PriorityFact] = []
+        self.sections = Sections(unit.enters, unit.exits, unit.pairs, unit.handover)
         self.targets: list[_Target] = []
         self.gotos: dict[str, set] = {}
         self.crit_off = 0  # > 0 inside a critical-section macro already applied
@@ -92,10 +115,25 @@ class BodyWalker:
         self.pending_rmw: set[tuple[str, str]] = set()
         self.recent: list[tuple[int, AccessKind]] = []
         self._rhs_reads: dict[tuple[str, str], tuple[int, AccessKind]] = {}
+        self.seq = 0  # program order of the facts: each new access or call takes the next number
+        self.branch: list[tuple[int, int]] = []  # the if arms the walk is in: (offset, arm)
+        self.loop_cond = 0  # > 0 while walking a loop's condition
+        self.loops: list[int] = []  # per enclosing loop, the number taken at its entry
+        # Local pointers assigned the address of (a part of) a global: decl hash -> (object,
+        # path); spoiled: also assigned anything else, moved (p++) or their address taken.
+        # Parameters are not followed (that needs the call sites).
+        self.points: dict[int, tuple[ObjectFact, tuple[str, ...]] | None] = {}
+        self.spoiled: set[int] = set()
+        self.through: dict[tuple[int, AccessKind], tuple] = {}  # accesses through them
+        # Parameters: an access through one is kept as "param:N"; the program model makes it
+        # the global every call site passes (Program._param_targets).
+        self.params = {a.hash: n for n, a in enumerate(func.get_arguments())}
+        self.param_moved: set[int] = set()
 
     # -- results -------------------------------------------------------------------------------
     def run(self, body: Cursor) -> None:
         out = self.stmt(body, frozenset({()}), -1)
+        self.resolve_pointers()
         end = body.extent.end
         self.sections.leave(out, Where(self.file, end.line, max(1, end.column - 1)))
 
@@ -129,10 +167,18 @@ class BodyWalker:
 
     def unary_op(self, c: Cursor, child: Cursor) -> str:
         s, e = c.extent, child.extent
+        same = s.start.file is not None and s.start.file.name == self.file
         before = self.src[s.start.offset : e.start.offset].decode("utf-8", "replace").strip()
-        if before:
-            return before
-        return self.src[e.end.offset : s.end.offset].decode("utf-8", "replace").strip() or "?"
+        after = self.src[e.end.offset : s.end.offset].decode("utf-8", "replace").strip()
+        op = (before or after) if same else ""
+        if op in ("++", "--", "&", "*", "!", "~", "-", "+"):
+            return op
+        # Inside a macro expansion (__HAL_LOCK(&h)) the text is not the operator's: the types
+        # still say which one takes an address.
+        t = c.type.get_canonical()
+        if t.kind == TypeKind.POINTER and t.get_pointee() == child.type.get_canonical():
+            return "&"
+        return op or "?"
 
     def macro_hit(self, c: Cursor, parent_start: int) -> str | None:
         if not self.macros or self.crit_off:
@@ -155,8 +201,11 @@ class BodyWalker:
         ch = list(c.get_children())
         if k == K.IF_STMT:
             s = self.cond(ch[0], states, start)
+            self.branch.append((start, 0))
             then = self.stmt(ch[1], s, start)
+            self.branch[-1] = (start, 1)
             other = self.stmt(ch[2], s, start) if len(ch) > 2 else s
+            self.branch.pop()
             return then | other
         if k == K.WHILE_STMT:
             return self.loop(states, [ch[0]], ch[1], [], start, _always(ch[0]))
@@ -167,9 +216,11 @@ class BodyWalker:
             return self.loop(states, [], ch[0], [ch[1]], start, _always(ch[1]))
         if k == K.SWITCH_STMT:
             s = self.expr(ch[0], states, READ, None, start)
-            t = _Target(loop=False, entry=s)
+            t = _Target(loop=False, entry=s, arm=(start, len(self.branch)))
             self.targets.append(t)
+            self.branch.append((start, -1))
             out = self.stmt(ch[1], EMPTY, start)
+            self.branch.pop()
             self.targets.pop()
             return out | t.breaks | (EMPTY if t.has_default else s)
         if k in (K.CASE_STMT, K.DEFAULT_STMT):
@@ -177,6 +228,10 @@ class BodyWalker:
             if sw is not None:
                 states = states | sw.entry
                 sw.has_default |= k == K.DEFAULT_STMT
+                # Each case is its own arm (a fall-through into the next is not followed).
+                at, depth = sw.arm
+                if depth < len(self.branch):
+                    self.branch[depth] = (at, start)
             return self.stmt(ch[-1], states, start) if ch else states
         if k == K.RETURN_STMT:
             for e in ch:
@@ -209,6 +264,7 @@ class BodyWalker:
                 for init in var.get_children():
                     if init.kind.is_expression():
                         states = self.expr(init, states, READ, None, start)
+                        self.note_pointer(var, init)
             return states
         if k in (K.NULL_STMT, K.ASM_STMT):
             return states
@@ -221,9 +277,17 @@ class BodyWalker:
         finally:
             self.in_cond -= 1
 
+    def loop_test(self, c: Cursor, states: States, parent_start: int) -> States:
+        self.loop_cond += 1
+        try:
+            return self.cond(c, states, parent_start)
+        finally:
+            self.loop_cond -= 1
+
     def loop(self, states, pre, body, post, start, infinite: bool) -> States:
         t = _Target(loop=True)
         self.targets.append(t)
+        self.loops.append(self._next())  # a number no fact has: the facts inside come after it
         cur, exits = states, set()
         for _ in range(3):
             s = cur
@@ -231,12 +295,12 @@ class BodyWalker:
                 if p.kind == K.DECL_STMT or not p.kind.is_expression():
                     s = self.stmt(p, s, start)
                 else:
-                    s = self.cond(p, s, start)
+                    s = self.loop_test(p, s, start)
             if not infinite and not post:
                 exits |= s
             b = self.stmt(body, s, start) | frozenset(t.continues)
             for p in post:
-                b = self.cond(p, b, start)
+                b = self.loop_test(p, b, start)
             if post and not infinite:
                 exits |= b
             new = cap(cur | b)
@@ -244,6 +308,7 @@ class BodyWalker:
                 break
             cur = new
         self.targets.pop()
+        self.loops.pop()
         return frozenset(exits) | frozenset(t.breaks)
 
     # -- expressions ---------------------------------------------------------------------------
@@ -288,6 +353,9 @@ class BodyWalker:
             return states
         if k == K.BINARY_OPERATOR and len(ch) == 2:
             if self.op_between(ch[0], ch[1]) == "=":
+                lhs = _strip(ch[0])
+                if lhs.kind == K.DECL_REF_EXPR:
+                    self.note_pointer(lhs.referenced, ch[1])
                 mark = len(self.recent)
                 states = self.expr(ch[1], states, READ, None, start)
                 reads = {
@@ -310,8 +378,13 @@ class BodyWalker:
             op = self.unary_op(c, ch[0])
             if op in ("++", "--"):
                 sub_mode = RMW
+            elif op == "&" and top is not None:
+                # (&x)->f, the shape __HAL_LOCK(&h) expands to: an access to x.f, not &x escaping
+                return self.expr(ch[0], states, mode, top, start)
             elif op == "&":
                 sub_mode = mode if mode in BLOCK else ADDR
+            elif op == "*" and mode is not ADDR:
+                return self.expr(ch[0], states, mode, top or c, start)  # *p: through p
             else:
                 sub_mode = READ
             return self.expr(ch[0], states, sub_mode, None, start)
@@ -340,7 +413,7 @@ class BodyWalker:
         for i, a in enumerate(args):
             states = self.expr(a, states, modes[i] if i < len(modes) else READ, None, start)
         where = self.where(c)
-        protected = bool(states) and all(states)
+        protected = fully_protected(states)
         if ref is not None and ref.kind == K.FUNCTION_DECL:
             key = c.extent.start.offset
             old = self.calls.get(key)
@@ -353,35 +426,90 @@ class BodyWalker:
                     self.u.arg_fact(a, texts[i] if i < len(texts) else None)
                     for i, a in enumerate(args)
                 )
-            self.calls[key] = CallFact(self.usr, ref.get_usr(), name, where, prot, argf)
+            seq = old.seq if old is not None else self._next()
+            # In a loop the call may also come before anything earlier in the loop body.
+            earliest = old.earliest if old is not None else (self.loops[0] if self.loops else seq)
+            targets = old.targets if old is not None else self.arg_targets(args)
+            self.calls[key] = CallFact(
+                self.usr, ref.get_usr(), name, where, prot, argf, seq, earliest, targets
+            )
+        if name in self.u.priority_setters:
+            self.priority(name, args, where)
+        if (name in self.u.mask_on or name in self.u.mask_off) and args:
+            irq = _strip(args[0])
+            ref = irq.referenced if irq.kind == K.DECL_REF_EXPR else None
+            if ref is not None and ref.kind == K.ENUM_CONSTANT_DECL:
+                key = irq_key(ref.spelling)
+                return mask(states, key) if name in self.u.mask_on else unmask(states, key)
         for kind, arg_index in self.u.registrations_for(name):
             idx = arg_index if arg_index >= 0 else len(args) + arg_index
             if 0 <= idx < len(args):
                 for fn in _function_refs(args[idx]):
                     how = f"{'registered with' if kind == 'interrupt' else 'created by'} {name}"
                     self.entries.append(EntryFact(fn.get_usr(), fn.spelling, kind, how, where))
+        if name in self.u.exits and args and _const_int(args[0]) not in (None, 0):
+            return states  # __set_PRIMASK(1) masks interrupts: it restores no saved state
         if not self.crit_off:
             states = self.sections.apply(name, states, where, bool(self.in_cond))
         return states
 
-    def ref(self, c: Cursor, states: States, mode: Mode, top) -> None:
-        if mode is ADDR:
-            return  # &x escapes; what is done through the pointer is not followed
-        target = c.referenced
-        if target is None or target.kind != K.VAR_DECL:
+    def priority(self, name: str, args: list[Cursor], where: Where) -> None:
+        """HAL_NVIC_SetPriority(USART1_IRQn, 5, 0): the IRQ and its priority, when constant."""
+        at = self.u.priority_setters[name]
+        if len(args) <= max(at, 0):
             return
+        irq = _strip(args[0])
+        ref = irq.referenced if irq.kind == K.DECL_REF_EXPR else None
+        value = _const_int(args[at])
+        if ref is not None and ref.kind == K.ENUM_CONSTANT_DECL and value is not None:
+            self.priorities.append(PriorityFact(ref.spelling, value, where))
+
+    def arg_targets(self, args: list[Cursor]) -> tuple:
+        got = [self.target_of(a) for a in args]
+        if not any(got):
+            return ()
+        return tuple((g[0].usr, g[1]) if g is not None else None for g in got)
+
+    def ref(self, c: Cursor, states: States, mode: Mode, top) -> None:
+        target = c.referenced
+        if target is None:
+            return
+        if target.kind == K.PARM_DECL:
+            n = self.params.get(target.hash, -1)
+            if top is None or mode is ADDR:
+                if mode in (WRITE, RMW, ADDR):
+                    self.param_moved.add(n)  # p = q, p++, &p: not the caller's pointer
+                return
+            self.through_pointer(("param", n), c, states, top, _ACCESS.get(mode, A_READ))
+            return
+        if target.kind != K.VAR_DECL:
+            return
+        if mode is ADDR or (mode is RMW and top is None):
+            if target.hash in self.points:
+                self.spoiled.add(target.hash)  # &p, p++: no longer one known place
+            if mode is ADDR:
+                return  # &x escapes; what is done through the pointer is not followed
         obj = self.u.object_info(target)
-        if obj is None:
-            return  # a local or a parameter: not shared
         whole = top is None
         t = c if whole else top
         ctype = c.type.get_canonical()
-        if not whole and ctype.kind == TypeKind.POINTER:
-            kind, t, whole = A_READ, c, True  # p[i], p->f: only the pointer is read
-        elif whole and mode not in BLOCK and ctype.kind in ARRAYS:
+        path: tuple[str, ...] = ()
+        kind = _ACCESS.get(mode, A_READ)
+        if obj is None:
+            # A local or a parameter: not shared, unless a local pointer that only ever points
+            # into one global is dereferenced (rb = &rx; rb->head is rx.head): known only
+            # once the whole body is walked (resolve_pointers).
+            if top is not None:
+                self.through_pointer(target.hash, c, states, top, kind)
+            return
+        elif not whole:
+            segs, bases, _ = self.lvalue_segments(top)
+            path = tuple(reversed(segs[-1]))
+            if len(segs) > 1:
+                # Through a pointer (p->f, p[i], s.ptr->reg): only the pointer itself is read.
+                kind, t, whole = A_READ, bases[-1], not path
+        elif mode not in BLOCK and ctype.kind in ARRAYS:
             return  # the array decays to a pointer handed on: its elements are not followed
-        else:
-            kind = _ACCESS[mode]
         text = self.text(t, obj.name)
         if kind is A_WRITE and (obj.usr, text) in self.pending_rmw:
             kind = A_RMW  # x = x + 1: the read on the right belongs to this write
@@ -392,7 +520,10 @@ class BodyWalker:
         if size < 0:
             size = obj.size
         volatile = obj.is_volatile or t.type.is_volatile_qualified()
-        protected = bool(states) and all(states)
+        scalar = t.type.get_canonical().kind not in (*ARRAYS, TypeKind.RECORD)
+        if mode in BLOCK and whole:
+            scalar = obj.is_scalar
+        protected = fully_protected(states)
         key = (c.extent.start.offset, kind)
         old = self.accesses.get(key)
         if old is not None:
@@ -400,9 +531,172 @@ class BodyWalker:
                 self.accesses[key] = replace(old, protected=False)
             return
         self.accesses[key] = AccessFact(
-            obj.usr, self.usr, self.where(c), kind, size, volatile, protected, text, whole
+            obj.usr, self.usr, self.where(c), kind, size, volatile, protected, text, whole,
+            path, scalar, self._next(), tuple(self.branch),
+            bool(self.loop_cond) and kind is A_READ, masked_irqs(states),
         )
         self.recent.append(key)
+
+    def through_pointer(self, var, c: Cursor, states: States, top: Cursor,
+                        kind: AccessKind) -> None:
+        """An access through pointer variable ``var`` (a local's hash, or ("param", N)), kept
+        until what the pointer points to is known."""
+        segs, bases, _ = self.lvalue_segments(top)
+        if len(segs) < 2 or segs[-1]:
+            return
+        steps = tuple(reversed(segs[-2]))
+        t = top
+        if len(segs) > 2:
+            kind, t = A_READ, bases[-2]  # a pointer stored in the global is read
+        key = (c.extent.start.offset, kind)
+        protected = fully_protected(states)
+        old = self.through.get(key)
+        if old is not None:
+            if old[5] and not protected:
+                self.through[key] = (*old[:5], False, *old[6:])
+            return
+        self.through[key] = (
+            var, steps, c, t, kind, protected, self._next(),
+            tuple(self.branch), bool(self.loop_cond) and kind is A_READ, masked_irqs(states),
+        )
+
+    def resolve_pointers(self) -> None:
+        """The accesses made through local pointers that point into one global, now that every
+        assignment to them has been seen."""
+        for key, (var, steps, c, t, kind, protected, seq, branch, poll, masked) in (
+                self.through.items()):
+            size = t.type.get_size()
+            if isinstance(var, tuple):  # a parameter: the program model resolves it
+                if var[1] < 0 or var[1] in self.param_moved:
+                    continue
+                usr, path, volatile, name = f"{PARAM}{var[1]}", steps, False, "param"
+            else:
+                into = self.points.get(var) if var not in self.spoiled else None
+                if into is None:
+                    continue
+                obj, path = into[0], join_paths(into[1], steps)
+                usr, volatile, name = obj.usr, obj.is_volatile, obj.name
+                size = size if size >= 0 else obj.size
+            self.accesses[key] = AccessFact(
+                usr, self.usr, self.where(c), kind, max(size, 0),
+                volatile or t.type.is_volatile_qualified(), protected,
+                self.text(t, name), not path, path,
+                t.type.get_canonical().kind not in (*ARRAYS, TypeKind.RECORD), seq, branch,
+                poll, masked,
+            )
+
+    def _next(self) -> int:
+        self.seq += 1
+        return self.seq
+
+    def lvalue_segments(self, top: Cursor) -> tuple[list[list[str]], list[Cursor], Cursor]:
+        """The steps from ``top`` down to the variable it starts from (``.f``, ``[2]``, ``[*]``
+        for an index not known at compile time, ``?`` for a union member), cut at each pointer
+        dereference: ``segments[-1]`` are the steps on the variable itself (top-down),
+        ``segments[-2]`` those on what the lowest pointer points to, and so on; ``bases[i]`` is
+        the pointer expression dereferenced between ``segments[i]`` and ``segments[i + 1]``."""
+        segs: list[list[str]] = [[]]
+        bases: list[Cursor] = []
+        node = top
+        while node.kind != K.DECL_REF_EXPR:
+            ch = list(node.get_children())
+            if not ch:
+                break
+            if node.kind == K.MEMBER_REF_EXPR:
+                base = ch[0]
+                btype = base.type.get_canonical()
+                deref = btype.kind == TypeKind.POINTER
+                rec = btype.get_pointee().get_canonical() if deref else btype
+                decl = rec.get_declaration()
+                segs[-1].append("?" if decl is not None and decl.kind == K.UNION_DECL
+                                else "." + node.spelling)
+                inner = _strip(base)
+                if deref and inner.kind == K.UNARY_OPERATOR and self.unary_op(
+                        inner, _first(inner)) == "&":
+                    node = _first(inner)  # (&x)->f is x.f
+                    continue
+                if deref:
+                    segs.append([])
+                    bases.append(base)
+                node = base
+            elif node.kind == K.ARRAY_SUBSCRIPT_EXPR and len(ch) == 2:
+                base, index = ch
+                n = _const_int(index)
+                segs[-1].append("[*]" if n is None else f"[{n}]")
+                if _strip(base).type.get_canonical().kind not in ARRAYS:
+                    segs.append([])  # p[i]: through the pointer
+                    bases.append(base)
+                node = base
+            elif node.kind == K.UNARY_OPERATOR and self.unary_op(node, ch[0]) == "*":
+                segs.append([])
+                bases.append(ch[0])
+                node = ch[0]
+            elif node.kind in TRANSPARENT or node.kind in (K.UNARY_OPERATOR, K.CSTYLE_CAST_EXPR):
+                node = ch[-1]
+            else:
+                break
+        return segs, bases, node
+
+    def note_pointer(self, var: Cursor | None, rhs: Cursor) -> None:
+        """A local pointer is assigned ``rhs``: it keeps pointing into one global only while
+        every assignment (anywhere in the body: flow-insensitive) names the same place."""
+        if var is None or var.kind != K.VAR_DECL or var.type.get_canonical().kind != (
+                TypeKind.POINTER) or self.u.object_info(var) is not None:
+            return
+        got = self.target_of(rhs)
+        if got is None or self.points.get(var.hash, got) != got:
+            self.spoiled.add(var.hash)
+        self.points[var.hash] = got
+
+    def target_of(self, rhs: Cursor) -> tuple[ObjectFact, tuple[str, ...]] | None:
+        """``&g``, ``&g.f``, ``&g[2]`` or an array ``g`` (its first element): the global and the
+        path; None for anything else."""
+        e = rhs
+        while e.kind in TRANSPARENT or e.kind == K.CSTYLE_CAST_EXPR:
+            e = list(e.get_children())[-1]
+        if e.kind == K.DECL_REF_EXPR:
+            ref = e.referenced
+            obj = self.u.object_info(ref) if ref is not None and ref.kind == K.VAR_DECL else None
+            if obj is not None and e.type.get_canonical().kind in ARRAYS:
+                return obj, ()
+            return None
+        if e.kind != K.UNARY_OPERATOR or self.unary_op(e, _first(e)) != "&":
+            return None
+        segs, _, var = self.lvalue_segments(_first(e))
+        ref = var.referenced if var.kind == K.DECL_REF_EXPR else None
+        obj = self.u.object_info(ref) if ref is not None and ref.kind == K.VAR_DECL else None
+        if obj is None or len(segs) > 1:
+            return None
+        return obj, tuple(reversed(segs[0]))
+
+
+def _first(c: Cursor) -> Cursor:
+    return next(iter(c.get_children()))
+
+
+def _strip(c: Cursor) -> Cursor:
+    """Below parentheses and implicit casts (an array decaying to a pointer)."""
+    while c.kind in TRANSPARENT:
+        ch = list(c.get_children())
+        if len(ch) != 1:
+            break
+        c = ch[0]
+    return c
+
+
+def _const_int(c: Cursor) -> int | None:
+    """The value of an index that is a literal or an enumerator, else None."""
+    c = _strip(c)
+    if c.kind == K.INTEGER_LITERAL:
+        toks = [t.spelling for t in c.get_tokens()]
+        try:
+            return int(toks[0].rstrip("uUlL"), 0) if toks else None
+        except ValueError:
+            return None
+    ref = c.referenced if c.kind == K.DECL_REF_EXPR else None
+    if ref is not None and ref.kind == K.ENUM_CONSTANT_DECL:
+        return ref.enum_value
+    return None
 
 
 def _always(cond: Cursor) -> bool:

@@ -23,6 +23,12 @@ jobs = 0                          # parallel parser processes; 0 = one per CPU
 patterns = ["*_IRQHandler", "*_isr"]            # names of interrupt handlers (globs)
 callbacks = ["HAL_*_*Callback"]                 # functions the HAL calls from its handlers
 registrations = [{function = "request_irq", arg = 1}]   # arg: 0-based; -1 = last
+from_asm = ["vTaskSwitchContext"]               # called from handlers written in assembly
+start_off = ["main"]              # entry points that begin with no interrupt able to fire
+enable = ["HAL_NVIC_EnableIRQ", "HAL_*_IT"]     # calls that may let an interrupt fire
+quiet = ["lcd_*"]                 # undefined functions that never do (others are taken to)
+priorities = {USART1_IRQHandler = 5, TIM2_IRQHandler = 1}   # lower preempts higher; else read
+                                  # from HAL_NVIC_SetPriority/NVIC_SetPriority constants
 replace = false
 
 [tasks]                           # extend the defaults; replace = true replaces them
@@ -32,6 +38,8 @@ replace = false
 
 [critical]                        # begin/end pairs; extend the defaults; replace = true
 pairs = [["__disable_irq", "__enable_irq"], ["my_lock", "my_unlock"]]
+masks = [["HAL_NVIC_DisableIRQ", "HAL_NVIC_EnableIRQ"]]   # mask/unmask one IRQn (argument 0)
+handover = ["xPortStartScheduler"]   # calls that take open sections over (scheduler start)
 replace = false
 
 [target]                          # (continued) platform profiles: see profiles.py
@@ -159,6 +167,8 @@ class Config:
         default_factory=lambda: list(DEFAULT_INTERRUPT_REGISTRATIONS)
     )
     task_entries: list[str] = field(default_factory=lambda: list(DEFAULT_TASK_ENTRIES))
+    # Interrupt handler name -> preemption priority (lower preempts higher; equal ones do not).
+    interrupt_priorities: dict[str, int] = field(default_factory=dict)
     task_creators: list[Registration] = field(default_factory=lambda: list(DEFAULT_TASK_CREATORS))
     critical_sections: list[tuple[str, str]] = field(
         default_factory=lambda: list(DEFAULT_CRITICAL_SECTIONS)
@@ -215,6 +225,7 @@ class BuildTable:
 
 @dataclass(frozen=True)
 class InterruptsTable(InterruptEntries):
+    priorities: dict[str, int] = field(default_factory=dict)
     blocking: list[str] = field(default_factory=list)
     unsafe: list[str] = field(default_factory=list)
     nonreentrant: list[str] = field(default_factory=list)
@@ -324,6 +335,7 @@ def config_from_dict(data: dict[str, Any], root: Path, source: Path | None = Non
     cfg.interrupt_patterns = merged(ints, ints.patterns, cfg.interrupt_patterns)
     cfg.interrupt_callbacks = merged(ints, ints.callbacks, cfg.interrupt_callbacks)
     cfg.interrupt_registrations = merged(ints, ints.registrations, cfg.interrupt_registrations)
+    cfg.interrupt_priorities = dict(ints.priorities)
     cfg.task_entries = merged(tasks, tasks.entries, cfg.task_entries)
     cfg.task_creators = merged(tasks, tasks.creators, cfg.task_creators)
     cfg.critical_sections = merged(crit, crit.pairs, cfg.critical_sections)
@@ -367,6 +379,16 @@ def _platform(cfg: Config, file: ConfigFile, rel: Callable[[str], Path], where: 
             plat.blocking[name] = why
     for name in ints.nonreentrant:
         plat.nonreentrant.setdefault(name, "")
+    crit = file.critical
+    for table, into, items in (
+        (ints, plat.from_asm, ints.from_asm), (ints, plat.start_off, ints.start_off),
+        (ints, plat.interrupt_enables, ints.enable), (ints, plat.quiet, ints.quiet),
+        (ints, plat.priority_setters, ints.priority_setters),
+        (crit, plat.critical_handover, crit.handover), (crit, plat.critical_masks, crit.masks),
+    ):
+        if table.replace:
+            into.clear()
+        into.extend(i for i in items if i not in into)
     add_dma_calls(plat, file.dma)
     cfg.platform = plat
     cfg.dcache = file.dma.dcache

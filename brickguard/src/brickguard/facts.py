@@ -35,6 +35,37 @@ class ObjectFact:
     in_function: str = ""  # USR of the function a block-scope static belongs to; "" file scope
 
 
+def irq_key(name: str) -> str:
+    """``USART1_IRQHandler``, ``USART1_IRQn`` -> ``USART1``; ``SysTick_Handler`` -> ``SysTick``."""
+    for suffix in ("_IRQHandler", "_IRQn", "_Handler"):
+        if name.endswith(suffix):
+            return name[: -len(suffix)]
+    return name
+
+
+PARAM = "param:"  # AccessFact.obj of an access through a function's parameter N: "param:N"
+
+
+def join_paths(base: tuple[str, ...], more: tuple[str, ...]) -> tuple[str, ...]:
+    """The path ``more`` takes from where a pointer to ``base`` points: ``p = &buf[2]; p[1]``
+    is some element of buf (an index on an element pointer moves along the array)."""
+    if base and more and base[-1][0] == "[" and more[0][0] == "[":
+        return (*base[:-1], "[*]", *more[1:])
+    return (*base, *more)
+
+
+def paths_overlap(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    """Whether two access paths of one object may name the same memory: one is a prefix of the
+    other, step by step, where "[*]" matches any index and "?" (a union member) anything."""
+    for x, y in zip(a, b, strict=False):  # the shorter one is a prefix: they overlap
+        if x == y or x == "?" or y == "?":
+            continue
+        if x[0] == "[" and y[0] == "[" and (x == "[*]" or y == "[*]"):
+            continue
+        return False
+    return True
+
+
 class AccessKind(StrEnum):
     """What one access does to the object it names."""
 
@@ -64,6 +95,15 @@ class AccessFact:
     protected: bool  # inside a critical section on every path that reaches it
     text: str  # the accessed expression as written, e.g. "rx_buf[rx_head]"
     whole: bool  # the access is the object as a whole (not an element or member)
+    # Which part of the object: ".field" and "[N]" steps from the object ("[*]" an index not
+    # known at compile time, which may be any; a union member is "?", which may be any member).
+    # () is the whole object. Two accesses touch the same memory only if their paths overlap.
+    path: tuple[str, ...] = ()
+    scalar: bool = True  # the accessed part is one scalar (not a struct, union or array)
+    seq: int = 0  # order of the access in its function's body walk (program order, roughly)
+    branch: tuple[tuple[int, int], ...] = ()  # the if/switch arms it sits in: (offset, arm)
+    in_loop_cond: bool = False  # read by a loop's condition (a poll)
+    masked: tuple[str, ...] = ()  # interrupts masked one by one here (HAL_NVIC_DisableIRQ)
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +127,11 @@ class CallFact:
     protected: bool
     # Filled only for the calls the platform profiles watch (Platform.arg_calls).
     args: tuple[ArgFact, ...] = ()
+    seq: int = 0  # order in the caller's body walk, on the same scale as AccessFact.seq
+    earliest: int = 0  # in a loop: the number taken at the outermost loop's entry; else seq
+    # Per argument, the global (USR) and path it is the address of (&rx, &dev[1], buf), or None;
+    # () when no argument is one. A parameter every call site points at one global is that global.
+    targets: tuple[tuple[str, tuple[str, ...]] | None, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +150,15 @@ class EntryFact:
     name: str
     kind: str  # "interrupt" | "task"
     how: str  # e.g. "in vector table g_pfnVectors", "registered with request_irq"
+    where: Where
+
+
+@dataclass(frozen=True, slots=True)
+class PriorityFact:
+    """A call that sets an interrupt's priority with constant arguments (HAL_NVIC_SetPriority)."""
+
+    irq: str  # the IRQn enumerator, e.g. "USART1_IRQn"
+    priority: int  # the preemption priority: lower is more urgent (Cortex-M)
     where: Where
 
 
@@ -138,4 +192,5 @@ class UnitFacts:
     entries: list[EntryFact] = field(default_factory=list)
     section_issues: list[SectionIssue] = field(default_factory=list)
     diagnostics: list[DiagnosticFact] = field(default_factory=list)
+    priorities: list[PriorityFact] = field(default_factory=list)
     lines: int = 0

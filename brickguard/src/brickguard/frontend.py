@@ -138,6 +138,10 @@ class UnitContext:
         self.enters = {a for a, _ in config.critical_sections}
         self.exits = {b for _, b in config.critical_sections}
         self.pairs: dict[str, set[str]] = {}
+        self.handover = set(config.platform.critical_handover)
+        self.priority_setters = {r.function: r.arg for r in config.platform.priority_setters}
+        self.mask_on = {a for a, _ in config.platform.critical_masks}
+        self.mask_off = {b for _, b in config.platform.critical_masks}
         for a, b in config.critical_sections:
             self.pairs.setdefault(b, set()).add(a)
         self.regs = [("interrupt", r) for r in config.interrupt_registrations] + [
@@ -265,6 +269,7 @@ class UnitContext:
         self.unit.calls.extend(self.macro_calls(body, w, usr))
         self.unit.entries.extend(w.entries)
         self.unit.section_issues.extend(w.section_issues())
+        self.unit.priorities.extend(w.priorities)
 
     def macro_calls(self, body: Cursor, w: BodyWalker, usr: str) -> list[CallFact]:
         """Watched macros used in this body, as calls by the name written (after the call the

@@ -6,9 +6,10 @@ that speaks the configuration's words plus an ``[api]`` and a ``[dma]`` table:
 ```toml
 name = "freertos"
 description = "FreeRTOS kernel"
-[interrupts]      # patterns, callbacks, registrations: as in brickguard.toml
+[interrupts]      # patterns, callbacks, registrations, from_asm, start_off, enable: as in
+                  # brickguard.toml
 [tasks]           # creators
-[critical]        # pairs
+[critical]        # pairs; handover = ["xPortStartScheduler"] (sections left to the scheduler)
 [api]
 blocks = ["vTaskDelay"]                       # waits for time or another task (BG110)
 allocates = ["pvPortMalloc"]                  # takes a heap lock (BG110)
@@ -95,6 +96,20 @@ class InterruptEntries:
     patterns: list[str] = field(default_factory=list)
     callbacks: list[str] = field(default_factory=list)
     registrations: list[Registration] = field(default_factory=list)
+    # Functions called from interrupt handlers written in assembly (PendSV -> vTaskSwitchContext):
+    # interrupt entry points no C handler shows.
+    from_asm: list[str] = field(default_factory=list)
+    # The interrupt timeline: entry points that begin with no interrupt able to fire (bare-metal
+    # main after reset), and the calls (globs) that may let one fire: an NVIC enable, a start in
+    # interrupt or DMA mode, the scheduler start. Every critical-section exit counts too.
+    start_off: list[str] = field(default_factory=list)
+    enable: list[str] = field(default_factory=list)
+    # Calls that set an interrupt's priority: the IRQn is argument 0, the preemption priority
+    # argument ``arg`` (read when both are constants).
+    priority_setters: list[Registration] = field(default_factory=list)
+    # Functions (globs) the program need not define that never let an interrupt fire: the rest
+    # of the HAL, the C library. Any other function without a body is taken to enable one.
+    quiet: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -105,6 +120,13 @@ class TaskEntries:
 @dataclass(frozen=True)
 class CriticalPairs:
     pairs: list[tuple[str, str]] = field(default_factory=list)
+    # Calls that hand the interrupt state over and do not come back while it matters (the RTOS
+    # scheduler start: the first task's context re-enables interrupts): a section open there is
+    # intended, not left open.
+    handover: list[str] = field(default_factory=list)
+    # [mask, unmask] pairs for one interrupt (HAL_NVIC_DisableIRQ(X_IRQn)): between them only
+    # interrupt X cannot fire.
+    masks: list[tuple[str, str]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -140,6 +162,13 @@ class Platform:
     interrupt_registrations: list[Registration] = field(default_factory=list)
     task_creators: list[Registration] = field(default_factory=list)
     critical_pairs: list[tuple[str, str]] = field(default_factory=list)
+    critical_handover: list[str] = field(default_factory=list)
+    critical_masks: list[tuple[str, str]] = field(default_factory=list)
+    from_asm: list[str] = field(default_factory=list)
+    start_off: list[str] = field(default_factory=list)
+    interrupt_enables: list[str] = field(default_factory=list)
+    quiet: list[str] = field(default_factory=list)
+    priority_setters: list[Registration] = field(default_factory=list)
 
     def watched_calls(self) -> frozenset[str]:
         """Names whose macro uses and argument texts the front end records."""
@@ -220,6 +249,13 @@ def _merge(plat: Platform, profile: ProfileFile) -> None:
     _extend(plat.interrupt_registrations, profile.interrupts.registrations)
     _extend(plat.task_creators, profile.tasks.creators)
     _extend(plat.critical_pairs, profile.critical.pairs)
+    _extend(plat.critical_handover, profile.critical.handover)
+    _extend(plat.critical_masks, profile.critical.masks)
+    _extend(plat.from_asm, profile.interrupts.from_asm)
+    _extend(plat.start_off, profile.interrupts.start_off)
+    _extend(plat.interrupt_enables, profile.interrupts.enable)
+    _extend(plat.quiet, profile.interrupts.quiet)
+    _extend(plat.priority_setters, profile.interrupts.priority_setters)
 
 
 def add_dma_calls(plat: Platform, dma: DmaCalls) -> None:

@@ -6,16 +6,23 @@ definition of that name when there is exactly one.
 
 Contexts, in Polyspace's words:
 - *interrupts*: handlers found by name (``*_IRQHandler``...), by ``__attribute__((interrupt))``,
-  in a vector table, registered by a call (``request_irq``...), or HAL callbacks that the HAL's own
-  handlers call (``HAL_I2C_SlaveRxCpltCallback``...);
+  in a vector table, registered by a call (``request_irq``...), HAL callbacks that the HAL's own
+  handlers call (``HAL_I2C_SlaveRxCpltCallback``...), or functions a handler written in assembly
+  calls (the profiles' ``from_asm``: PendSV -> ``vTaskSwitchContext``);
 - *tasks*: entry points (``main``) and functions handed to a task-creation call.
 Every function gets the contexts that reach it through the call graph. A function no entry point
 reaches runs in task context ("thread mode"): it is not known to run in an interrupt.
 
 An access counts as *protected on the task side* when it is inside a critical section, or when its
 function is only ever called, from task context, inside one (transitively: callers of callers).
-Interrupt handlers are assumed not to pre-empt each other; two tasks racing each other is not an
-interrupt problem and is not checked here.
+An interrupt handler preempts another only when both priorities are known (``Program.priority``)
+and its own is more urgent (a lower number); equal ones do not. Two tasks racing each other is not
+an interrupt problem and is not checked here.
+
+The *interrupt timeline* (``_timeline``) marks the accesses made before any interrupt can fire
+(bare-metal ``main`` before its first enabling call, and the functions it calls only then):
+``Access.before_start``. Interrupt priorities come from ``[interrupts] priorities`` and the
+code's ``HAL_NVIC_SetPriority``/``NVIC_SetPriority`` calls with constants (``Program.priority``).
 
 What several rules derive from the model (the races, the call chains from interrupt entries, the
 DMA starts, the SDK findings) are cached properties of ``Program``, each computed on first use by
@@ -27,7 +34,7 @@ from __future__ import annotations
 import fnmatch
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from brickguard import chains as _chains
@@ -37,6 +44,7 @@ from brickguard.chains import Chain
 from brickguard.config import Config
 from brickguard.dma import DmaStart
 from brickguard.facts import (
+    PARAM,
     AccessFact,
     CallFact,
     DiagnosticFact,
@@ -44,6 +52,8 @@ from brickguard.facts import (
     ObjectFact,
     SectionIssue,
     UnitFacts,
+    irq_key,
+    join_paths,
 )
 from brickguard.races import Race, Shared
 from brickguard.sdk import engine as sdk_engine
@@ -69,6 +79,7 @@ class Access:
     fact: AccessFact
     contexts: frozenset[Context]
     task_protected: bool  # in a critical section, or its function is only called inside one
+    before_start: bool = False  # made before any interrupt can fire (see Program._timeline)
 
     @property
     def in_interrupt(self) -> bool:
@@ -95,6 +106,9 @@ class Program:
     section_issues: list[SectionIssue] = field(default_factory=list)
     protected_functions: set[str] = field(default_factory=set)
     units: list[UnitFacts] = field(default_factory=list)  # BG000 and BG2xx read diagnostics
+    # IRQ name without its suffix ("USART1") -> the priority the code sets it to with constants
+    # (None: set to different values in different places, so not known).
+    priorities: dict[str, int | None] = field(default_factory=dict)
 
     @classmethod
     def build(cls, units: Iterable[UnitFacts], config: Config) -> Program:
@@ -119,6 +133,10 @@ class Program:
             for s in u.section_issues:
                 issues.setdefault((s.kind, s.where), s)
             entry_facts.extend(u.entries)
+            for pf in u.priorities:
+                key = irq_key(pf.irq)
+                old = p.priorities.get(key, pf.priority)
+                p.priorities[key] = pf.priority if old == pf.priority else None
         by_name: dict[str, list[str]] = defaultdict(list)
         for f in p.functions.values():
             by_name[f.name].append(f.usr)
@@ -130,7 +148,8 @@ class Program:
             return same[0] if len(same) == 1 else usr
 
         p.calls = [
-            CallFact(c.caller, resolve(c.callee, n), n, c.where, c.protected, c.args)
+            CallFact(c.caller, resolve(c.callee, n), n, c.where, c.protected, c.args, c.seq,
+                     c.earliest, c.targets)
             for c in calls.values()
             for n in (c.callee_name,)
         ]
@@ -138,12 +157,19 @@ class Program:
         p._find_entries(config, entry_facts, resolve)
         p._reach()
         p._protect()
+        early = p._timeline()
+        through = p._param_targets()
         for a in raw_accesses.values():
+            if a.obj.startswith(PARAM):
+                a = p._through_param(a, through)
+                if a is None:
+                    continue
             p.accesses.append(
                 Access(
                     a,
                     p.contexts.get(a.function, frozenset({THREAD_MODE})),
                     a.protected or a.function in p.protected_functions,
+                    a.function in early and a.seq < early[a.function],
                 )
             )
         return p
@@ -158,6 +184,9 @@ class Program:
                 self.entries[f.usr] = Context(f.name, "interrupt", f"name matches {pat}")
             elif f.interrupt_attr:
                 self.entries[f.usr] = Context(f.name, "interrupt", "__attribute__((interrupt))")
+            elif _match(f.name, config.platform.from_asm):
+                how = "called from an interrupt handler written in assembly (profile from_asm)"
+                self.entries[f.usr] = Context(f.name, "interrupt", how)
             elif _match(f.name, config.interrupt_callbacks) and not _match(f.name, registrars):
                 how = "HAL callback, called from the peripheral's interrupt handler"
                 self.entries[f.usr] = Context(f.name, "interrupt", how)
@@ -202,6 +231,104 @@ class Program:
                 if all(s.protected or s.caller in self.protected_functions for s in sites):
                     self.protected_functions.add(callee)
                     changed = True
+
+    def _param_targets(self) -> dict[tuple[str, int], tuple[str, tuple[str, ...]]]:
+        """(function USR, parameter index) -> the global (USR, path) that every call site of the
+        function passes there (``push(&rx, b)``); a parameter some site passes anything else
+        to, or a function called from nowhere, is left out. One level: a parameter handed on
+        to another function is not followed."""
+        sites: dict[str, int] = defaultdict(int)
+        passed: dict[tuple[str, int], set] = defaultdict(set)
+        count: dict[tuple[str, int], int] = defaultdict(int)
+        for c in self.calls:
+            sites[c.callee] += 1
+            for n, target in enumerate(c.targets):
+                passed[(c.callee, n)].add(target)
+                count[(c.callee, n)] += 1
+        out = {}
+        for (fn, n), targets in passed.items():
+            # every call site passes this one global (a site with no targets passed none)
+            if len(targets) == 1 and None not in targets and count[(fn, n)] == sites[fn]:
+                target = next(iter(targets))
+                if target[0] in self.objects and fn in self.functions:
+                    out[(fn, n)] = target
+        return out
+
+    def _through_param(self, a: AccessFact, through: dict) -> AccessFact | None:
+        target = through.get((a.function, int(a.obj[len(PARAM):])))
+        if target is None:
+            return None
+        obj = self.objects[target[0]]
+        path = join_paths(target[1], a.path)
+        return replace(a, obj=obj.usr, path=path, whole=not path,
+                       is_volatile=a.is_volatile or obj.is_volatile,
+                       size=a.size if a.size > 0 else obj.size)
+
+    def _timeline(self) -> dict[str, int]:
+        """The interrupt timeline, one for all interrupts: function USR -> the walk number of its
+        first call that may let an interrupt fire, for the functions that only ever run before
+        any can (an access there with a smaller number cannot race a handler).
+
+        An entry point named in the profiles' ``start_off`` (bare-metal ``main``) begins with no
+        interrupt able to fire. A call may let one fire when its callee matches ``enable``, is a
+        critical-section exit, or (transitively) calls such a callee; a function the program
+        does not define enables unless ``quiet`` names it. A function runs before the start
+        when every call site of it is in such a function, before that function's first enabling
+        call (in a loop, the call may come before anything in the loop). Order is the body
+        walk's: a backward ``goto`` is not followed.
+        """
+        plat = self.config.platform
+        if not plat.start_off:
+            return {}
+        exits = {b for _, b in self.config.critical_sections}
+        patterns = plat.interrupt_enables
+        by_caller: dict[str, list[CallFact]] = defaultdict(list)
+        sites: dict[str, list[CallFact]] = defaultdict(list)
+        for c in self.calls:
+            by_caller[c.caller].append(c)
+            sites[c.callee].append(c)
+        named = {c.callee for c in self.calls
+                 if c.callee_name in exits or _match(c.callee_name, patterns)
+                 or (c.callee not in self.functions and not _match(c.callee_name, plat.quiet))}
+        enabling = set(named)
+        todo = list(named)
+        while todo:  # callers of an enabling function enable too
+            f = todo.pop()
+            for c in sites.get(f, ()):
+                if c.caller not in enabling:
+                    enabling.add(c.caller)
+                    todo.append(c.caller)
+        never = 1 << 62
+
+        def first_enable(usr: str) -> int:
+            return min((c.earliest for c in by_caller.get(usr, ()) if c.callee in enabling),
+                       default=never)
+
+        early = {usr: first_enable(usr) for usr, f in self.functions.items()
+                 if f.name in plat.start_off and not sites.get(usr)
+                 and not self.entries.get(usr, THREAD_MODE).is_interrupt}
+        changed = True
+        while changed:
+            changed = False
+            for usr in self.functions:
+                if usr in early or usr in self.entries or not sites.get(usr):
+                    continue
+                if all(c.caller in early and (c.seq < early[c.caller] or (
+                        c.seq == early[c.caller] == c.earliest)) for c in sites[usr]):
+                    early[usr] = first_enable(usr)
+                    changed = True
+        return early
+
+    def priority(self, ctx: Context) -> int | None:
+        """An interrupt context's preemption priority (lower preempts higher), from
+        ``[interrupts] priorities`` or the code's HAL_NVIC_SetPriority/NVIC_SetPriority calls
+        with constants; None when not known (then it is taken not to preempt, nor be
+        preempted by, another handler)."""
+        if not ctx.is_interrupt:
+            return None
+        if ctx.name in self.config.interrupt_priorities:
+            return self.config.interrupt_priorities[ctx.name]
+        return self.priorities.get(irq_key(ctx.name))
 
     # -- derived analyses, computed once, on first use ------------------------------------------
     @cached_property

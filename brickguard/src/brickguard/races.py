@@ -1,15 +1,45 @@
 """Which task-side access sites race with an interrupt handler: the judgement behind BG101-BG103.
 
-Per object shared with an interrupt handler, each unprotected task-side access gets at most one
-race, the most specific (BG102 > BG103 > BG101), so a bug is reported once per line.
+An access names a *path* in its object (``dev[2].status``, ``h.Init.Mode``; an index not known at
+compile time may be any element): a task access and an interrupt access conflict only when their
+paths overlap (``facts.paths_overlap``). Per object shared with an interrupt handler, each
+unprotected task-side access gets at most one race, the most specific (BG102 > BG103 > BG101), so
+a bug is reported once per line:
 
-A single aligned word-sized plain read of a scalar (the ``volatile`` flag that the ISR sets and
-the main loop polls) is atomic on the target: BG101 leaves it alone, and so any word-sized update
-when the handler only reads the object (it sees the old or the new value, both whole). A task
-write to a scalar the handler also writes (the main loop resetting ``rx_index = 0``) is
-reported: an update the handler made between the task's read and this write is lost. Whether
-the object is ``volatile`` is BG104's question, asked once at the declaration.
+- BG102: a read-modify-write (``x++``, ``x |= m``) of a part the handler writes;
+- BG103: an access wider than the native word to a part the handler writes (or, for a task
+  write, touches at all): it takes several instructions and can tear;
+- BG101: a struct or array copied as a whole (not one scalar) against a handler write; or an
+  *atomicity violation* between two task accesses.
 
+One aligned load or store of a scalar of at most a word is atomic on the target: on its own it
+is no race (the handler sees the old or the new value, both whole; the task reads one whole
+value). It takes two task accesses to break it, the unserializable access pairs of the
+atomicity-violation literature (local-remote-local), where the task's two accesses to one part
+are consecutive in its function, on one path, not both in a critical section, and a handler
+access between them makes the outcome one no serial order gives:
+
+- R-W-R: the task reads twice (check, then use) and the handler writes between: the two reads
+  disagree;
+- R-W-W: the task reads then writes (``if (flag) { ...; flag = 0; }``): the handler's write
+  between them is lost;
+- W-R-W: the task writes twice and the handler reads between: it sees an intermediate value;
+- W-W-R: the task writes then reads its own value back and the handler writes between. A read
+  that is a loop's condition is a poll (``flag = 0; while (!flag) {}``), which waits for the
+  handler's write on purpose, and a read-modify-write reads to update the latest value: neither
+  is reported.
+
+Two R-W-W shapes are left alone: a flag checked outside and cleared inside a critical section
+(the section is where the event is taken, with its data); and the HAL transfer handshake
+``HAL_UART_Transmit_IT(...); while (ready != SET) {} ready = RESET;``, where the poll saw the
+completion callback of the one transfer started since the flag was last written (``_one_shot``).
+
+A handler access counts only where its interrupt can fire: not before the interrupt timeline
+lets any fire (``Access.before_start``), not while its IRQ alone is masked
+(``HAL_NVIC_DisableIRQ(X_IRQn)`` ... ``HAL_NVIC_EnableIRQ(X_IRQn)``: the other handlers still can),
+and between handlers only from a more urgent priority (``Program.priority``).
+
+Whether the object is ``volatile`` is BG104's question, asked once at the declaration.
 ``Program.races`` computes this once per program; the rules read it.
 """
 
@@ -19,12 +49,19 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from brickguard.facts import AccessKind, ObjectFact
+from brickguard.facts import AccessKind, ObjectFact, irq_key, paths_overlap
 
 if TYPE_CHECKING:
     from brickguard.program import Access, Program
 
 PRIORITY = {"BG102": 0, "BG103": 1, "BG101": 2}
+# (the task's first action, its second) -> (the handler's action between, what goes wrong)
+PATTERNS = {
+    ("R", "R"): ("W", "the two reads can see different values"),
+    ("R", "W"): ("W", "the handler's update between them is lost"),
+    ("W", "W"): ("R", "the handler sees the intermediate value"),
+    ("W", "R"): ("W", "the read does not get back the value written"),
+}
 
 
 @dataclass(frozen=True)
@@ -33,6 +70,16 @@ class Race:
     obj: ObjectFact
     task: Access  # the unprotected task-side access (where the finding is reported)
     isr: Access  # the interrupt-side access it races with
+    first: Access | None = None  # for an access pair: the task's first access (task is second)
+    pattern: str = ""  # for an access pair: "R-W-R", "R-W-W", "W-R-W" or "W-W-R"
+    # Who is preempted: "task context (main)", or "interrupt handler X (priority 5)" when a
+    # more urgent handler preempts a less urgent one.
+    victim: str = ""
+
+    @property
+    def harm(self) -> str:
+        """What the interleaving breaks, for an access pair."""
+        return PATTERNS[(self.pattern[0], self.pattern[-1])][1] if self.pattern else ""
 
 
 @dataclass(frozen=True)
@@ -51,47 +98,180 @@ def accesses_by_object(program: Program) -> dict[str, list[Access]]:
 
 
 def shared_objects(program: Program) -> list[Shared]:
-    """Objects shared between interrupt and task context (const and _Atomic ones skipped)."""
+    """Objects shared between interrupt and task context, or between two handlers of different
+    known priorities (const and _Atomic ones skipped)."""
     out = []
     for usr, accs in program.accesses_by_object.items():
         obj = program.objects.get(usr)
         if obj is None or obj.is_const or obj.is_atomic:
             continue
-        if any(a.in_interrupt for a in accs) and any(a.in_task for a in accs):
+        if not any(a.in_interrupt for a in accs):
+            continue
+        if any(a.in_task for a in accs) or len(_levels(program, accs)) > 1:
             out.append(Shared(obj, accs))
     return out
+
+
+def _levels(program: Program, accs: list[Access]) -> set[int]:
+    return {p for a in accs for c in a.contexts
+            if (p := program.priority(c)) is not None}
+
+
+def _groups(program: Program, accs: list[Access]):
+    """(victims, their preemptors, protected(a), who): task code against every handler, then
+    the handlers of each known priority against the more urgent ones."""
+    isr = sorted((a for a in accs if a.in_interrupt), key=source_order)
+    task = [a for a in accs if a.in_task]
+    yield task, isr, lambda a: a.task_protected or a.before_start, None
+    for level in sorted(_levels(program, accs), reverse=True):
+        victims = [a for a in accs
+                   if any(program.priority(c) == level for c in a.contexts)]
+        urgent = [i for i in isr
+                  if any((p := program.priority(c)) is not None and p < level
+                         for c in i.contexts)]
+        if victims and urgent:
+            yield victims, urgent, lambda a: a.fact.protected, level
 
 
 def find_races(program: Program) -> list[Race]:
     """Every racing task-side access site, one race per site, in source order."""
     word = program.config.word_bits // 8
     best: dict[tuple, Race] = {}
+
+    def keep(race: Race) -> None:
+        f = race.task.fact
+        site = (race.obj.usr, f.where.file, f.where.line)
+        if site not in best or PRIORITY[race.rule] < PRIORITY[best[site].rule]:
+            best[site] = race
+
+    calls = _calls_by_function(program)
+    names = {usr: f.name for usr, f in program.functions.items()}
     for shared in program.shared_objects:
-        obj, accs = shared.obj, shared.accesses
-        isr = sorted((a for a in accs if a.in_interrupt), key=source_order)
-        isr_writes = [a for a in isr if a.fact.kind.writes]
-        for a in accs:
-            if not a.in_task or a.task_protected:
-                continue
-            f = a.fact
-            rule, other = None, None
-            if f.kind is AccessKind.rmw and isr_writes:
-                rule, other = "BG102", isr_writes[0]
-            elif f.size > word and (isr_writes if f.kind is AccessKind.read else isr):
-                rule, other = "BG103", (isr_writes if f.kind is AccessKind.read else isr)[0]
-            elif isr_writes or f.kind.writes:
-                # One aligned word, read (or written while the handler only reads): atomic.
-                atomic_kind = f.kind is AccessKind.read or not isr_writes
-                single_word = obj.is_scalar and f.whole and f.size <= word and atomic_kind
-                if not single_word:
-                    rule, other = "BG101", (isr_writes or isr)[0]
-            if rule is None or other is None:
-                continue
-            site = (obj.usr, f.where.file, f.where.line)
-            race = Race(rule, obj, a, other)
-            if site not in best or PRIORITY[rule] < PRIORITY[best[site].rule]:
-                best[site] = race
+        obj = shared.obj
+        for task, isr, guarded, level in _groups(program, shared.accesses):
+            for a in task:
+                if guarded(a):
+                    continue
+                who = _victim(program, a, level)
+                f = a.fact
+                near = [i for i in isr if paths_overlap(f.path, i.fact.path) and _can_fire(i, a)]
+                writes = [i for i in near if i.fact.kind.writes]
+                if f.kind is AccessKind.rmw and writes:
+                    keep(Race("BG102", obj, a, writes[0], victim=who))
+                elif f.size > word and (writes if f.kind is AccessKind.read else near):
+                    other = (writes if f.kind is AccessKind.read else near)[0]
+                    keep(Race("BG103", obj, a, other, victim=who))
+                elif not f.scalar and (writes or (f.kind.writes and near)):
+                    keep(Race("BG101", obj, a, (writes or near)[0], victim=who))
+            for race in _pairs(program, calls, names, obj, task, isr, guarded):
+                keep(race if level is None else Race(
+                    race.rule, race.obj, race.task, race.isr, race.first, race.pattern,
+                    _victim(program, race.task, level)))
     return sorted(best.values(), key=lambda r: source_order(r.task))
+
+
+def _victim(program: Program, a: Access, level: int | None) -> str:
+    if level is None:
+        return f"task context ({a.context_names(False) or 'thread mode'})"
+    names = sorted(c.name for c in a.contexts if program.priority(c) == level)
+    return f"interrupt handler {', '.join(names[:3])} (priority {level})"
+
+
+def _pairs(program: Program, calls: dict[str, list], names: dict[str, str], obj: ObjectFact,
+           task: list[Access], isr: list[Access], guarded) -> list[Race]:
+    """The unserializable access pairs among the task accesses of one object (see above)."""
+    out = []
+    by_function: dict[tuple[str, str], list[Access]] = defaultdict(list)
+    for a in task:
+        # One body: two definitions of one name (alternative files built together) are two.
+        by_function[(a.fact.function, a.fact.where.file)].append(a)
+    for accs in by_function.values():
+        accs.sort(key=lambda a: a.fact.seq)
+        for n, first in enumerate(accs):
+            f1 = first.fact
+            second = next(
+                (b for b in accs[n + 1:]
+                 if paths_overlap(f1.path, b.fact.path) and _one_path(f1.branch, b.fact.branch)),
+                None,
+            )
+            if second is None or (guarded(first) and guarded(second)):
+                continue
+            if second.before_start:
+                continue  # no interrupt can fire yet, between them or before
+            f2 = second.fact
+            one = "W" if f1.kind.writes else "R"
+            two = "R" if f2.kind.reads else "W"
+            if one == "W" and two == "R" and (f2.in_loop_cond or f2.kind is AccessKind.rmw):
+                continue  # a poll waits for the handler's write; an update wants the latest
+            between = PATTERNS[(one, two)][0]
+            near = [i for i in isr
+                    if (i.fact.kind.writes if between == "W" else i.fact.kind.reads)
+                    and paths_overlap(i.fact.path, f1.path) and paths_overlap(i.fact.path, f2.path)
+                    and (_can_fire(i, first) or _can_fire(i, second))]
+            if one == "R" and two == "W" and guarded(second) and not guarded(first):
+                continue  # checked outside, then taken and cleared inside one critical section
+            if one == "R" and two == "W" and f1.in_loop_cond and _one_shot(
+                    lambda f: calls.get(f, ()), names, calls.get(f1.function, []), accs[:n],
+                    f1.seq, f2.seq, near):
+                continue
+            hit = near[0] if near else None
+            if hit is not None:
+                out.append(Race("BG101", obj, second, hit, first, f"{one}-{between}-{two}",
+                                _victim(program, second, None)))
+    return out
+
+
+def _calls_by_function(program: Program) -> dict[str, list]:
+    out: dict[str, list] = defaultdict(list)
+    for c in program.calls:
+        out[c.caller].append(c)
+    return out
+
+
+def _start_family(name: str) -> str:
+    """``HAL_UART_Receive_IT`` -> "UART": a HAL call that starts a transfer in interrupt or DMA
+    mode, whose completion interrupt calls that family's callbacks; "" for any other call."""
+    parts = name.split("_")
+    return parts[1] if len(parts) > 2 and parts[0] == "HAL" and parts[-1] in ("IT", "DMA") else ""
+
+
+def _one_shot(calls_of, names: dict[str, str], calls: list, before: list[Access], poll: int,
+              write: int, writers: list[Access]) -> bool:
+    """``start_IT(); while (flag != SET) {} flag = RESET;``: the poll saw the completion callback
+    of the one transfer started since the flag was last written, and nothing runs between the
+    poll and the clear; that callback runs once per start, so no handler write can come between.
+    True only when every handler write to the flag is made by a HAL completion or error callback
+    of the started family that does not start another transfer itself (re-arming)."""
+    if any(poll < c.seq < write for c in calls):
+        return False
+    last = max((a.fact.seq for a in before if a.fact.kind.writes), default=0)
+    starts = [c for c in calls if last < c.seq < poll and _start_family(c.callee_name)]
+    if len(starts) != 1 or not writers:
+        return False
+    family = _start_family(starts[0].callee_name)
+    for w in writers:
+        # The function that writes: a completion or error callback of the started family,
+        # which the HAL calls once per transfer (from whichever handler: USART, DMA stream).
+        name = names.get(w.fact.function, "")
+        if not (name.startswith(f"HAL_{family}_") and name.endswith("Callback")):
+            return False
+        if "Cplt" not in name and "Error" not in name:
+            return False
+        if any(_start_family(c.callee_name) for c in calls_of(w.fact.function)):
+            return False  # it starts the next transfer itself (re-arming): not once
+    return True
+
+
+def _can_fire(i: Access, a: Access) -> bool:
+    """Whether handler access ``i`` can come at ``a``: not every interrupt it runs in is masked
+    there one by one (``HAL_NVIC_DisableIRQ(USART1_IRQn)`` masks USART1_IRQHandler only)."""
+    return any(c.is_interrupt and irq_key(c.name) not in a.fact.masked for c in i.contexts)
+
+
+def _one_path(a: tuple[tuple[int, int], ...], b: tuple[tuple[int, int], ...]) -> bool:
+    """Whether two accesses can be on one path: no if statement has them in different arms."""
+    arms = dict(a)
+    return all(arms.get(off, arm) == arm for off, arm in b)
 
 
 def source_order(a: Access) -> tuple[str, int, int]:

@@ -16,6 +16,41 @@ EMPTY: States = frozenset()
 MAX_STATES = 16  # more distinct paths than this are cut, the shallowest kept
 
 
+MASK = "mask:"  # a state entry (MASK + IRQ, -1): that one interrupt is masked on this path
+
+
+def mask(states: States, irq: str) -> States:
+    """``HAL_NVIC_DisableIRQ(irq)``: one interrupt masked; not a critical section (BG105 does
+    not judge it, and it protects only against that interrupt)."""
+    return cap(frozenset(s + ((MASK + irq, -1),) for s in states))
+
+
+def unmask(states: States, irq: str) -> States:
+    out = set()
+    for s in states:
+        for i in range(len(s) - 1, -1, -1):
+            if s[i][0] == MASK + irq:
+                s = s[:i] + s[i + 1:]
+                break
+        out.add(s)
+    return cap(frozenset(out))
+
+
+def unmasked(s: State) -> State:
+    return tuple(e for e in s if not e[0].startswith(MASK))
+
+
+def fully_protected(states: States) -> bool:
+    """Every path has a critical section open (a masked single interrupt does not count)."""
+    return bool(states) and all(any(not n.startswith(MASK) for n, _ in s) for s in states)
+
+
+def masked_irqs(states: States) -> tuple[str, ...]:
+    """The interrupts masked on every path."""
+    sets = [{n[len(MASK):] for n, _ in s if n.startswith(MASK)} for s in states]
+    return tuple(sorted(set.intersection(*sets))) if sets else ()
+
+
 def cap(states: States) -> States:
     if len(states) <= MAX_STATES:
         return states
@@ -25,8 +60,10 @@ def cap(states: States) -> States:
 class Sections:
     """The sections one function opens and closes, path by path, and where they do not balance."""
 
-    def __init__(self, enters: set[str], exits: set[str], pairs: dict[str, set[str]]) -> None:
+    def __init__(self, enters: set[str], exits: set[str], pairs: dict[str, set[str]],
+                 handover: set[str] | frozenset[str] = frozenset()) -> None:
         self.enters = enters
+        self.handover = handover  # calls that take the open sections over (scheduler start)
         self.exits = exits
         self.pairs = pairs  # exit routine -> the enter routines it closes
         self.sites: list[tuple[str, Where]] = []  # every enter call: (routine, where)
@@ -42,6 +79,8 @@ class Sections:
             self.sites.append((name, where))
             site = len(self.sites) - 1
             return cap(frozenset(s + ((name, site),) for s in states))
+        if name in self.handover:
+            return frozenset({()}) if states else states
         if name in self.exits:
             self.has_exit = True
             out = set()
@@ -59,6 +98,7 @@ class Sections:
     def leave(self, states: States, where: Where) -> None:
         """Paths leave the function at ``where`` (a return, or the end of the body)."""
         for s in states:
+            s = unmasked(s)
             self.end_states.add(s)
             for _name, site in s:
                 self.unclosed.setdefault(site, where)

@@ -17,7 +17,7 @@ def check(program: Program, config: Config) -> Iterable[Finding]:
             continue
         t, i = r.task.fact, r.isr.fact
         message = (
-            f"`{t.text}` is a read-modify-write in task context ({r.task.context_names(False)}) "
+            f"`{t.text}` is a read-modify-write in {r.victim} "
             f"and not atomic: interrupt handler {r.isr.context_names(True)} also {does(i.kind)} "
             f"`{r.obj.name}` ({at(i.where)}), and its update is lost when it "
             f"fires between the load and the store"

@@ -8,7 +8,7 @@ from brickguard.config import Config
 from brickguard.findings import Finding, Level
 from brickguard.program import Program
 from brickguard.rules.base import Rule
-from brickguard.rules.messages import at, does, isr_step, task_step, verb
+from brickguard.rules.messages import at, does, isr_step, loc, task_step, verb
 
 
 def check(program: Program, config: Config) -> Iterable[Finding]:
@@ -16,12 +16,24 @@ def check(program: Program, config: Config) -> Iterable[Finding]:
         if r.rule != "BG101":
             continue
         t, i = r.task.fact, r.isr.fact
-        message = (
-            f"`{t.text}` is {verb(t.kind)} in task context ({r.task.context_names(False)}) "
-            f"outside a critical section, but interrupt handler {r.isr.context_names(True)} "
-            f"{does(i.kind)} `{r.obj.name}` ({at(i.where)})"
-        )
         isr, task = isr_step(r), task_step(r)
+        if r.first is not None:
+            f = r.first.fact
+            message = (
+                f"`{t.text}` is {verb(t.kind)} in {r.victim} "
+                f"after `{f.text}` was {verb(f.kind)} ({at(f.where)}), not both in one critical "
+                f"section; interrupt handler {r.isr.context_names(True)} {does(i.kind)} it "
+                f"({at(i.where)}), and if it fires between the two ({r.pattern}), {r.harm}"
+            )
+            first = loc(r.first, f"{verb(f.kind)} in {r.victim}, first access")
+            yield Finding("BG101", RULE.level, message, task, related=(isr, first),
+                          flow=(first, isr, task))
+            continue
+        message = (
+            f"`{t.text}` is {verb(t.kind)} in {r.victim} "
+            f"as a whole (not one word) outside a critical section, but interrupt handler "
+            f"{r.isr.context_names(True)} {does(i.kind)} `{r.obj.name}` ({at(i.where)})"
+        )
         yield Finding("BG101", RULE.level, message, task, related=(isr,), flow=(isr, task))
 
 

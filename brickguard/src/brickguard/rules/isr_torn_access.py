@@ -17,7 +17,7 @@ def check(program: Program, config: Config) -> Iterable[Finding]:
             continue
         t, i = r.task.fact, r.isr.fact
         message = (
-            f"`{t.text}` ({t.size} bytes) is {verb(t.kind)} in task context, wider than the "
+            f"`{t.text}` ({t.size} bytes) is {verb(t.kind)} in {r.victim}, wider than the "
             f"{config.word_bits}-bit word, while interrupt handler {r.isr.context_names(True)} "
             f"{does(i.kind)} it ({at(i.where)}): the access takes several "
             f"instructions and can tear"

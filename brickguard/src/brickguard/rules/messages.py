@@ -46,8 +46,7 @@ def isr_step(r: Race) -> Location:
 
 
 def task_step(r: Race) -> Location:
-    where = r.task.context_names(False) or "task"
-    return loc(r.task, f"{verb(r.task.fact.kind)} in {where} (task), no critical section")
+    return loc(r.task, f"{verb(r.task.fact.kind)} in {r.victim}, no critical section")
 
 
 def flow(program: Program, chain: Chain, last: CallFact, what: str) -> tuple[Location, ...]:

@@ -20,7 +20,8 @@ def check(program: Program, config: Config) -> Iterable[Finding]:
             )
             leak = Location(s.leak.file, s.leak.line, s.leak.column, "leaves still inside")
             opened = Location(w.file, w.line, w.column, f"{s.call}() opens the section")
-            yield Finding("BG105", RULE.level, message, opened, (leak,), (opened, leak))
+            # Anchored where the defect bites: the return (or end) that leaves still inside.
+            yield Finding("BG105", RULE.level, message, leak, (opened,), (opened, leak))
         else:
             message = (
                 f"{s.call}() in {s.function_name}() closes a critical section that is not open "

@@ -1,4 +1,5 @@
-/* A receive buffer and its index, written in an interrupt, read by the main loop. */
+/* A receive buffer and its index, written in an interrupt, read by the main loop: a correct
+   single-producer ring (each side writes its own index; every access is one atomic byte). */
 #include "cmsis_stub.h"
 
 volatile uint8_t rx_buf[32];
@@ -19,7 +20,7 @@ int main(void)
         while (!data_ready) {       /* single volatile word read of an ISR-only flag: safe */
         }
         while (tail != rx_head) {   /* single volatile word read: atomic, not reported */
-            process(&tail, rx_buf[tail]);   /* expect: BG101 */
+            process(&tail, rx_buf[tail]);   /* one byte, written before rx_head moved on */
             tail = (uint8_t)((tail + 1u) & 31u);
         }
     }

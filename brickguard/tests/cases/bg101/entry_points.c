@@ -22,8 +22,8 @@ static void worker(void *arg)
 {
     (void)arg;
     for (;;) {
-        process(0, pkt[1]);          /* expect: BG101 */
-        process(0, stat[1]);         /* expect: BG101 */
+        pkt[0]++;                    /* expect: BG102 */
+        stat[0] |= 2u;               /* expect: BG102 */
     }
 }
 
@@ -32,7 +32,7 @@ int main(void)
     request_irq(5, on_packet, 0, "net", 0);
     NVIC_SetVector(6, (uint32_t)on_gpio);
     xTaskCreate(worker, "worker", 256, 0, 1, 0);
-    process(0, gpio_evt[2]);         /* expect: BG101 */
-    process(0, dma_evt[2]);          /* expect: BG101 */
+    gpio_evt[0]--;                   /* expect: BG102 */
+    dma_evt[0] += 2u;                /* expect: BG102 */
     return 0;
 }

@@ -36,6 +36,7 @@ uint64_t now_safe(void)
 
 int main(void)
 {
+    __enable_irq();                  /* from here on a handler can fire */
     struct position copy = pos;      /* expect: BG103 */
     uint8_t local[16];
     memcpy(local, (const void *)block, sizeof local);     /* expect: BG103 */

@@ -1,7 +1,7 @@
 /* Objects shared with an interrupt handler without volatile. */
 #include "cmsis_stub.h"
 
-uint8_t data_ready;                  /* expect: BG104 */
+uint8_t data_ready;
 uint8_t rx_count;                    /* only accessed inside critical sections by the task */
 volatile uint8_t good_flag;
 static const uint8_t table[4] = {1, 2, 3, 4};
@@ -19,8 +19,9 @@ void USART2_IRQHandler(void)
 
 int main(void)
 {
+    process(0, 0);                   /* a call brickguard cannot see into: it may enable interrupts */
     uint8_t n;
-    while (!data_ready) {            /* one word: BG101 stays quiet, BG104 speaks at the declaration */
+    while (!data_ready) {            /* one word: BG101 stays quiet; BG104 at the spinning read */ /* expect: BG104 */
     }
     while (!good_flag) {
     }

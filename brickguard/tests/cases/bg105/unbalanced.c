@@ -6,9 +6,9 @@ volatile uint8_t head, tail;
 
 int pop_leaky(uint8_t *out)
 {
-    __disable_irq();                 /* expect: BG105 */
+    __disable_irq();
     if (head == tail) {
-        return -1;
+        return -1;                   /* expect: BG105 */
     }
     *out = buf[tail];
     tail = (uint8_t)((tail + 1u) & 15u);
@@ -56,13 +56,13 @@ void double_exit(void)
 void rtos_leak(int n)
 {
     for (int i = 0; i < n; i++) {
-        taskENTER_CRITICAL();        /* expect: BG105 */
+        taskENTER_CRITICAL();
         if (buf[i] == 0) {
             break;
         }
         taskEXIT_CRITICAL();
     }
-}
+}                                    /* expect: BG105 */
 
 int switch_good(int k)
 {

@@ -7,5 +7,6 @@ void SPI1_IRQHandler(void) { msg[0] = 1; }
 
 int main(void)
 {
-    return msg[1];                   /* expect: BG101 */
+    __enable_irq();                  /* from here on a handler can fire */
+    return msg[0]++;                 /* expect: BG102 */
 }
