@@ -64,3 +64,21 @@ def wait_until(probe: Callable[[], T], what: str, timeout: float = 5.0,
         if time.monotonic() >= deadline:
             raise AssertionError(f"waited {timeout:g} s for {what}; last saw {value!r}")
         time.sleep(interval)
+
+
+def fleet_runs(routers: Iterable[str], n: int = 300, fleet: str = "mixed") -> tuple[list, list]:
+    """One small Poisson workload simulated under each router (by spec) on a built-in fleet:
+    the runs and their metrics (SLO 1 s TTFT, 100 ms TPOT), as the report writers take them."""
+    from tokenpilot.cluster import compute_metrics, simulate
+    from tokenpilot.cluster.fleet import load_fleet
+    from tokenpilot.policy.routers import make_router
+    from tokenpilot.workload import poisson
+
+    spec_fleet, reqs = load_fleet(fleet), poisson(20, n=n, prompt=500, output=50)
+    sims, metrics = [], []
+    for spec in routers:
+        sim = simulate(spec_fleet, reqs, make_router(spec), series_interval_s=0.5)
+        sim.router = spec
+        sims.append(sim)
+        metrics.append(compute_metrics(sim, 1.0, 0.1))
+    return sims, metrics

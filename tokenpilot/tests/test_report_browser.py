@@ -10,12 +10,9 @@ import shutil
 import subprocess
 
 import pytest
+from builders import fleet_runs
 
-from tokenpilot.cluster import compute_metrics, simulate
-from tokenpilot.cluster.fleet import load_fleet
-from tokenpilot.policy.routers import make_router
 from tokenpilot.report import write_report
-from tokenpilot.workload import poisson
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium on PATH (apt-get install "
@@ -52,14 +49,7 @@ def _layout(index, tmp_path) -> dict:
 
 
 def test_the_comparison_report_fits_a_1400px_window_with_every_plot_loaded(tmp_path):
-    fleet = load_fleet("mixed")
-    reqs = poisson(20, n=300, prompt=500, output=50)
-    sims, metrics = [], []
-    for spec in ("round-robin", "least-requests", "earliest-completion"):
-        sim = simulate(fleet, reqs, make_router(spec), series_interval_s=0.5)
-        sim.router = spec
-        sims.append(sim)
-        metrics.append(compute_metrics(sim, 1.0, 0.1))
+    sims, metrics = fleet_runs(("round-robin", "least-requests", "earliest-completion"))
     index = write_report(tmp_path / "report", sims, metrics)
     layout = _layout(index, tmp_path)
     assert layout["page"] <= layout["viewport"], layout  # no sideways scrolling of the page
@@ -73,11 +63,9 @@ def test_the_comparison_report_fits_a_1400px_window_with_every_plot_loaded(tmp_p
 
 
 def test_a_scenario_page_wraps_its_long_notes_instead_of_scrolling(tmp_path):
-    fleet = load_fleet("mixed")
-    sim = simulate(fleet, poisson(20, n=100, prompt=500, output=50), make_router("round-robin"))
-    sim.router = "round-robin"
+    sims, metrics = fleet_runs(("round-robin",), n=100)
     note = "- " + "a note a reader must see whole, " * 12
-    index = write_report(tmp_path / "report", [sim], [compute_metrics(sim, 1.0, 0.1)],
+    index = write_report(tmp_path / "report", sims, metrics,
                          summary="router  goodput/s\nround-robin  5.0\n\n" + note)
     layout = _layout(index, tmp_path)
     assert layout["pres"], layout

@@ -9,13 +9,10 @@ import struct
 
 import matplotlib.pyplot as plt
 import pytest
+from builders import fleet_runs
 
-from tokenpilot.cluster import compute_metrics, simulate
-from tokenpilot.cluster.fleet import load_fleet
-from tokenpilot.policy.routers import make_router
 from tokenpilot.report import compare_table, write_report
 from tokenpilot.report.tables import unit
-from tokenpilot.workload import poisson
 
 
 def png_size(path) -> tuple[int, int]:
@@ -27,15 +24,7 @@ def png_size(path) -> tuple[int, int]:
 
 @pytest.fixture(scope="module")
 def runs():
-    fleet = load_fleet("mixed")
-    reqs = poisson(20, n=300, prompt=500, output=50)
-    sims, metrics = [], []
-    for spec in ("round-robin", "round-robin:seed=0", "earliest-completion"):
-        sim = simulate(fleet, reqs, make_router(spec), series_interval_s=0.5)
-        sim.router = spec
-        sims.append(sim)
-        metrics.append(compute_metrics(sim, 1.0, 0.1))
-    return sims, metrics
+    return fleet_runs(("round-robin", "round-robin:seed=0", "earliest-completion"))
 
 
 def test_latency_cdfs_merge_identical_series_mark_the_slos_and_label_ticks_readably(
