@@ -17,6 +17,11 @@ Driving it from a fleet simulator::
 
 The queue discipline is ``queue=`` (an object) or ``EngineConfig.queue`` (a name); size-class
 isolation (``policy.isolation.IsolationPolicy``) is ``EngineConfig.isolation`` or ``isolation=``.
+
+A little over 400 lines: what is left here after the split (the KV pool's verbs in
+``block_manager``, rejection in ``Scheduler.add``, the token-time log in ``timeline``) is the event
+loop and the fleet-facing API over the same run state; the profiles' whole-prompt and swap-limit
+paths added to both.
 """
 
 from __future__ import annotations
