@@ -282,10 +282,9 @@ class Program:
             return {}
         exits = {b for _, b in self.config.critical_sections}
         patterns = plat.interrupt_enables
-        by_caller: dict[str, list[CallFact]] = defaultdict(list)
+        by_caller = self.calls_by_caller
         sites: dict[str, list[CallFact]] = defaultdict(list)
         for c in self.calls:
-            by_caller[c.caller].append(c)
             sites[c.callee].append(c)
         named = {c.callee for c in self.calls
                  if c.callee_name in exits or _match(c.callee_name, patterns)
@@ -331,6 +330,14 @@ class Program:
         return self.priorities.get(irq_key(ctx.name))
 
     # -- derived analyses, computed once, on first use ------------------------------------------
+    @cached_property
+    def calls_by_caller(self) -> dict[str, list[CallFact]]:
+        """Function USR -> the calls it makes, in ``calls`` order (the timeline, BG101, BG501)."""
+        out: dict[str, list[CallFact]] = defaultdict(list)
+        for c in self.calls:
+            out[c.caller].append(c)
+        return dict(out)
+
     @cached_property
     def accesses_by_object(self) -> dict[str, list[Access]]:
         return _races.accesses_by_object(self)

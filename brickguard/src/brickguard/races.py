@@ -144,7 +144,7 @@ def find_races(program: Program) -> list[Race]:
         if site not in best or PRIORITY[race.rule] < PRIORITY[best[site].rule]:
             best[site] = race
 
-    calls = _calls_by_function(program)
+    calls = program.calls_by_caller
     names = {usr: f.name for usr, f in program.functions.items()}
     for shared in program.shared_objects:
         obj = shared.obj
@@ -163,10 +163,8 @@ def find_races(program: Program) -> list[Race]:
                     keep(Race("BG103", obj, a, other, victim=who))
                 elif not f.scalar and (writes or (f.kind.writes and near)):
                     keep(Race("BG101", obj, a, (writes or near)[0], victim=who))
-            for race in _pairs(program, calls, names, obj, task, isr, guarded):
-                keep(race if level is None else Race(
-                    race.rule, race.obj, race.task, race.isr, race.first, race.pattern,
-                    _victim(program, race.task, level)))
+            for race in _pairs(program, calls, names, obj, task, isr, guarded, level):
+                keep(race)
     return sorted(best.values(), key=lambda r: source_order(r.task))
 
 
@@ -178,7 +176,7 @@ def _victim(program: Program, a: Access, level: int | None) -> str:
 
 
 def _pairs(program: Program, calls: dict[str, list], names: dict[str, str], obj: ObjectFact,
-           task: list[Access], isr: list[Access], guarded) -> list[Race]:
+           task: list[Access], isr: list[Access], guarded, level: int | None) -> list[Race]:
     """The unserializable access pairs among the task accesses of one object (see above)."""
     out = []
     by_function: dict[tuple[str, str], list[Access]] = defaultdict(list)
@@ -203,13 +201,13 @@ def _pairs(program: Program, calls: dict[str, list], names: dict[str, str], obj:
             two = "R" if f2.kind.reads else "W"
             if one == "W" and two == "R" and (f2.in_loop_cond or f2.kind is AccessKind.rmw):
                 continue  # a poll waits for the handler's write; an update wants the latest
+            if one == "R" and two == "W" and guarded(second) and not guarded(first):
+                continue  # checked outside, then taken and cleared inside one critical section
             between = PATTERNS[(one, two)][0]
             near = [i for i in isr
                     if (i.fact.kind.writes if between == "W" else i.fact.kind.reads)
                     and paths_overlap(i.fact.path, f1.path) and paths_overlap(i.fact.path, f2.path)
                     and (_can_fire(i, first) or _can_fire(i, second))]
-            if one == "R" and two == "W" and guarded(second) and not guarded(first):
-                continue  # checked outside, then taken and cleared inside one critical section
             if one == "R" and two == "W" and f1.in_loop_cond and _one_shot(
                     lambda f: calls.get(f, ()), names, calls.get(f1.function, []), accs[:n],
                     f1.seq, f2.seq, near):
@@ -217,14 +215,7 @@ def _pairs(program: Program, calls: dict[str, list], names: dict[str, str], obj:
             hit = near[0] if near else None
             if hit is not None:
                 out.append(Race("BG101", obj, second, hit, first, f"{one}-{between}-{two}",
-                                _victim(program, second, None)))
-    return out
-
-
-def _calls_by_function(program: Program) -> dict[str, list]:
-    out: dict[str, list] = defaultdict(list)
-    for c in program.calls:
-        out[c.caller].append(c)
+                                _victim(program, second, level)))
     return out
 
 

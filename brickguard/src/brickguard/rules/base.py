@@ -25,7 +25,15 @@ class Rule:
     check: Callable[[Program, Config], Iterable[Finding]]
 
 
-
 def no_findings(program: Program, config: Config) -> Iterable[Finding]:
     """The check of the MISRA rules: their findings come from cppcheck's run (misra.py)."""
     return ()
+
+
+def sdk_check(rule_id: str) -> Callable[[Program, Config], Iterable[Finding]]:
+    """The check of SDK rule ``rule_id`` (BG2xx): its share of ``Program.sdk_findings``."""
+
+    def check(program: Program, config: Config) -> Iterable[Finding]:
+        return (f.to_finding() for _, f in program.sdk_findings if f.rule == rule_id)
+
+    return check

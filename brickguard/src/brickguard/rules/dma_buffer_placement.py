@@ -12,9 +12,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from brickguard.config import Config
-from brickguard.findings import Finding, Level, Location
+from brickguard.findings import Finding, Level
 from brickguard.program import Program
 from brickguard.rules.base import Rule
+from brickguard.rules.messages import here
 
 
 def check(program: Program, config: Config) -> Iterable[Finding]:
@@ -23,7 +24,7 @@ def check(program: Program, config: Config) -> Iterable[Finding]:
     for start in sorted(program.dma_starts, key=lambda s: (s.call.where.file, s.call.where.line)):
         c, arg = start.call, start.buffer
         w = c.where
-        call = Location(w.file, w.line, w.column, f"{c.callee_name}() starts the transfer")
+        call = here(w, f"{c.callee_name}() starts the transfer")
         if arg.scope == "local" and arg.is_array:
             message = (
                 f"`{arg.var}` is a stack buffer handed to {c.callee_name}(): the DMA keeps "
@@ -53,7 +54,7 @@ def check(program: Program, config: Config) -> Iterable[Finding]:
             f"(declare it __attribute__((aligned({line}))) with a size rounded up to {line})"
         )
         yield Finding("BG502", RULE.level, message,
-                      Location(d.file, d.line, d.column, "declared here"), related=(call,))
+                      here(d, "declared here"), related=(call,))
 
 
 RULE = Rule(

@@ -22,9 +22,10 @@ from collections.abc import Iterable
 from brickguard.config import Config
 from brickguard.dma import Direction, buffer_of
 from brickguard.facts import AccessFact, ArgFact, CallFact, Where
-from brickguard.findings import Finding, Level, Location
+from brickguard.findings import Finding, Level
 from brickguard.program import Program
 from brickguard.rules.base import Rule
+from brickguard.rules.messages import here
 
 
 def _before(a: Where, b: Where) -> bool:
@@ -49,9 +50,7 @@ def check(program: Program, config: Config) -> Iterable[Finding]:
     if not config.has_dcache():
         return
     plat = config.platform
-    by_caller: dict[str, list[CallFact]] = defaultdict(list)
-    for c in program.calls:
-        by_caller[c.caller].append(c)
+    by_caller = program.calls_by_caller
     rx_buffers: dict[str, tuple[CallFact, ArgFact]] = {}
     for start in program.dma_starts:
         c, arg = start.call, start.buffer
@@ -70,7 +69,7 @@ def check(program: Program, config: Config) -> Iterable[Finding]:
             f"(call SCB_CleanDCache_by_Addr({arg.text}, size) first)"
         )
         yield Finding("BG501", RULE.level, message,
-                      Location(w.file, w.line, w.column, "DMA transmit starts here"))
+                      here(w, "DMA transmit starts here"))
     if not rx_buffers:
         return
     reads: dict[tuple[str, str], list[AccessFact]] = defaultdict(list)
@@ -79,7 +78,7 @@ def check(program: Program, config: Config) -> Iterable[Finding]:
             reads[(a.fact.obj, a.fact.function)].append(a.fact)
     for (obj, func), facts in sorted(reads.items(), key=lambda kv: kv[1][0].where.line):
         first = min(facts, key=lambda f: (f.where.line, f.where.column))
-        calls = by_caller[func]
+        calls = by_caller.get(func, [])
         if _maintains(calls, plat.cache_invalidate, plat.invalidate_all, obj, first.where):
             continue
         started_by, arg = rx_buffers[obj]
@@ -90,11 +89,10 @@ def check(program: Program, config: Config) -> Iterable[Finding]:
             f"{name}() reads it without invalidating its cache lines first: it may read stale "
             f"cached bytes (call SCB_InvalidateDCache_by_Addr({arg.var}, size) before reading)"
         )
-        started = Location(s.file, s.line, s.column, "DMA receive starts here")
+        started = here(s, "DMA receive starts here")
         yield Finding("BG501", RULE.level, message,
-                      Location(w.file, w.line, w.column, "read without invalidate"),
-                      related=(started,), flow=(started, Location(w.file, w.line, w.column,
-                                                                  "read here")))
+                      here(w, "read without invalidate"),
+                      related=(started,), flow=(started, here(w, "read here")))
 
 
 RULE = Rule(

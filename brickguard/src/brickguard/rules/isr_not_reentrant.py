@@ -15,7 +15,7 @@ from brickguard.config import Config
 from brickguard.findings import Finding, Level, Location
 from brickguard.program import Program
 from brickguard.rules.base import Rule
-from brickguard.rules.messages import chain_text
+from brickguard.rules.messages import chain_text, here
 
 
 def check(program: Program, config: Config) -> Iterable[Finding]:
@@ -31,14 +31,14 @@ def check(program: Program, config: Config) -> Iterable[Finding]:
             continue
         w = f.where
         what = f"static local `{obj.name}`"
-        sites[f.function].append(((w.line, w.column), Location(w.file, w.line, w.column), what))
+        sites[f.function].append(((w.line, w.column), here(w), what))
     nonreentrant = config.platform.nonreentrant
     for c in program.calls:
         if c.callee_name in nonreentrant and not c.protected:
             w = c.where
             twin = nonreentrant[c.callee_name]
             what = f"{c.callee_name}()" + (f" (use {twin}())" if twin else "")
-            sites[c.caller].append(((w.line, w.column), Location(w.file, w.line, w.column), what))
+            sites[c.caller].append(((w.line, w.column), here(w), what))
     for func, uses in sorted(sites.items(), key=lambda kv: min(u[0] for u in kv[1])):
         ctxs = program.contexts.get(func, frozenset())
         tasks = sorted(c.name for c in ctxs if not c.is_interrupt)

@@ -2,17 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
-from brickguard.config import Config
-from brickguard.findings import Finding, Level
-from brickguard.program import Program
-from brickguard.rules.base import Rule
-
-
-def check(program: Program, config: Config) -> Iterable[Finding]:
-    return (f.to_finding() for _, f in program.sdk_findings if f.rule == "BG202")
-
+from brickguard.findings import Level
+from brickguard.rules.base import Rule, sdk_check
 
 RULE = Rule(
     id="BG202",
@@ -28,5 +19,5 @@ RULE = Rule(
     ),
     example_bad='HAL_UART_Transmit(&huart2, buf, len);  /* no timeout */',
     example_good='HAL_UART_Transmit(&huart2, buf, len, 100U);',
-    check=check,
+    check=sdk_check("BG202"),
 )

@@ -2,17 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
-from brickguard.config import Config
-from brickguard.findings import Finding, Level
-from brickguard.program import Program
-from brickguard.rules.base import Rule
-
-
-def check(program: Program, config: Config) -> Iterable[Finding]:
-    return (f.to_finding() for _, f in program.sdk_findings if f.rule == "BG205")
-
+from brickguard.findings import Level
+from brickguard.rules.base import Rule, sdk_check
 
 RULE = Rule(
     id="BG205",
@@ -29,5 +20,5 @@ RULE = Rule(
     ),
     example_bad='HAL_TIM_PWM_Start(&htim3, UART_MODE_TX);',
     example_good='HAL_TIM_PWM_Start(&htim3, TIM_CHANNEL_1);',
-    check=check,
+    check=sdk_check("BG205"),
 )

@@ -2,17 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
-from brickguard.config import Config
-from brickguard.findings import Finding, Level
-from brickguard.program import Program
-from brickguard.rules.base import Rule
-
-
-def check(program: Program, config: Config) -> Iterable[Finding]:
-    return (f.to_finding() for _, f in program.sdk_findings if f.rule == "BG204")
-
+from brickguard.findings import Level
+from brickguard.rules.base import Rule, sdk_check
 
 RULE = Rule(
     id="BG204",
@@ -28,5 +19,5 @@ RULE = Rule(
     ),
     example_bad='media_pipeline_start(pipeline);            /* v1 signature */',
     example_good='media_pipeline_start(ctx, pipeline);       /* v2: leading context */',
-    check=check,
+    check=sdk_check("BG204"),
 )

@@ -2,17 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
-from brickguard.config import Config
-from brickguard.findings import Finding, Level
-from brickguard.program import Program
-from brickguard.rules.base import Rule
-
-
-def check(program: Program, config: Config) -> Iterable[Finding]:
-    return (f.to_finding() for _, f in program.sdk_findings if f.rule == "BG203")
-
+from brickguard.findings import Level
+from brickguard.rules.base import Rule, sdk_check
 
 RULE = Rule(
     id="BG203",
@@ -29,5 +20,5 @@ RULE = Rule(
     ),
     example_bad='GPIOA->ODRX |= GPIO_PIN_5;\nNVIC_EnableIRQ(USART42_IRQn);',
     example_good='GPIOA->ODR |= GPIO_PIN_5;\nNVIC_EnableIRQ(USART2_IRQn);',
-    check=check,
+    check=sdk_check("BG203"),
 )

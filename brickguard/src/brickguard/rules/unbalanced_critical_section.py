@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from brickguard.config import Config
-from brickguard.findings import Finding, Level, Location
+from brickguard.findings import Finding, Level
 from brickguard.program import Program
 from brickguard.rules.base import Rule
+from brickguard.rules.messages import here
 
 
 def check(program: Program, config: Config) -> Iterable[Finding]:
@@ -18,8 +19,8 @@ def check(program: Program, config: Config) -> Iterable[Finding]:
                 f"critical section opened by {s.call}() in {s.function_name}() is not closed "
                 f"on the path that leaves at line {s.leak.line}: interrupts stay disabled"
             )
-            leak = Location(s.leak.file, s.leak.line, s.leak.column, "leaves still inside")
-            opened = Location(w.file, w.line, w.column, f"{s.call}() opens the section")
+            leak = here(s.leak, "leaves still inside")
+            opened = here(w, f"{s.call}() opens the section")
             # Anchored where the defect bites: the return (or end) that leaves still inside.
             yield Finding("BG105", RULE.level, message, leak, (opened,), (opened, leak))
         else:
@@ -27,7 +28,7 @@ def check(program: Program, config: Config) -> Iterable[Finding]:
                 f"{s.call}() in {s.function_name}() closes a critical section that is not open "
                 f"on some path (closed twice, or never opened)"
             )
-            yield Finding("BG105", RULE.level, message, Location(w.file, w.line, w.column))
+            yield Finding("BG105", RULE.level, message, here(w))
 
 
 RULE = Rule(
