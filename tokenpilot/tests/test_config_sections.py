@@ -9,9 +9,8 @@ from pathlib import Path
 from typing import Any, ClassVar, Literal
 
 import pytest
-from typer.testing import CliRunner
+from builders import cli
 
-from tokenpilot.cli import app
 from tokenpilot.cluster.fleet import FleetError, fleet_from_dict, load_fleet
 from tokenpilot.cluster.fleets import FLEETS
 from tokenpilot.config_section import (
@@ -221,36 +220,30 @@ def _one_line_error(stderr: str) -> str:
     return lines[0]
 
 
-@pytest.mark.parametrize("text, message", [
-    ("backends: ['http://127.0.0.1:9']\nhealth: {intreval_ms: 100}\n",
+@pytest.mark.parametrize("name, command, text, message", [
+    ("gw.yaml", ["serve", "--config"],
+     "backends: ['http://127.0.0.1:9']\nhealth: {intreval_ms: 100}\n",
      "health: unknown key 'intreval_ms' (did you mean 'interval_ms'?)"),
-    ("backends: ['http://127.0.0.1:9']\ntimeouts: {total_s: soon}\n",
+    ("gw.yaml", ["serve", "--config"],
+     "backends: ['http://127.0.0.1:9']\ntimeouts: {total_s: soon}\n",
      "timeouts.total_s: expected a number > 0, got 'soon'"),
-])
-def test_serve_with_a_bad_gateway_file(tmp_path, text, message):
-    f = tmp_path / "gw.yaml"
-    f.write_text(text)
-    r = _cli("serve", "--config", str(f))
-    assert r.returncode == 2
-    assert f"{f}: {message}" in _one_line_error(r.stderr)
-
-
-@pytest.mark.parametrize("text, message", [
-    ("instances:\n  - {gpu: l4, model: llama-3.1-8b, cuont: 2}\n",
+    ("fleet.yaml", ["simulate", "--workload", WL, "--fleet"],
+     "instances:\n  - {gpu: l4, model: llama-3.1-8b, cuont: 2}\n",
      "instances[0]: unknown key 'cuont' (did you mean 'count'?)"),
-    ("instances:\n  - {gpu: l4, model: llama-3.1-8b, count: many}\n",
+    ("fleet.yaml", ["simulate", "--workload", WL, "--fleet"],
+     "instances:\n  - {gpu: l4, model: llama-3.1-8b, count: many}\n",
      "instances[0].count: expected a whole number >= 1, got 'many'"),
 ])
-def test_simulate_with_a_bad_fleet_file(tmp_path, text, message):
-    f = tmp_path / "fleet.yaml"
+def test_a_bad_config_file_through_the_cli(tmp_path, name, command, text, message):
+    f = tmp_path / name
     f.write_text(text)
-    r = _cli("simulate", "--fleet", str(f), "--workload", WL)
+    r = _cli(*command, str(f))
     assert r.returncode == 2
     assert f"{f}: {message}" in _one_line_error(r.stderr)
 
 
 def test_serve_with_a_bad_backend_flag():
-    r = CliRunner().invoke(app, ["serve", "--backend", "127.0.0.1:9"])
+    r = cli("serve", "--backend", "127.0.0.1:9")
     assert r.exit_code == 2 and isinstance(r.exception, SystemExit)
     assert "--backend 127.0.0.1:9: '127.0.0.1:9' is not an http(s) URL" in r.stderr
 

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import math
 import random
+from typing import get_args
 
 import pytest
 
 from tokenpilot.policy.disciplines import (
     FCFS,
     VTC,
+    DisciplineName,
     QueueDiscipline,
     StrictPriority,
     discipline_names,
@@ -239,6 +241,7 @@ def test_make_discipline_is_the_one_factory():
     assert type(make_discipline("fcfs", {"a": 2.0})) is FCFS
     assert type(make_discipline("priority")) is StrictPriority
     assert discipline_names() == ("fcfs", "priority", "vtc")
+    assert get_args(DisciplineName) == discipline_names()  # the names a config may give
     with pytest.raises(ValueError, match="unknown queue discipline 'lifo'"):
         make_discipline("lifo")
     with pytest.raises(ValueError, match="must be positive"):

@@ -19,6 +19,7 @@ from tokenpilot.cluster import (
     simulate,
 )
 from tokenpilot.cluster.fleets import resolve_workload
+from tokenpilot.hardware import GiB
 from tokenpilot.output import FORMAT_OPTION, Format, emit, fail, log, progress_bar
 from tokenpilot.policy.router import Router, RouterError
 from tokenpilot.policy.routers import make_router
@@ -33,7 +34,6 @@ from tokenpilot.workload import (
 )
 
 DEFAULT_ROUTERS = "round-robin,least-requests,earliest-completion"
-GIB = 1 << 30
 
 FLEET_OPTION = typer.Option(DEFAULT_FLEET, "--fleet", help="Fleet YAML file or built-in name.")
 WORKLOAD_OPTION = typer.Option(
@@ -84,19 +84,19 @@ def check_memory(workload: str, runs: int, max_gib: float | None) -> None:
         return
     need = count * (BYTES_PER_REQUEST + (runs - 1) * BYTES_PER_KEPT_RUN)
     if max_gib is not None:
-        bound, why = max_gib * GIB, "--max-memory"
+        bound, why = max_gib * GiB, "--max-memory"
     else:
         avail = available_memory()
         if avail is None:
             return
-        bound, why = avail * MEMORY_SHARE, (f"{MEMORY_SHARE:.0%} of the {avail / GIB:.1f} GiB "
+        bound, why = avail * MEMORY_SHARE, (f"{MEMORY_SHARE:.0%} of the {avail / GiB:.1f} GiB "
                                             "available; --max-memory sets it")
     if need > bound:
         fits = int(bound // (need / count))
         raise fail(f"workload {workload!r} makes ~{count:,} requests; simulating them "
                    f"{'under ' + str(runs) + ' routers ' if runs > 1 else ''}needs about "
-                   f"{need / GIB:.1f} GiB (~{need / count:,.0f} bytes per request), above the "
-                   f"bound of {bound / GIB:.1f} GiB ({why}); lower n= or duration= to at most "
+                   f"{need / GiB:.1f} GiB (~{need / count:,.0f} bytes per request), above the "
+                   f"bound of {bound / GiB:.1f} GiB ({why}); lower n= or duration= to at most "
                    f"~{fits:,} requests")
 
 
@@ -162,9 +162,9 @@ def simulate_cmd(
 ) -> None:
     """Run a workload through a simulated fleet under one router; print its metrics."""
     _check_slos(slo_ttft, slo_tpot)
+    chosen = _router(router)  # its errors before the workload is made
     fleet_spec, requests, context = _prepare(fleet, workload, load, max_memory,
                                              calibration=calibration)
-    chosen = _router(router)
     with progress_bar(f"simulating {chosen.name}", progress) as cb:
         sim = simulate(fleet_spec, requests, chosen, progress=cb)
     metrics = compute_metrics(sim, slo_ttft, slo_tpot)

@@ -46,6 +46,7 @@ from tokenpilot.config_section import (
 )
 from tokenpilot.policy.admission import AdmissionConfig
 from tokenpilot.policy.compose import Composition
+from tokenpilot.policy.disciplines import DisciplineName
 
 Kind = Literal["openai", "vllm", "sglang", "llamacpp"]  # whose /metrics to read
 Port = Annotated[int, Bounds(ge=0, le=65535)]
@@ -146,7 +147,7 @@ class GatewayConfig:
     health: HealthConfig = field(default_factory=HealthConfig)
     limits: Limits = field(default_factory=Limits)
     tokenizer: str | None = None
-    queue_discipline: Literal["fcfs", "priority", "vtc"] = "fcfs"  # who gets a free slot
+    queue_discipline: DisciplineName = "fcfs"  # who gets a free slot
 
     @classmethod
     def load(cls, path: str | Path) -> GatewayConfig:

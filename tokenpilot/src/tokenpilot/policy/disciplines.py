@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Mapping
-from typing import Protocol, runtime_checkable
+from typing import Literal, Protocol, runtime_checkable
 
 from tokenpilot.workload.request import Request
 
@@ -252,7 +252,9 @@ class VTC:
         self._active.pop(req.id, None)
 
 
-# Every discipline by name; only VTC weighs tenants.
+# Every discipline by name; only VTC weighs tenants. ``DisciplineName`` is the type of a config
+# field naming one (the config reader checks the value against it and lists the choices).
+DisciplineName = Literal["fcfs", "priority", "vtc"]
 DISCIPLINES: dict[str, type] = {"fcfs": FCFS, "priority": StrictPriority, "vtc": VTC}
 
 

@@ -37,12 +37,13 @@ def _seconds(x: float, _pos: int = 0) -> str:
 
 def _groups(sims: Sequence[SimResult]) -> list[tuple[str, dict[str, np.ndarray]]]:
     """Routers whose latencies are identical share one line, labelled ``a = b``: otherwise the
-    last one drawn hides the others and the legend names lines nobody can see."""
+    last one drawn hides the others and the legend names lines nobody can see. The latencies
+    come back sorted (each sorted once, for the comparison and the CDF alike)."""
     groups: list[tuple[list[str], dict[str, np.ndarray]]] = []
     for sim in sims:
-        lat = _latencies(sim)
+        lat = {k: np.sort(x) for k, x in _latencies(sim).items()}
         for names, other in groups:
-            if all(np.array_equal(np.sort(lat[k]), np.sort(other[k])) for k in lat):
+            if all(np.array_equal(lat[k], other[k]) for k in lat):
                 names.append(sim.router)
                 break
         else:
@@ -59,9 +60,8 @@ def latency_cdfs(sims: Sequence[SimResult], path: Path, slo_ttft: float | None =
         for ax, x in zip(axes, lat.values(), strict=True):
             if x.size == 0:
                 continue
-            xs = np.sort(x)
-            idx = np.linspace(0, xs.size - 1, min(xs.size, MAX_POINTS)).astype(int)
-            ax.plot(xs[idx], (idx + 1) / xs.size, label=label, color=colours[g % 10],
+            idx = np.linspace(0, x.size - 1, min(x.size, MAX_POINTS)).astype(int)
+            ax.plot(x[idx], (idx + 1) / x.size, label=label, color=colours[g % 10],
                     ls=LINESTYLES[g % len(LINESTYLES)], lw=1.6)
     for ax, (label, slo) in zip(axes, (("TTFT (s)", slo_ttft), ("TPOT (s)", slo_tpot),
                                        ("end-to-end (s)", None)), strict=True):
