@@ -221,3 +221,13 @@ def test_fake_balance_explains_the_gpus_its_winner_leaves_idle():
         decimals = {len(c.split(".")[1]) if re.fullmatch(r"-?\d+\.\d+", c) else None
                     for c in col}
         assert len(decimals) == 1, col
+
+
+def test_a_status_without_its_own_hint_gets_its_class_hint():
+    from tokenpilot.loadgen import status_table
+
+    table = status_table({"requests": 3, "by_status": {"422": 1, "500": 1, "400": 1},
+                          "first_error": {"422": "bad field", "500": "boom", "400": "bad"}})
+    lines = {line.split()[0]: line for line in table.splitlines()[1:]}
+    assert "see the message" in lines["422"] and "see the message" in lines["400"]
+    assert "see its logs" in lines["500"]

@@ -114,7 +114,6 @@ def _first_errors(records: Sequence[Record]) -> dict[str, str]:
 # What a user can do about each failing status; the bench prints it beside the count.
 HINTS = {
     "0": "no response: is the target up, and --timeout long enough?",
-    "400": "the target refused the requests; see the message",
     "401": "the target wants an API key: pass --api-key KEY (or set TOKENPILOT_API_KEY)",
     "403": "the API key is not allowed here: check --api-key",
     "404": "check --target (a base URL such as http://127.0.0.1:8080, without /v1) and --model",
@@ -123,6 +122,9 @@ HINTS = {
     "429": "the target rate-limits: lower --rate-scale or raise the tenant's limits",
     "502": "the target's upstream failed; see its logs",
     "503": "the target has no healthy backend (or is overloaded); see its logs",
+    # Any other status of the class: what status[0] + "xx" looks up.
+    "4xx": "the target refused the requests; see the message",
+    "5xx": "the target failed; see its logs",
 }
 
 
