@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tokenpilot.calibrate.phases import phase_ms
+from tokenpilot.calibrate.phases import IDEAL, phase_ms
 from tokenpilot.costmodel import Calibration, CostModel
 from tokenpilot.hardware import get_gpu
 from tokenpilot.models import get_model
@@ -81,7 +81,6 @@ def splitwise_rows(
     model, gpu = get_model("llama-2-70b"), get_gpu("a100-80gb")
     cms: dict[int, CostModel] = {}
     ideal: dict[int, CostModel] = {}
-    perfect = Calibration("ideal", 1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 1.0)
     out: list[FidelityRow] = []
     with path.open(newline="") as f:
         for i, r in enumerate(csv.DictReader(f)):
@@ -89,7 +88,7 @@ def splitwise_rows(
             g = int(r["token_size"])
             if tp not in cms:
                 cms[tp] = CostModel(model, gpu, tp, calibration=calibration_for(gpu.family))
-                ideal[tp] = CostModel(model, gpu, tp, calibration=perfect)
+                ideal[tp] = CostModel(model, gpu, tp, calibration=IDEAL)
             cm = cms[tp]
             cond = f"tp{tp} prompt {p} x batch {b}, {g} out"
             pre, dec = phase_ms(cm, p, b, g)
@@ -258,10 +257,11 @@ def held_out_figures(path: Path) -> list[Figure]:
     fit_tps = "+".join(f"tp{t}" for t in HELD_OUT_FIT)
     how = (f"tokenpilot calibrate --fit-phases {path.name} --gpu a100-80gb --model llama-2-70b "
            + " ".join(f"--tp {t}" for t in HELD_OUT_FIT))
+    counts = phase_count(held, "llama-2-70b", "a100-80gb")
     out = []
     for phase in ("prefill", "decode"):
         key = f"{phase} tp{HELD_OUT_TP}"
-        n = phase_count(held, "llama-2-70b", "a100-80gb").get(key, 0)
+        n = counts.get(key, 0)
         out.append(Figure(f"splitwise {key}: held out, fitted on {fit_tps}", errors.get(key),
                           n, f"{SPLITWISE_SOURCE} ({path.parent.name}/{path.name})", 15.0,
                           f"fit: {how}"))

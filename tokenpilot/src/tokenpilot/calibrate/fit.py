@@ -30,7 +30,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from tokenpilot.calibrate.logs import RequestLog
+from tokenpilot.calibrate.logs import RequestLog, percentiles
 from tokenpilot.calibrate.solve import PRIOR_SIGMA, Search, solve
 from tokenpilot.cluster.fleet import InstanceSpec
 from tokenpilot.costmodel import Calibration
@@ -116,15 +116,6 @@ def simulate_log(spec: InstanceSpec, cal: Calibration, log: RequestLog) -> list[
                            f"{r.output_tokens} output tokens) cannot run on this instance: "
                            f"{r.rejected}")
     return results
-
-
-def _quantile(xs: Sequence[float], q: float) -> float:
-    return float(np.quantile(np.asarray(xs), q)) if len(xs) else math.nan
-
-
-def _summary(ttft: Sequence[float], tpot: Sequence[float]) -> dict[str, float]:
-    return {"ttft_p50": _quantile(ttft, 0.5), "ttft_p90": _quantile(ttft, 0.9),
-            "tpot_p50": _quantile(tpot, 0.5), "tpot_p90": _quantile(tpot, 0.9)}
 
 
 class _Problem:
@@ -265,7 +256,7 @@ def _log_fits(prob: _Problem, cal: Calibration) -> list[LogFit]:
                                                       strict=True):
         err = np.abs(np.concatenate([np.log(ttft) - m_ttft, np.log(tpot) - m_tpot]))
         out.append(LogFit(log.path, len(log.records),
-                          _summary(np.exp(m_ttft), np.exp(m_tpot)), _summary(ttft, tpot),
+                          percentiles(np.exp(m_ttft), np.exp(m_tpot)), percentiles(ttft, tpot),
                           float(np.median(err))))
     return out
 

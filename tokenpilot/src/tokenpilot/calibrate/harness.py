@@ -33,10 +33,15 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import yaml
 
-from tokenpilot.calibrate.logs import MeasuredRequest, RequestLog, read_log, write_log
+from tokenpilot.calibrate.logs import (
+    MeasuredRequest,
+    RequestLog,
+    percentiles,
+    read_log,
+    write_log,
+)
 from tokenpilot.calibrate.profile import Profile, write_profile
 from tokenpilot.cluster.fleet import InstanceSpec
 
@@ -71,11 +76,6 @@ def fleet_doc(spec: InstanceSpec) -> dict[str, Any]:
             "max_model_len")
     return {"name": f"llama-cpp-{spec.max_num_seqs}-slots",
             "instances": [{k: getattr(spec, k) for k in keys}]}
-
-
-def percentiles(ttft: Any, tpot: Any) -> dict[str, float]:
-    return {"ttft_p50": float(np.quantile(ttft, 0.5)), "ttft_p90": float(np.quantile(ttft, 0.9)),
-            "tpot_p50": float(np.quantile(tpot, 0.5)), "tpot_p90": float(np.quantile(tpot, 0.9))}
 
 
 def predict(spec: InstanceSpec, cal: Any, log_path: Path) -> dict[str, float]:

@@ -19,10 +19,12 @@ from __future__ import annotations
 import csv
 import json
 import math
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from tokenpilot.workload.request import Request
 
@@ -57,6 +59,15 @@ class RequestLog:
     @property
     def duration_s(self) -> float:
         return self.records[-1].arrival_s if self.records else 0.0
+
+
+def percentiles(ttft: Sequence[float], tpot: Sequence[float]) -> dict[str, float]:
+    """TTFT and TPOT p50 and p90 (NaN for an empty list): the figures fits and runs compare."""
+    def q(xs: Sequence[float], at: float) -> float:
+        return float(np.quantile(np.asarray(xs), at)) if len(xs) else math.nan
+
+    return {"ttft_p50": q(ttft, 0.5), "ttft_p90": q(ttft, 0.9),
+            "tpot_p50": q(tpot, 0.5), "tpot_p90": q(tpot, 0.9)}
 
 
 def read_log(path: str | Path) -> RequestLog:

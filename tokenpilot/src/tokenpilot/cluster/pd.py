@@ -350,14 +350,15 @@ def simulate_pd(fleet: FleetSpec, requests: Sequence[Request], prefill_router: R
         while k < n and requests[k].arrival <= t:
             req = requests[k]
             k += 1
-            i = p_stage.route(replace(req, output_tokens=1))
+            pre_req = replace(req, output_tokens=1)  # the prefill side makes the first token
+            i = p_stage.route(pre_req)
             if i is None:
                 continue
-            if gate is not None and (gate.queue[i] or not gate.room(i, req)):
-                gate.queue[i].append(replace(req, output_tokens=1))
+            if gate is not None and (gate.queue[i] or not gate.room(i, pre_req)):
+                gate.queue[i].append(pre_req)
                 p_stage.touch(i)
             else:
-                place(replace(req, output_tokens=1), i, req.arrival)
+                place(pre_req, i, req.arrival)
             if progress is not None and k % progress_every == 0:
                 progress(k, n)
     p_stage.drain()

@@ -78,14 +78,10 @@ class TimeSeries:
         self._l0 = self._l1 = self._l2 = self._l3 = 0
 
     def record(self, t: float, running: int, waiting: int, queued: int, kv_used: int) -> None:
-        self.record_row(t, (running, waiting, queued, kv_used))
-
-    def record_row(self, t: float, row: tuple[int, int, int, int]) -> None:
         """Record ``(running, waiting, queued, kv_used)`` at ``t`` if it changed and
         ``min_interval_s`` has passed since the last sample."""
-        if self.min_interval_s and self.t and t - self.t[-1] < self.min_interval_s:
-            return
-        self.record_if_changed(t, row)
+        if self.due(t):
+            self.record_if_changed(t, (running, waiting, queued, kv_used))
 
     def due(self, t: float) -> bool:
         """Whether a sample at ``t`` would pass the interval test (always, with no interval):

@@ -181,15 +181,23 @@ class Scheduler:
             tokens = w
         return -(-tokens // self.bs)
 
+    def _chunk(self, seq: Seq, budget: int) -> tuple[int, int]:
+        """The next prefill chunk of ``seq`` within ``budget`` tokens: its tokens, and the KV
+        blocks it adds to those ``seq`` holds."""
+        c = seq.num_tokens - seq.computed
+        if c > budget:
+            c = budget
+        return c, self.blocks_for(seq.computed + c) - len(seq.hashed) - seq.anon
+
     def has_work(self) -> bool:
         return bool(self.running or self.swapped or self.n_waiting)
 
     # ---- one iteration --------------------------------------------------------------------
     def schedule(self, s: int, t: float) -> None:
         """Decide iteration ``s`` starting at time ``t``; allocates its KV blocks."""
-        # Runs once per event: the block counts and ``blocks_for`` are inlined, and the usual
-        # case (no chunked prefill in flight, enough free blocks) takes the shortest way.
-        dec, bm, bs, w = self.dec, self.bm, self.bs, self.window
+        # Runs once per event: the usual case (no chunked prefill in flight, enough free
+        # blocks) takes the shortest way.
+        dec, bm, bs = self.dec, self.bm, self.bs
         self.swap_in = self.swap_out = 0
         self.preempted = False
         if dec.caps:
@@ -208,13 +216,7 @@ class Scheduler:
             for seq in prefilling.values():
                 if budget <= 0:
                     break
-                c = seq.num_tokens - seq.computed
-                if c > budget:
-                    c = budget
-                tokens = seq.computed + c
-                if w is not None and tokens > w:
-                    tokens = w
-                add = -(-tokens // bs) - len(seq.hashed) - seq.anon
+                c, add = self._chunk(seq, budget)
                 plan.append((seq, c))
                 adds.append(add)
                 need += add
@@ -236,20 +238,14 @@ class Scheduler:
     def _prefills_only(self, t: float) -> bool:
         """A prefill-first iteration: running prefills, then admissions, with the whole budget.
         False (nothing taken) when no prefill can run: the iteration decodes instead."""
-        bm, bs, w = self.bm, self.bs, self.window
+        bm = self.bm
         budget = self.max_tokens
         plan: list[tuple[Seq, int]] = []
         self.plan = plan
         for seq in self.prefilling.values():
             if budget <= 0:
                 break
-            c = seq.num_tokens - seq.computed
-            if c > budget:
-                c = budget
-            tokens = seq.computed + c
-            if w is not None and tokens > w:
-                tokens = w
-            add = -(-tokens // bs) - len(seq.hashed) - seq.anon
+            c, add = self._chunk(seq, budget)
             if add > bm.available:
                 return bool(plan)  # a prefill does not preempt; a decode iteration may
             bm.take(add)
@@ -280,8 +276,7 @@ class Scheduler:
                 continue
             if self._budget <= 0:
                 break
-            c = min(seq.num_tokens - seq.computed, self._budget)
-            add = self.blocks_for(seq.computed + c) - len(seq.hashed) - seq.anon
+            c, add = self._chunk(seq, self._budget)
             if not self._make_room(add, seq, s, t, sched):
                 continue
             bm.take(add)
