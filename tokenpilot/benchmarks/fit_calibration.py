@@ -8,8 +8,11 @@ family, never one per row:
   DGX-A100 timings (TP 2/4/8, prefill and decode; rows faster than the 100%-of-peak bound left
   out): ``calibrate.phases.fit_phases``, what ``tokenpilot calibrate --fit-phases`` runs.
 - h100: flops_eff, bw_eff and the three overheads (step, per-sequence, all-reduce latency) on the
-  static H100 rows of published_measurements.csv (newer engines: less per-step work); the
-  attention and link parameters are taken from a100.
+  static H100 rows of published_measurements.csv (newer engines: less per-step work, and
+  TensorRT-LLM's own all-reduce: a100's all-reduce latency makes the NIM rows 20% off); the
+  attention and link parameters are taken from a100. Five parameters on six rows, five of them
+  at tp 2: the step overhead and the all-reduce latency trade (the fit puts it all in the
+  latency), so it is approximate beyond these engines.
 - default (every family without data): the a100 values.
 
 Usage: python benchmarks/fit_calibration.py [--write]   (--write rewrites data/calibration.yaml)
@@ -24,6 +27,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
+import yaml
 
 from tokenpilot.calibrate.phases import fit_phases, read_phases
 from tokenpilot.calibrate.solve import Search, solve
@@ -96,7 +100,7 @@ def to_yaml(fitted: dict[str, Calibration]) -> str:
         for k, v in cal.to_dict().items():
             if k in ("family", "source"):
                 continue
-            lines.append(f"    {k}: {v:.6g}")
+            lines.append(f"    {k}: {yaml.safe_dump(float(f'{v:.6g}')).splitlines()[0]}")
         lines.append(f'    source: "{notes[fam]}"')
     return "\n".join(lines) + "\n"
 
