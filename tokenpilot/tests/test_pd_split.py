@@ -143,3 +143,17 @@ def test_simulate_runs_a_role_fleet_disaggregated() -> None:
     assert len(sim.names) == 3 and set(sim.results) == set(direct.results)
     with pytest.raises(FleetError, match="cannot take a queue factory"):
         simulate(FLEET, reqs, make_router("least-tokens"), queue_factory=lambda: None)
+
+
+def test_the_per_instance_table_counts_both_sides() -> None:
+    """Every disaggregated request shows on its prefill instance (prompt + first token) and on
+    its decode instance (the context it holds there), not on the decode side only."""
+    reqs = poisson(5.0, 40, prompt=800, output=50, seed=2)
+    m = compute_metrics(_run(reqs).sim)
+    pre, *dec = m.instances
+    multi = [r for r in reqs if r.output_tokens > 1]
+    assert pre.requests == len(reqs)
+    assert pre.tokens == sum(r.prompt_tokens + 1 for r in multi) + sum(
+        r.prompt_tokens + r.output_tokens for r in reqs if r.output_tokens <= 1)
+    assert sum(d.requests for d in dec) == len(multi)
+    assert pre.ttft_p99 == pre.ttft_p99  # not NaN: its requests' TTFTs are its own
