@@ -46,11 +46,15 @@ def speed() -> dict:
                     seq_overhead_s=1e-3)
     logs = [synthetic_log(spec, truth, poisson_requests(300, rate, (16, 64), (8, 32), seed))
             for rate, seed in ((0.3, 1), (0.6, 2))]
+    from bench_fleet_speed import calibration  # this folder is on sys.path (a script's own)
+
+    calib = calibration()
     t0 = time.perf_counter()
     res = fit(spec, logs)
     wall = time.perf_counter() - t0
     print(f"fit of two 300-request logs: {wall:.1f} s, {res.evaluations} simulations; "
-          f"{res.message}")
+          f"{res.message} (calibration: {calib:.4f} s for 1M loop steps, min of 5; "
+          f"{calibration():.4f} s after)")
     for p in res.params:
         print(f"  {p.name:<34} {p.value:.5g} (truth "
               f"{getattr(truth, p.name, truth.step_overhead_s + truth.seq_overhead_s):.5g})"

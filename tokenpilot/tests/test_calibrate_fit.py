@@ -29,7 +29,7 @@ from tokenpilot.cluster import FleetError, load_fleet
 
 SPEC = instance(slots=2, ctx=512)
 # A CPU-like truth: compute-bound prefill and decode (so bw_eff cannot show), overheads of a
-# few milliseconds.
+# few milliseconds: a slower CPU than the catalog's cpu family (flops_eff 0.33, 0.5 ms).
 TRUTH = replace(SPEC.cost_model().cal, flops_eff=0.25, bw_eff=0.5, step_overhead_s=2e-3,
                 seq_overhead_s=1e-3)
 
@@ -233,8 +233,8 @@ def test_cli_fit_then_simulate_and_cost_and_fleet_files_use_the_profile(syntheti
     sim = [json.loads(run("simulate", "--fleet", fleet, "--workload", workload, "--format",
                           "json", *extra).stdout) for extra in ([], ["--calibration", out])]
     assert sim[1]["fleet"]["instances"][0]["calibration"] == str(out)
-    # The fitted CPU is slower than the default (datacenter-GPU) calibration says.
-    assert sim[1]["metrics"]["ttft"]["p50"] > 1.5 * sim[0]["metrics"]["ttft"]["p50"]
+    # The fitted CPU is slower than the catalog's cpu family says.
+    assert sim[1]["metrics"]["ttft"]["p50"] > 1.2 * sim[0]["metrics"]["ttft"]["p50"]
 
     base = ["cost", "--model", SPEC.model, "--gpu", SPEC.gpu, "--weight-dtype", "int4",
             "--prompt-tokens", "40", "--output-tokens", "20", "--format", "json"]
@@ -269,8 +269,9 @@ def test_sim_to_real_on_llama_cpp(smollm2, tmp_path) -> None:
     speed drifts by up to 4x between runs (the harness's probe and wait figures show it), so a
     fixed tolerance would be flaky. What must hold: the recorder's logs are complete, each has
     its own-clock twin, the fit converges on real measurements and pins flops_eff, and the
-    fitted profile predicts the held-out run better than the uncalibrated cost model (which
-    is off by a factor of 3 to 8 on this CPU).
+    fitted profile predicts the held-out run within a factor of 2.5, on the wall clock and on
+    the server's own one (the catalog's cpu family is itself such a fit, so beating it is no
+    test).
     """
     from tokenpilot.calibrate.harness import HarnessConfig
     from tokenpilot.calibrate.harness import run as harness
@@ -293,5 +294,5 @@ def test_sim_to_real_on_llama_cpp(smollm2, tmp_path) -> None:
     assert load_profile(tmp_path / "profile.yaml").gpu == "epyc-milan-core"
     pred = rep["predict"]
     for k in ("ttft_p50", "tpot_p50"):
-        fitted, plain = (abs(math.log1p(pred[e][k])) for e in ("errors", "uncalibrated_errors"))
-        assert fitted < plain and fitted < math.log(2.5), (k, pred)
+        assert abs(math.log1p(pred["errors"][k])) < math.log(2.5), (k, pred)
+        assert abs(math.log1p(pred["own_clock"]["errors"][k])) < math.log(2.5), (k, pred)
