@@ -113,7 +113,7 @@ def test_splitwise_fit_on_tp2_and_tp4_predicts_tp8() -> None:
     assert res.converged
     err = phase_errors(read_phases(path, (8,)), MODEL, GPU, res.calibration)
     assert err["decode tp8"] <= 15.0
-    assert err["prefill tp8"] == pytest.approx(16.2, abs=1.5)
+    assert err["prefill tp8"] == pytest.approx(15.7, abs=1.5)
 
 
 # ---- the command -----------------------------------------------------------------------------

@@ -216,8 +216,9 @@ def fit_phases(rows: Sequence[PhaseRow], gpu: str, model: str, *, weight_dtype: 
     elif len(tps) == 1:
         held.update(dict.fromkeys(TP_TERMS, "not fitted: rows at one tp cannot separate the "
                                   "all-reduce terms from the per-iteration overhead"))
-    base = CostModel(models.model, models.gpu, tps[0], weight_dtype=weight_dtype).cal \
-        if start is None else start
+    # From the neutral defaults, not the catalog's family values: those were fitted on rows
+    # (Splitwise's tp8 among them) a held-out fit must not see, even through its prior.
+    base = Calibration(family=models.gpu.family) if start is None else start
     cm1 = models.at(tps[0], base)
     longest = max(r.prompt for r in rows)
     attn = (longest * (longest + 1) // 2) * cm1.model.attn_flops_per_pair(decode=False)
