@@ -72,9 +72,11 @@ def _pd(fleet, reqs, backpressure):
 
 def test_an_overloaded_decode_side_shows_up_as_ttft_growth() -> None:
     base = poisson(1.0, 600, prompt=1000, output=200, prompt_cv=0.3, output_cv=0.3, seed=3)
-    fleet = _fleet("h100-sxm", 16)  # 16 decode slots: ~13 req/s; the prefill side does ~48
-    assert capacity(fleet, base) == pytest.approx(13.1, rel=0.05)
-    calm, over = scale_to_rate(base, 8.0), scale_to_rate(base, 16.0)
+    fleet = _fleet("h100-sxm", 16)  # 16 decode slots: ~14 req/s; the prefill side does ~50
+    cap = capacity(fleet, base)
+    assert 10 < cap < 20
+    # Rates relative to the capacity, so a refit of the h100 calibration keeps the regime.
+    calm, over = scale_to_rate(base, 0.6 * cap), scale_to_rate(base, 1.22 * cap)
     _, m_calm = _pd(fleet, calm, True)
     out, m_over = _pd(fleet, over, True)
     _, m_free = _pd(fleet, over, False)
