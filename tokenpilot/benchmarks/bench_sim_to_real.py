@@ -115,10 +115,11 @@ def main() -> int:
           f"{cfg.predict_slots} slots (fitted on {cfg.fit_slots} slots at {cfg.fit_rates} req/s)")
     print("predicted: fitted and simulated on the servers' own clocks (waits for a core taken "
           "out), then put back on the wall clock through the waits the held-out run met; "
-          "own clock: both sides without the waits; blind: wall clocks throughout")
+          "own clock: both sides without the waits; blind: wall clocks throughout; catalog: "
+          "the catalog's cpu family, unfitted")
     blind, own = rep.get("blind", {}), p["own_clock"]
     print(f"{'metric':<10} {'measured':>10} {'predicted':>10} {'error':>8} | {'own: meas':>10} "
-          f"{'pred':>9} {'error':>8} | {'blind':>9} {'error':>8} | {'uncalib.':>9} {'error':>8}")
+          f"{'pred':>9} {'error':>8} | {'blind':>9} {'error':>8} | {'catalog':>9} {'error':>8}")
     for k in METRICS:
         b = (f"{blind['predicted'][k] * 1e3:7.1f}ms {blind['errors'][k] * 100:+7.1f}%"
              if blind else f"{'n/a':>9} {'':>8}")
