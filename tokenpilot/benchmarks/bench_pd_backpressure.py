@@ -1,6 +1,6 @@
 """Disaggregation backpressure: TTFT when the decode side is overloaded, with and without it.
 
-One H100 prefill instance and one H100 decode instance (``max_num_seqs`` 16: ~13 req/s; the
+One H100 prefill instance and one H100 decode instance (``max_num_seqs`` 16: ~14 req/s; the
 prefill side does ~48) serve llama-3.1-8b, ~1000-token prompts and ~200-token answers, at 8 req/s
 (the decode side keeps up) and 16 req/s (it cannot). With backpressure (``cluster.pd``) the prefill
 instance holds each prompt's KV until the decode side admits it, and the user's first token

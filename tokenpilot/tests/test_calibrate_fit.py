@@ -7,11 +7,19 @@ import json
 import math
 from dataclasses import replace
 
+import numpy as np
 import pytest
 import yaml
 from typer.testing import CliRunner
 
 from tokenpilot.calibrate import LogError, load_profile, read_log
+from tokenpilot.calibrate.contention import (
+    CpuShare,
+    WaitClock,
+    busiest_thread,
+    to_own_time,
+    to_wall_time,
+)
 from tokenpilot.calibrate.fit import FitError, fit
 from tokenpilot.calibrate.harness import fleet_doc, instance, synthetic_log
 from tokenpilot.calibrate.logs import write_log
@@ -21,7 +29,7 @@ from tokenpilot.cluster import FleetError, load_fleet
 
 SPEC = instance(slots=2, ctx=512)
 # A CPU-like truth: compute-bound prefill and decode (so bw_eff cannot show), overheads of a
-# few milliseconds.
+# few milliseconds: a slower CPU than the catalog's cpu family (flops_eff 0.33, 0.5 ms).
 TRUTH = replace(SPEC.cost_model().cal, flops_eff=0.25, bw_eff=0.5, step_overhead_s=2e-3,
                 seq_overhead_s=1e-3)
 
@@ -173,6 +181,30 @@ def test_fit_that_cannot_converge_says_so(synthetic, tmp_path) -> None:
     assert not out.exists()
 
 
+def test_cpu_share_and_the_wait_clock_read_the_schedulers_counters() -> None:
+    with CpuShare() as c, WaitClock("self", busiest_thread("self"), interval_s=0.001) as clock:
+        sum(i * i for i in range(300_000))
+    f = c.figures
+    assert f["cpu_s"] > 0 and 0 <= f["wait_share"] <= 1 and f["cores"] >= 1
+    assert len(clock.t) >= 2 and all(np.diff(clock.wait) >= 0) and clock.wait[0] == 0
+
+
+def test_own_clock_takes_the_waits_out_and_the_wall_clock_puts_them_back() -> None:
+    """A server that waited 1 s for a core between 2 s and 3 s of the run: a request across
+    that second took 1 s less of its own time; one after it is shifted 1 s, not stretched."""
+    timeline = {"t": [0.0, 2.0, 3.0, 10.0], "wait": [0.0, 0.0, 1.0, 1.0]}
+    recs = [{"arrival_s": 1.5, "prompt_tokens": 10, "output_tokens": 3, "ttft_s": 1.0,
+             "tpot_s": 1.0, "first_token_s": 2.5, "finish_s": 4.5},
+            {"arrival_s": 5.0, "prompt_tokens": 10, "output_tokens": 1, "ttft_s": 0.5,
+             "tpot_s": 0.0, "first_token_s": 5.5, "finish_s": 5.5}]
+    a, b = to_own_time(recs, timeline)
+    assert a["arrival_s"] == 1.5 and a["first_token_s"] == pytest.approx(2.0)
+    assert a["ttft_s"] == pytest.approx(0.5) and a["tpot_s"] == pytest.approx(0.75)
+    assert b["arrival_s"] == pytest.approx(4.0) and b["ttft_s"] == pytest.approx(0.5)
+    own = np.array([1.5, 2.0, 3.5, 4.0, 9.5, 12.0])
+    assert list(to_wall_time(timeline, own)) == pytest.approx([1.5, 3.0, 4.5, 5.0, 10.5, 13.0])
+
+
 def test_requests_the_instance_cannot_run_are_an_error(synthetic) -> None:
     with pytest.raises(FitError, match=r"request \d+ by arrival \(\d+ prompt \+ \d+ output "
                        r"tokens\) cannot run on this instance: .* exceed max_model_len 64"):
@@ -201,8 +233,8 @@ def test_cli_fit_then_simulate_and_cost_and_fleet_files_use_the_profile(syntheti
     sim = [json.loads(run("simulate", "--fleet", fleet, "--workload", workload, "--format",
                           "json", *extra).stdout) for extra in ([], ["--calibration", out])]
     assert sim[1]["fleet"]["instances"][0]["calibration"] == str(out)
-    # The fitted CPU is slower than the default (datacenter-GPU) calibration says.
-    assert sim[1]["metrics"]["ttft"]["p50"] > 1.5 * sim[0]["metrics"]["ttft"]["p50"]
+    # The fitted CPU is slower than the catalog's cpu family says.
+    assert sim[1]["metrics"]["ttft"]["p50"] > 1.2 * sim[0]["metrics"]["ttft"]["p50"]
 
     base = ["cost", "--model", SPEC.model, "--gpu", SPEC.gpu, "--weight-dtype", "int4",
             "--prompt-tokens", "40", "--output-tokens", "20", "--format", "json"]
@@ -234,10 +266,12 @@ def test_sim_to_real_on_llama_cpp(smollm2, tmp_path) -> None:
 
     The benchmark (benchmarks/bench_sim_to_real.py) compares the prediction with the 15% target
     on 30-request runs. Here the runs are a few requests on a CPU that other work shares, whose
-    speed drifts by up to 2x between runs (the harness's probe shows it), so a fixed tolerance
-    would be flaky. What must hold: the recorder's logs are complete, the fit converges on real
-    measurements and pins flops_eff, and the fitted profile predicts the held-out run better
-    than the uncalibrated cost model (which is off by a factor of 3 to 8 on this CPU).
+    speed drifts by up to 4x between runs (the harness's probe and wait figures show it), so a
+    fixed tolerance would be flaky. What must hold: the recorder's logs are complete, each has
+    its own-clock twin, the fit converges on real measurements and pins flops_eff, and the
+    fitted profile predicts the held-out run within a factor of 2.5, on the wall clock and on
+    the server's own one (the catalog's cpu family is itself such a fit, so beating it is no
+    test).
     """
     from tokenpilot.calibrate.harness import HarnessConfig
     from tokenpilot.calibrate.harness import run as harness
@@ -250,9 +284,15 @@ def test_sim_to_real_on_llama_cpp(smollm2, tmp_path) -> None:
         assert len(log.records) == (cfg.predict_requests if name == "predict"
                                     else cfg.fit_requests)
         assert all(cfg.output[0] <= r.output_tokens <= cfg.output[1] for r in log.records)
+    for name in rep["logs"]:  # the own-clock log is the wall-clock one less the waits
+        wall, own = read_log(tmp_path / f"{name}.csv"), read_log(tmp_path / f"{name}.own.csv")
+        assert [r.output_tokens for r in wall.records] == [r.output_tokens for r in own.records]
+        assert all(o.ttft_s <= w.ttft_s + 1e-3 for o, w in zip(own.records, wall.records,
+                                                                strict=True))
+        assert rep["cpu"][name]["cores"] >= 1 and rep["cpu"][name]["cpu_s"] > 0
     assert rep["fit"]["params"]["flops_eff"]["identified"]
     assert load_profile(tmp_path / "profile.yaml").gpu == "epyc-milan-core"
     pred = rep["predict"]
     for k in ("ttft_p50", "tpot_p50"):
-        fitted, plain = (abs(math.log1p(pred[e][k])) for e in ("errors", "uncalibrated_errors"))
-        assert fitted < plain and fitted < math.log(2.5), (k, pred)
+        assert abs(math.log1p(pred["errors"][k])) < math.log(2.5), (k, pred)
+        assert abs(math.log1p(pred["own_clock"]["errors"][k])) < math.log(2.5), (k, pred)

@@ -103,16 +103,17 @@ def test_one_tp_holds_the_all_reduce_terms(tmp_path) -> None:
 
 @needs_fidelity
 def test_splitwise_fit_on_tp2_and_tp4_predicts_tp8() -> None:
-    """The issue's target is 15% per phase. Decode meets it (~9%); prefill does not (~25%): at TP4
-    and TP8 the measured prefill slows by 40-60% per token above ~4k batched tokens, which the
-    TP2 rows hardly show and the roofline's terms cannot extrapolate. Pinned so a change
-    that moves it is seen."""
+    """The issue's target is 15% per phase. Decode meets it (~7%); prefill is just over it
+    (~16%; 25% before the fit took one point per shape and a Cauchy loss): at TP4 and TP8 the
+    measured prefill slows by 40-60% per token above ~4k batched tokens, which the TP2 rows
+    hardly show and the roofline's terms cannot extrapolate. Pinned so a change that moves it
+    is seen."""
     path = fidelity_dir() / SPLITWISE
     res = fit_phases(read_phases(path, (2, 4)), GPU, MODEL)
     assert res.converged
     err = phase_errors(read_phases(path, (8,)), MODEL, GPU, res.calibration)
     assert err["decode tp8"] <= 15.0
-    assert err["prefill tp8"] == pytest.approx(25.0, abs=2.5)
+    assert err["prefill tp8"] == pytest.approx(15.7, abs=1.5)
 
 
 # ---- the command -----------------------------------------------------------------------------

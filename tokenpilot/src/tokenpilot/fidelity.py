@@ -283,8 +283,20 @@ def harness_figures() -> list[Figure]:
     note = (f"fit on {cfg.get('fit_slots')} slots at {cfg.get('fit_rates')} req/s, predicted "
             f"{cfg.get('predict_requests')} requests at {cfg.get('predict_rate')} req/s on "
             f"{cfg.get('predict_slots')} slots")
+    waits = "; ".join(f"{name} {c['wait_share'] * 100:.0f}%" for name, c in
+                      (rec.get("cpu") or {}).items() if c.get("wait_share") is not None)
+    if waits:
+        note += f"; the server waited for a core (share of its runnable time): {waits}"
     errs = rec.get("errors", {})
-    return [Figure(f"llama.cpp sim-to-real: {k.replace('_', ' ')} of the predicted run",
-                   errs[k] * 100, int(cfg.get("predict_requests") or 0), src,
-                   15.0 if k.endswith("p50") else None, note)
-            for k in ("ttft_p50", "tpot_p50", "ttft_p90", "tpot_p90") if k in errs]
+    own, blind = rec.get("own_clock_errors") or {}, rec.get("blind_errors") or {}
+    out = []
+    for k in ("ttft_p50", "tpot_p50", "ttft_p90", "tpot_p90"):
+        if k not in errs:
+            continue
+        extra = "".join(f"; {what} {d[k] * 100:+.1f}%" for what, d in
+                        (("on the server's own clock", own), ("contention-blind", blind))
+                        if k in d)
+        out.append(Figure(f"llama.cpp sim-to-real: {k.replace('_', ' ')} of the predicted run",
+                          errs[k] * 100, int(cfg.get("predict_requests") or 0), src,
+                          15.0 if k.endswith("p50") else None, note + extra))
+    return out

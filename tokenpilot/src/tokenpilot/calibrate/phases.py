@@ -17,6 +17,13 @@ tensor-parallel terms (``allreduce_latency_s``, ``link_eff``) only from rows at 
 tp degrees. A prefill row measured faster than the 100%-of-peak roofline cannot be what it says
 and is left out (``fidelity`` does the same).
 
+Repeated rows of one shape (tp, prompt, batch, tokens) are repeated measurements of one point,
+not more points: the fit takes their geometric mean once, so a shape measured 45 times does not
+weigh 45 times as much as one measured 5 times (Splitwise's 512x1 rows). The loss is Cauchy on
+the log ratios with a 10% scale (``OUTLIER_SCALE``): a shape that no setting of the physical
+terms can reach (Splitwise's large-batch tp4 prefills, slower than tp2 scaled would allow under
+any compute plus link split) is down-weighted instead of bending every parameter toward it.
+
 A profile holds efficiencies, fractions of the datasheet figures of the GPU it was fitted on;
 the same software on another GPU keeps the efficiencies and gets that GPU's peaks, bandwidths
 and links (``--calibration PROFILE.yaml`` on an instance of another GPU).
@@ -42,6 +49,7 @@ from tokenpilot.models import get_model
 COLUMNS = ("prompt_size", "batch_size", "prompt_time", "token_time")
 TP_TERMS = ("allreduce_latency_s", "link_eff")
 ATTN_SHARE = 0.05  # attention's share of the longest prompt's FLOPs under which attn_eff is held
+OUTLIER_SCALE = 0.1  # the Cauchy loss's f_scale: log errors beyond ~10% are down-weighted
 CONVERGED_MAPE = 50.0  # a fit whose mean error on its own rows is above this did not converge
 IDEAL = Calibration("ideal", 1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 1.0)
 
@@ -180,6 +188,16 @@ def phase_count(rows: Sequence[PhaseRow], model: str, gpu: str,
     return out
 
 
+def per_shape(rows: Sequence[PhaseRow]) -> list[PhaseRow]:
+    """One row per shape (tp, prompt, batch, tokens): the geometric means of its repeats."""
+    groups: dict[tuple[int, int, int, int], list[PhaseRow]] = {}
+    for r in rows:
+        groups.setdefault((r.tp, r.prompt, r.batch, r.tokens), []).append(r)
+    return [replace(g[0], prompt_ms=math.exp(sum(math.log(r.prompt_ms) for r in g) / len(g)),
+                    token_ms=math.exp(sum(math.log(r.token_ms) for r in g) / len(g)))
+            for g in groups.values()]
+
+
 def fit_phases(rows: Sequence[PhaseRow], gpu: str, model: str, *, weight_dtype: str = "bf16",
                start: Calibration | None = None,
                bounds: dict[str, tuple[float, float]] | None = None,
@@ -187,6 +205,7 @@ def fit_phases(rows: Sequence[PhaseRow], gpu: str, model: str, *, weight_dtype: 
     """Fit the calibration so the cost model reproduces every row's prompt and token time."""
     t0 = time.perf_counter()
     models = _Models(model, gpu, weight_dtype)
+    measured, rows = rows, per_shape(rows)
     tps = sorted({r.tp for r in rows})
     floors = {(r.tp, r.prompt, r.batch): prefill_floor_ms(model, gpu, r.tp, r.prompt, r.batch,
                                                            weight_dtype) for r in rows}
@@ -197,8 +216,9 @@ def fit_phases(rows: Sequence[PhaseRow], gpu: str, model: str, *, weight_dtype: 
     elif len(tps) == 1:
         held.update(dict.fromkeys(TP_TERMS, "not fitted: rows at one tp cannot separate the "
                                   "all-reduce terms from the per-iteration overhead"))
-    base = CostModel(models.model, models.gpu, tps[0], weight_dtype=weight_dtype).cal \
-        if start is None else start
+    # From the neutral defaults, not the catalog's family values: those were fitted on rows
+    # (Splitwise's tp8 among them) a held-out fit must not see, even through its prior.
+    base = Calibration(family=models.gpu.family) if start is None else start
     cm1 = models.at(tps[0], base)
     longest = max(r.prompt for r in rows)
     attn = (longest * (longest + 1) // 2) * cm1.model.attn_flops_per_pair(decode=False)
@@ -224,14 +244,14 @@ def fit_phases(rows: Sequence[PhaseRow], gpu: str, model: str, *, weight_dtype: 
     # a parameter the rows cannot see near its start without biasing those they can.
     n_res = int(keep_pre.sum()) + len(rows)
     try:
-        sol = solve(residuals, search, max_evals=max_evals,
-                    prior_sigma=PRIOR_SIGMA * math.sqrt(n_res))
+        sol = solve(residuals, search, loss="cauchy", f_scale=OUTLIER_SCALE,
+                    max_evals=max_evals, prior_sigma=PRIOR_SIGMA * math.sqrt(n_res))
     except ValueError as exc:
         raise PhaseError(str(exc)) from None
     cal = replace(search.calibration(sol.x), family=get_gpu(gpu).family,
                   source=f"tokenpilot calibrate --fit-phases ({gpu}, {model}, tp "
                          f"{', '.join(map(str, tps))})")
-    errors = phase_errors(rows, model, gpu, cal, weight_dtype)
+    errors = phase_errors(measured, model, gpu, cal, weight_dtype)
     worst = max(errors.values())
     if sol.status <= 0:
         converged, msg = False, f"the fit did not converge in {sol.nfev} evaluations " \
@@ -243,5 +263,6 @@ def fit_phases(rows: Sequence[PhaseRow], gpu: str, model: str, *, weight_dtype: 
                                  "dtype or tp may not be the ones the timings came from")
     else:
         converged, msg = True, f"converged in {sol.nfev} evaluations ({sol.message})"
-    return PhaseFit(cal, converged, msg, tuple(names), held, errors, len(rows),
-                    int((~keep_pre).sum()), int(sol.nfev), time.perf_counter() - t0)
+    excluded = sum(r.prompt_ms < floors[(r.tp, r.prompt, r.batch)] for r in measured)
+    return PhaseFit(cal, converged, msg, tuple(names), held, errors, len(measured), excluded,
+                    int(sol.nfev), time.perf_counter() - t0)

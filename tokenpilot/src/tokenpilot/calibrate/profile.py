@@ -90,6 +90,18 @@ def with_profile(fleet: FleetSpec, path: str | Path) -> tuple[FleetSpec, list[st
     return replace(fleet, instances=insts), list(dict.fromkeys(warnings))
 
 
+def resolve_profile_paths(doc: Any, base: Path, section: str) -> Any:
+    """``doc`` with the relative ``calibration:`` paths of its ``section`` list (a fleet's
+    ``instances``, a gateway's ``backends``) made relative to ``base``, the file's folder."""
+    if not isinstance(doc, dict) or not isinstance(doc.get(section), list):
+        return doc
+    items = [{**d, "calibration": str(base / d["calibration"])}
+             if isinstance(d, dict) and isinstance(d.get("calibration"), str)
+             and d["calibration"] and not Path(d["calibration"]).is_absolute() else d
+             for d in doc[section]]
+    return {**doc, section: items}
+
+
 def write_profile(path: str | Path, profile: Profile) -> None:
     """Write ``profile`` as YAML (the whole file at once: a failed write leaves no half file)."""
     doc = {"gpu": profile.gpu, "model": profile.model,

@@ -14,7 +14,7 @@ import asyncio
 import json
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import httpx
@@ -82,14 +82,18 @@ async def _send(client: httpx.AsyncClient, req: Request, t0: float, model: str,
 
 
 async def record(url: str, requests: Sequence[Request], model: str = "smollm2",
-                 timeout_s: float = 120.0, warmup: bool = True) -> list[dict[str, Any]]:
-    """Send ``requests`` to ``url`` at their arrival times; one log record per request."""
+                 timeout_s: float = 120.0, warmup: bool = True,
+                 on_start: Callable[[float], None] | None = None) -> list[dict[str, Any]]:
+    """Send ``requests`` to ``url`` at their arrival times; one log record per request.
+    ``on_start`` is told the ``perf_counter`` instant the log's times count from."""
     # No keep-alive: a pooled connection the server has just closed would fail a request.
     limits = httpx.Limits(max_connections=len(requests) + 4, max_keepalive_connections=0)
     async with httpx.AsyncClient(base_url=url, limits=limits) as client:
         if warmup:  # the first request of a fresh server pays one-off costs (allocations)
             await _one(client, Request(-1, 0.0, 16, 4), time.perf_counter(), model, timeout_s)
         t0 = time.perf_counter()
+        if on_start is not None:
+            on_start(t0)
         tasks = []
         for r in requests:
             delay = t0 + r.arrival - time.perf_counter()

@@ -282,18 +282,9 @@ def load_fleet(spec: str) -> FleetSpec:
         doc = yaml.safe_load(content)
     except yaml.YAMLError as exc:
         raise FleetError(f"cannot read fleet file {text}: {str(exc).splitlines()[0]}") from None
-    return fleet_from_dict(_resolve_profiles(doc, path.parent), str(path))
+    from tokenpilot.calibrate.profile import resolve_profile_paths
 
-
-def _resolve_profiles(doc: Any, base: Path) -> Any:
-    """A fleet document whose relative ``calibration:`` paths are made relative to ``base``."""
-    if not isinstance(doc, dict) or not isinstance(doc.get("instances"), list):
-        return doc
-    insts = [{**d, "calibration": str(base / d["calibration"])}
-             if isinstance(d, dict) and isinstance(d.get("calibration"), str)
-             and d["calibration"] and not Path(d["calibration"]).is_absolute() else d
-             for d in doc["instances"]]
-    return {**doc, "instances": insts}
+    return fleet_from_dict(resolve_profile_paths(doc, path.parent, "instances"), str(path))
 
 
 def build_engines(fleet: FleetSpec, queue_factory: Callable[[], Any] | None = None,

@@ -145,15 +145,21 @@ def compute_metrics(sim: SimResult, slo_ttft: float = 1.0, slo_tpot: float = 0.1
     window = float(arrival.max() - arrival.min()) if arrival.size > 1 else 0.0
     # Counts -> per second: the offered rate per request over the window, else the makespan.
     per_s = (arrival.size - 1) / window / arrival.size if window > 0 else 1.0 / span
-    # Per instance.
+    # Per instance. A disaggregated request counts on its prefill instance (its prompt and
+    # first token) and on its decode instance (the whole context it holds there).
     counts = np.bincount(inst[inst >= 0], minlength=n_inst).astype(float)
     tok = np.bincount(inst[inst >= 0], weights=(prompt + output)[inst >= 0], minlength=n_inst)
+    pre = np.array([sim.prefilled_on.get(int(i), -1) for i in ids], dtype=np.int64)
+    if sim.prefilled_on:
+        on = pre >= 0
+        counts += np.bincount(pre[on], minlength=n_inst)
+        tok += np.bincount(pre[on], weights=(prompt + 1)[on], minlength=n_inst)
     speeds = np.array(sim.speeds, dtype=float)
     load = tok / speeds
     instances = []
     for k in range(n_inst):
         st = sim.stats[k]
-        mine = ok & (inst == k)
+        mine = ok & ((inst == k) | (pre == k))
         busy = st.busy_s
         hits = st.prefix_hit_tokens + st.prefix_miss_tokens
         instances.append(InstanceMetrics(

@@ -371,6 +371,7 @@ def simulate_pd(fleet: FleetSpec, requests: Sequence[Request], prefill_router: R
     out.max_held_blocks = list(gate.max_held) if gate is not None else [0] * len(p_eng)
     results: dict[int, RequestResult] = {}
     placed: dict[int, int] = {}
+    prefilled_on: dict[int, int] = {}
     n_p = len(p_eng)
     for req in requests:
         p = out.prefill_results[req.id]
@@ -379,6 +380,7 @@ def simulate_pd(fleet: FleetSpec, requests: Sequence[Request], prefill_router: R
         if d is not None:
             out.decode_of[req.id] = d_stage.placed[req.id]
             placed[req.id] = n_p + d_stage.placed[req.id]
+            prefilled_on[req.id] = out.prefill_of[req.id]
         elif req.id in p_stage.placed:
             placed[req.id] = p_stage.placed[req.id]
         rej = p.rejected or (d.rejected if d is not None else "")
@@ -400,5 +402,5 @@ def simulate_pd(fleet: FleetSpec, requests: Sequence[Request], prefill_router: R
         requests=requests, results=results, placed=placed,
         stats=[e.finalize_stats() for e in engines], series=[e.series for e in engines],
         kv_blocks=[e.bm.num_blocks for e in engines],
-        speeds=speeds, wall_s=time.perf_counter() - t0)
+        speeds=speeds, wall_s=time.perf_counter() - t0, prefilled_on=prefilled_on)
     return out

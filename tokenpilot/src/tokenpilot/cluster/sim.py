@@ -89,6 +89,9 @@ class SimResult:
     speeds: list[float]
     wall_s: float = 0.0
     admission_rejected: dict[str, int] = field(default_factory=dict)
+    # A disaggregated run: request id -> the prefill instance that made its first token and KV
+    # (``placed`` is then the decode instance); both count the request in the per-instance table.
+    prefilled_on: dict[int, int] = field(default_factory=dict)
 
 
 ProgressFn = Callable[[int, int], None]

@@ -52,7 +52,9 @@ def _profiles() -> dict[str, Calibration]:
     for family, d in yaml.safe_load(text)["families"].items():
         d = dict(d)
         d.pop("fitted_on", None)
-        out[family] = Calibration(family=family, **d)
+        # YAML 1.1 reads 1e-11 (no dot) as a string: every parameter is a number.
+        out[family] = Calibration(family=family, **{k: v if k == "source" else float(v)
+                                                    for k, v in d.items()})
     return out
 
 

@@ -4,7 +4,9 @@ The router sees each backend as an ``InstanceView``, the same type the simulator
 produce. What the backend's ``/metrics`` says (running, waiting, KV usage) is up to one health
 interval old; what the gateway itself sent there (requests in flight, prompt tokens not yet
 answered, output tokens still to come) is exact and immediate, so the view takes the fresher
-of the two. Speeds come from the cost model when the backend's GPU and model are known.
+of the two. Speeds come from the cost model when the backend's GPU and model are known: the
+simulator's instance of that GPU, model, tp and engine profile, under the backend's fitted
+calibration when the config names one (``calibration: PROFILE.yaml``).
 """
 
 from __future__ import annotations
@@ -12,11 +14,13 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Sequence
 
+from tokenpilot.cluster.fleet import InstanceSpec
 from tokenpilot.costmodel import CostModel, DoesNotFitError
+from tokenpilot.engines import DEFAULT_ENGINE
 from tokenpilot.gateway.adapters import MetricsSnapshot
 from tokenpilot.gateway.config import BackendConfig
-from tokenpilot.hardware import UnknownGPUError, get_gpu
-from tokenpilot.models import UnknownModelError, get_model
+from tokenpilot.hardware import UnknownGPUError
+from tokenpilot.models import UnknownModelError
 from tokenpilot.policy.view import InstanceView, make_view
 from tokenpilot.workload.request import Request
 
@@ -65,7 +69,10 @@ class Backend:
             self.gpu = gpu
         if gpu and model and self.cm is None:
             try:
-                self.cm = CostModel(get_model(model), get_gpu(gpu), tp)
+                spec = InstanceSpec(gpu=gpu, model=model, tp=tp,
+                                    engine=self.cfg.engine or DEFAULT_ENGINE,
+                                    calibration=self.cfg.calibration)
+                self.cm = spec.cost_model()
             except (UnknownGPUError, UnknownModelError, DoesNotFitError, ValueError):
                 self.cm = None  # not in the catalogs: route on load alone
             if self.cm is not None:

@@ -9,6 +9,10 @@
         kind: vllm                   # openai | vllm | sglang | llamacpp (whose /metrics to read)
         gpu: h100-sxm                # optional: cost-model speeds for the router's views
         model: llama-3.1-8b          # the model it serves (default: read from /v1/models)
+        engine: vllm-v1              # optional: its engine profile (data/engines.yaml)
+        calibration: PROFILE.yaml    # optional: a fitted profile (tokenpilot calibrate --fit),
+                                     #   relative to this file; the views' speeds and
+                                     #   admission's TTFT predictions use it
         max_concurrency: 256         # requests in flight to it at most
         labels: [long-context]
         api_key: sk-...              # sent as 'Authorization: Bearer ...' (vLLM --api-key)
@@ -67,6 +71,8 @@ class BackendConfig:
     gpu: str = ""
     model: str = ""
     tp: PositiveInt = 1
+    engine: str = ""  # an engine profile (tokenpilot.engines); "": the default (vllm-v1)
+    calibration: str = ""  # a profile file (tokenpilot.calibrate.profile); "": the family's
     max_concurrency: PositiveInt = 256
     labels: tuple[str, ...] = ()
     # Sent upstream with every request (proxied and health checks): a key for a vLLM started
@@ -85,6 +91,14 @@ class BackendConfig:
             object.__setattr__(self, "name", parts.netloc)
         if self.api_key and self.api_key_env:
             raise ValueError("give api_key or api_key_env, not both")
+        if self.engine:
+            from tokenpilot.engines import get_engine
+
+            get_engine(self.engine)  # UnknownEngineError (a ValueError) names the known ones
+        if self.calibration:
+            from tokenpilot.calibrate.profile import load_profile
+
+            load_profile(self.calibration)  # ProfileError (a ValueError) names file and key
         if self.api_key_env:
             key = os.environ.get(self.api_key_env, "")
             if not key:
@@ -157,4 +171,7 @@ class GatewayConfig:
             data = yaml.safe_load(text)
         except yaml.YAMLError as exc:
             raise ConfigError(f"{path}: not valid YAML ({exc})") from None
-        return from_mapping(cls, data, str(path), ConfigError)
+        from tokenpilot.calibrate.profile import resolve_profile_paths
+
+        return from_mapping(cls, resolve_profile_paths(data, path.parent, "backends"),
+                            str(path), ConfigError)

@@ -34,7 +34,8 @@ def gateway_config(sims: Sequence[ServerHandle], router: Any = "earliest-complet
     for h in sims:
         sim = h.app.state.sim
         backends.append({"url": h.url, "name": sim.engine.name, "kind": "vllm",
-                         "gpu": sim.cfg.gpu, "model": sim.model_name})
+                         "gpu": sim.cfg.gpu, "model": sim.model_name, "tp": sim.cfg.tp,
+                         "engine": sim.cfg.engine})
     return from_mapping(GatewayConfig, {"backends": backends, "router": router, **extra},
                         "gateway config", ConfigError)
 
