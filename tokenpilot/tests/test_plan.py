@@ -169,17 +169,28 @@ def test_check_reports_headroom_and_the_saturating_gpu(tmp_path):
     assert d["saturates_first"]["misses"] > 0
 
 
-def test_executors_agree():
+def _sweep_summary(sweep: Sweep) -> list:
+    """Every profile point and verdict of a small plan, as plain values."""
     reqs = load_workload(WL.replace("n=400", "n=200"))
     kinds, costs = [Kind("l40s", 1, M), Kind("l40s", 2, M)], [1.86, 3.72]
-    slo = SLO(1.0, 0.1, 0.99)
+    p = make_plan(reqs, SLO(1.0, 0.1, 0.99), kinds, costs, sweep, max_steps=1)
+    return [(pt.kind, pt.bucket, pt.rate, pt.attainment) for pt in p.points] + [
+        (t.candidate.counts, t.verdict.attainment, t.verdict.ttft_p99) for t in p.tried]
 
-    def summary(sweep: Sweep) -> list:
-        p = make_plan(reqs, slo, kinds, costs, sweep, max_steps=1)
-        return [(pt.kind, pt.bucket, pt.rate, pt.attainment) for pt in p.points] + [
-            (t.candidate.counts, t.verdict.attainment, t.verdict.ttft_p99) for t in p.tried]
 
-    assert summary(Sweep("serial")) == summary(Sweep("local", workers=2))
+def test_local_processes_agree_with_serial():
+    assert _sweep_summary(Sweep("serial")) == _sweep_summary(Sweep("local", workers=2))
+
+
+@pytest.mark.e2e  # a local Ray starts its own servers (GCS, raylet)
+def test_ray_agrees_with_serial():
+    ray = pytest.importorskip("ray", reason="Ray is not installed: pip install "
+                              "'tokenpilot[ray]' (make setup installs it)")
+    try:
+        on_ray = _sweep_summary(Sweep("ray", ray_cpus=2))
+    finally:
+        ray.shutdown()
+    assert on_ray == _sweep_summary(Sweep("serial"))
 
 
 @pytest.mark.parametrize("args, words", [

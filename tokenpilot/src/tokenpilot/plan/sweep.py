@@ -95,8 +95,10 @@ class Sweep:
         if not ray.is_initialized():
             kw: dict[str, Any] = {"address": self.address, "include_dashboard": False,
                                   "log_to_driver": False, "configure_logging": False}
-            if self.address is None and self.ray_cpus:
-                kw["num_cpus"] = self.ray_cpus
+            if self.address is None:  # a Ray of our own, on this machine only
+                kw["_node_ip_address"] = "127.0.0.1"
+                if self.ray_cpus:
+                    kw["num_cpus"] = self.ray_cpus
             try:
                 ray.init(**kw)
             except (ConnectionError, RuntimeError, ValueError) as exc:

@@ -116,15 +116,21 @@ def verify(requests: list[Request], task: VerifyTask) -> Verdict:
             blame = pre if late_first and pre >= 0 else home
             if blame >= 0:
                 misses[blame] += 1
-    groups, k = [], 0
-    by_name = {inst.name: inst for inst in m.instances}
+    # The run's instances: in file order, or disaggregated the prefill ones first (cluster.pd).
+    order = list(range(len(fleet.instances)))
+    if prefill_of is not None:
+        order.sort(key=lambda j: fleet.instances[j].role != "prefill")
+    start, k = {}, 0
+    for j in order:
+        start[j] = k
+        k += fleet.instances[j].count
+    groups = []
     for j, spec in enumerate(fleet.instances):
-        idx = list(range(k, k + spec.count))
-        k += spec.count
+        idx = list(range(start[j], start[j] + spec.count))
         groups.append(GroupStats(
             index=j, kind=spec.gpu + (f" TP{spec.tp}" if spec.tp > 1 else ""), role=spec.role,
             count=spec.count, requests=int(served[idx].sum()),
             misses=int(misses[idx].sum()),
-            utilisation=float(np.mean([by_name[sim.names[i]].utilisation for i in idx]))))
+            utilisation=float(np.mean([m.instances[i].utilisation for i in idx]))))
     return Verdict(fleet.describe(), task.scale, m.slo_attainment, slo.attainment, m.ttft["p99"],
                    m.tpot["p99"], m.throughput_rps, groups, sim.wall_s)
