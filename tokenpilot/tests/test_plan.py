@@ -173,7 +173,7 @@ def _sweep_summary(sweep: Sweep) -> list:
     """Every profile point and verdict of a small plan, as plain values."""
     reqs = load_workload(WL.replace("n=400", "n=200"))
     kinds, costs = [Kind("l40s", 1, M), Kind("l40s", 2, M)], [1.86, 3.72]
-    p = make_plan(reqs, SLO(1.0, 0.1, 0.99), kinds, costs, sweep, max_steps=1)
+    p = make_plan(reqs, SLO(1.0, 0.1, 0.99), kinds, costs, sweep, max_steps=1, probe_cap=600)
     return [(pt.kind, pt.bucket, pt.rate, pt.attainment) for pt in p.points] + [
         (t.candidate.counts, t.verdict.attainment, t.verdict.ttft_p99) for t in p.tried]
 
@@ -212,3 +212,23 @@ def test_bad_input_is_one_line(args, words):
     assert err.startswith("error: ")
     for w in words:
         assert w in err, (w, err)
+
+
+def test_pd_plans_prefill_and_decode_pools():
+    reqs = load_workload(WL.replace("n=400", "n=200"))
+    plan = make_plan(reqs, SLO(1.0, 0.1, 0.99), [Kind("h100-sxm", 1, M)], [2.99],
+                     Sweep("serial"), pd=True, alternatives=0, max_steps=0, probe_cap=400)
+    assert {p.side for p in plan.points} == {"both", "prefill", "decode"}
+    pd = [t for t in plan.tried if t.candidate.source.startswith("pd")]
+    assert pd, [t.candidate.source for t in plan.tried]
+    roles = [role for _, role, _ in pd[0].candidate.counts]
+    assert roles.index("prefill") < roles.index("decode")
+    assert [g.role for g in pd[0].verdict.groups] == roles
+    doc = pd[0].candidate.fleet_doc()
+    assert load_fleet_doc(doc).size == sum(n for _, _, n in pd[0].candidate.counts)
+
+
+def load_fleet_doc(doc: dict):
+    from tokenpilot.cluster import fleet_from_dict
+
+    return fleet_from_dict(doc)

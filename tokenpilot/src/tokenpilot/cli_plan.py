@@ -58,7 +58,7 @@ def plan_cmd(
     check: str | None = typer.Option(None, "--check", help="A fleet file: report its headroom "
                                      "(the rate scale at which the SLO breaks) instead."),
     executor: str = typer.Option("local", "--executor", help=f"Where sweeps run: "
-                                 f"{' | '.join(EXECUTORS)} (ray: pip install 'tokenpilot[ray]')."),
+                                 f"{' | '.join(EXECUTORS)} (ray needs the package's ray extra)."),
     workers: int | None = typer.Option(None, "--workers", help="Local processes (default: "
                                        "the cores this process may use)."),
     ray_address: str | None = typer.Option(None, "--ray-address", help="ray.init address "
@@ -73,7 +73,8 @@ def plan_cmd(
     fmt: Format = FORMAT_OPTION,
 ) -> None:
     """The cheapest fleet that meets an SLO for a workload: profiled per request-size bucket,
-    sized by a MILP, verified (and grown if need be) by simulating the whole workload."""
+    sized by a MILP, verified by simulating the whole workload (and resized where the
+    simulation disagrees)."""
     try:
         target = parse_slo(slo)
         sweep = Sweep(executor, workers, ray_address)

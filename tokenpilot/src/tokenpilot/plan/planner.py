@@ -130,14 +130,14 @@ def _what(kind: Kind, role: str) -> str:
 def make_plan(requests: list[Request], slo: SLO, kinds: list[Kind], costs: list[float],
               sweep: Sweep, *, pd: bool = False, router: str = DEFAULT_ROUTER,
               alternatives: int = 2, max_steps: int = MAX_STEPS, seed: int = 0,
-              log: Log = _quiet) -> Plan:
+              probe_cap: int = 2000, log: Log = _quiet) -> Plan:
     """Profile, solve, verify and grow (module doc)."""
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
     rate = mean_rate(requests)
     buckets = make_buckets(requests, seed)
     sides: list = ["both"] + (["prefill", "decode"] if pd else [])
-    tasks = profile_tasks(kinds, buckets, slo, sides, seed)
+    tasks = profile_tasks(kinds, buckets, slo, sides, seed, probe_cap)
     log(f"profiling {len(kinds)} kinds x {len(buckets)} buckets"
         f"{' x 3 roles' if pd else ''}: {len(tasks)} searches on {sweep.describe()}")
     points = sweep.map(profile, tasks)

@@ -8,13 +8,13 @@ the workload really has, not their mean.
 The sustainable rate of a bucket on an instance kind is the highest Poisson arrival rate at
 which one such instance, fed only that bucket's requests, meets the SLO for the SLO's share
 of them (``SLO.attainment``). It is found by a bounded search: a probe is a short simulation
-of ``probe_requests(...)`` requests (sizes drawn from the bucket, seeded) at a rate; the
-search starts at 1.25x the instance's analytic capacity for the bucket's mean shape
-(``cluster.fleet.instance_capacity``), doubles while that still meets the SLO (3 times at
-most), checks that 2% of it meets the SLO at all (else the bucket is infeasible on this kind:
-rate 0) and bisects geometrically until the bracket is within ``REL_TOL``. The same unit
-exponential gaps and sizes are replayed at every probed rate, so the probes differ only by
-the rate.
+of ``probe_requests(...)`` requests (six batches' worth, 300 to 2,000; sizes drawn from the
+bucket, seeded) at a rate. The search starts at 1.25x the instance's analytic capacity for
+the bucket's mean shape (``cluster.fleet.instance_capacity``), doubles while that still
+meets the SLO (3 times at most), checks that 2% of it meets the SLO at all (else the bucket
+is infeasible on this kind: rate 0) and bisects geometrically until the bracket is within
+``REL_TOL``. The same unit exponential gaps and sizes are replayed at every probed rate, so
+the probes differ only by the rate.
 
 With disaggregation (``side``): a ``prefill`` instance serves the bucket's prompts with one
 output token and must meet ``PREFILL_TTFT_SHARE`` of the TTFT less the KV transfer of the
@@ -138,6 +138,7 @@ class ProfileTask:
     slo: SLO
     seed: int
     min_requests: int = 300
+    max_requests: int = 2000
 
 
 @dataclass(frozen=True)
@@ -159,9 +160,9 @@ class ProfilePoint:
                 "probes": self.probes, "note": self.note}
 
 
-def probe_requests(batch: int, floor: int) -> int:
+def probe_requests(batch: int, floor: int, cap: int = 2000) -> int:
     """Requests per probe: enough to cycle the instance's batch several times."""
-    return int(min(2000, max(floor, 6 * batch)))
+    return int(min(cap, max(floor, 6 * batch)))
 
 
 def attainment(results, slo_ttft: float, slo_tpot: float, wait_s: float | None = None) -> float:
@@ -191,7 +192,7 @@ def profile(_shared: object, task: ProfileTask) -> ProfilePoint:
     mp, mo = (float(x) for x in sizes.mean(axis=0))
     footprint = mp + mo / 2
     batch = max(1, min(int(spec.max_num_seqs or 1), int(cm.kv_capacity_tokens // footprint)))
-    n = probe_requests(batch, task.min_requests)
+    n = probe_requests(batch, task.min_requests, task.max_requests)
     pick = sizes[rng.integers(0, len(sizes), n)]
     gaps = np.cumsum(rng.exponential(1.0, n))
     gaps -= gaps[0]
@@ -274,12 +275,13 @@ def search_rate(run, capacity: float, target: float) -> tuple[float, float, int]
 
 
 def profile_tasks(kinds: list[Kind], buckets: list[Bucket], slo: SLO, sides: list[Side],
-                  seed: int = 0) -> list[ProfileTask]:
+                  seed: int = 0, max_requests: int = 2000) -> list[ProfileTask]:
     """One task per (kind, side, bucket), each with its own seed (deterministic)."""
     tasks = []
     for ki, kind in enumerate(kinds):
         for si, side in enumerate(sides):
             for b in buckets:
                 tasks.append(ProfileTask(kind, side, b.index, b.sizes, slo,
-                                         seed=seed * 1_000_003 + (ki * 7 + si) * 1009 + b.index))
+                                         seed=seed * 1_000_003 + (ki * 7 + si) * 1009 + b.index,
+                                         max_requests=max_requests))
     return tasks
