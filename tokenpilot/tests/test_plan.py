@@ -38,9 +38,10 @@ def test_slo_strings():
     assert parse_slo("ttft=1s,tpot=100ms") == SLO(1.0, 0.1, 0.99)
     assert parse_slo("tpot=50ms, ttft=0.5, attainment=95%") == SLO(0.5, 0.05, 0.95)
     assert parse_slo("ttft=250us,tpot=1ms,attainment=0.9").ttft_s == pytest.approx(250e-6)
-    for bad, word in [("ttft=1s", "missing tpot"), ("ttft=fast,tpot=1ms", "not a duration"),
-                      ("ttft=1s,tpot=0ms", "positive"), ("ttft=1s,tpot=1ms,attainment=2",
-                                                       "(0, 1]"),
+    for bad, word in [("ttft=1s", "missing required key 'tpot'"),
+                      ("ttft=fast,tpot=1ms", "not a duration"),
+                      ("ttft=1s,tpot=0ms", "positive"),
+                      ("ttft=1s,tpot=1ms,attainment=2", "(0, 1]"),
                       ("ttft=1s,tpt=1ms", "did you mean 'tpot'"), ("1s", "KEY=VALUE"),
                       ("ttft=1s,ttft=2s,tpot=1ms", "twice")]:
         with pytest.raises(PlanError, match="bad --slo") as e:
@@ -194,7 +195,7 @@ def test_ray_agrees_with_serial():
 
 
 @pytest.mark.parametrize("args, words", [
-    (["--slo", "ttft=1s"], ["bad --slo", "missing tpot"]),
+    (["--slo", "ttft=1s"], ["bad --slo", "missing required key 'tpot'"]),
     (["--gpus", "h100-sxm,l40z"], ["unknown GPU 'l40z'", "nearest: l40s", "known GPUs"]),
     (["--slo", "ttft=1ms,tpot=100ms"], ["infeasible", "bucket prompt", "requests"]),
     (["--tp", "3"], ["--tp 3 does not divide"]),
@@ -232,3 +233,13 @@ def load_fleet_doc(doc: dict):
     from tokenpilot.cluster import fleet_from_dict
 
     return fleet_from_dict(doc)
+
+
+def test_check_refuses_a_fleet_simulation_cannot_run(tmp_path):
+    f = tmp_path / "fleet.yaml"
+    f.write_text(f"instances:\n  - {{gpu: h100-sxm, model: {M}, role: prefill}}\n")
+    r = cli("plan", "--check", str(f), "--workload", WL, "--workers", "1")
+    assert r.exit_code == 2 and "Traceback" not in r.output
+    assert "needs at least one role: decode instance" in r.stderr
+    r = cli("plan", "--check", str(tmp_path / "none.yaml"), "--workload", WL)
+    assert r.exit_code == 2 and "not found" in r.stderr

@@ -10,6 +10,7 @@ import yaml
 
 from tokenpilot.cli_sim import MAX_MEMORY, check_memory
 from tokenpilot.cluster import FleetError, load_fleet
+from tokenpilot.cluster import pd as pd_sim
 from tokenpilot.cluster.fleets import resolve_workload
 from tokenpilot.costmodel import DoesNotFitError
 from tokenpilot.models import UnknownModelError, get_model
@@ -90,6 +91,8 @@ def plan_cmd(
     if check is not None:
         try:
             fleet = load_fleet(check)
+            if pd_sim.is_disaggregated(fleet):
+                pd_sim.check_fleet(fleet)
         except FleetError as exc:
             raise fail(str(exc)) from None
         requests = _workload(workload, sweep.workers, max_memory)

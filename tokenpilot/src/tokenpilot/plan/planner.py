@@ -147,6 +147,12 @@ def make_plan(requests: list[Request], slo: SLO, kinds: list[Kind], costs: list[
     if pd:
         tables.append(RateTable(kinds, buckets, ["prefill", "decode"], points))
     servable = [t for t in tables if not t.unserved()]
+    for t in tables:
+        if t not in servable:
+            side, b = t.unserved()[0]
+            log(f"no {'disaggregated' if side != 'both' else 'colocated'} fleet: no candidate "
+                f"serves bucket {b.label}{'' if side == 'both' else ' as ' + side} within "
+                "the SLO")
     if not servable:
         check_servable(colo, points)  # raises, naming the bucket
     t1 = time.perf_counter()

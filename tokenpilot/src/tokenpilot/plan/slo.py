@@ -20,7 +20,7 @@ from pathlib import Path
 import yaml
 
 from tokenpilot.catalog import norm
-from tokenpilot.config_section import read_text
+from tokenpilot.config_section import from_mapping, read_text
 from tokenpilot.hardware import UnknownGPUError, get_gpu, list_gpus
 
 
@@ -59,38 +59,42 @@ def parse_duration(key: str, value: str, spec: str) -> float:
     return x
 
 
+@dataclass(frozen=True)
+class _SLOText:
+    """The keys of an SLO string, read by ``config_section`` like every other section."""
+
+    ttft: str
+    tpot: str
+    attainment: str = "0.99"
+
+
 def parse_slo(spec: str) -> SLO:
     """The SLO of a ``--slo`` string (module doc); a bad one raises ``PlanError``."""
+    where = f"bad --slo {spec!r}"
     values: dict[str, str] = {}
     for item in spec.split(","):
         key, eq, value = item.partition("=")
         key = key.strip().lower()
         if not eq or not key or not value.strip():
-            raise PlanError(f"bad --slo {spec!r}: expected KEY=VALUE, got {item.strip()!r}; "
-                            f"{SLO_FORM}")
-        if key not in ("ttft", "tpot", "attainment"):
-            close = difflib.get_close_matches(key, ["ttft", "tpot", "attainment"], n=1)
-            hint = f" (did you mean {close[0]!r}?)" if close else ""
-            raise PlanError(f"bad --slo {spec!r}: unknown key {key!r}{hint}; {SLO_FORM}")
+            raise PlanError(f"{where}: expected KEY=VALUE, got {item.strip()!r}; {SLO_FORM}")
         if key in values:
-            raise PlanError(f"bad --slo {spec!r}: {key} given twice")
+            raise PlanError(f"{where}: {key} given twice")
         values[key] = value.strip()
-    missing = [k for k in ("ttft", "tpot") if k not in values]
-    if missing:
-        raise PlanError(f"bad --slo {spec!r}: missing {' and '.join(missing)}; {SLO_FORM}")
-    attainment = 0.99
-    if "attainment" in values:
-        text = values["attainment"]
-        try:
-            attainment = float(text.rstrip("%")) / (100 if text.endswith("%") else 1)
-        except ValueError:
-            raise PlanError(f"bad --slo {spec!r}: attainment={text!r} is not a number; "
-                            f"{SLO_FORM}") from None
-        if not 0 < attainment <= 1:
-            raise PlanError(f"bad --slo {spec!r}: attainment must be in (0, 1] (0.99 or 99%), "
-                            f"got {text}")
-    return SLO(parse_duration("ttft", values["ttft"], spec),
-               parse_duration("tpot", values["tpot"], spec), attainment)
+    try:
+        text = from_mapping(_SLOText, values, where, PlanError)
+    except PlanError as exc:
+        raise PlanError(f"{exc}; {SLO_FORM}") from None
+    try:
+        attainment = float(text.attainment.rstrip("%")) / (
+            100 if text.attainment.endswith("%") else 1)
+    except ValueError:
+        raise PlanError(f"{where}: attainment={text.attainment!r} is not a number; "
+                        f"{SLO_FORM}") from None
+    if not 0 < attainment <= 1:
+        raise PlanError(f"{where}: attainment must be in (0, 1] (0.99 or 99%), got "
+                        f"{text.attainment}")
+    return SLO(parse_duration("ttft", text.ttft, spec), parse_duration("tpot", text.tpot, spec),
+               attainment)
 
 
 def _gpu_names() -> list[str]:
