@@ -243,3 +243,13 @@ def test_check_refuses_a_fleet_simulation_cannot_run(tmp_path):
     assert "needs at least one role: decode instance" in r.stderr
     r = cli("plan", "--check", str(tmp_path / "none.yaml"), "--workload", WL)
     assert r.exit_code == 2 and "not found" in r.stderr
+
+
+def test_ray_missing_is_a_one_line_error(monkeypatch):
+    import sys
+
+    from tokenpilot.plan import SweepError
+
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray raises ImportError
+    with pytest.raises(SweepError, match=r"needs Ray: pip install 'tokenpilot\[ray\]'"):
+        Sweep("ray").map(lambda shared, t: t, [1, 2])
