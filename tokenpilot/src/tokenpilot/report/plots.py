@@ -129,3 +129,40 @@ def instance_series(sim: SimResult, path: Path) -> Path:
     fig.savefig(path, dpi=90)
     plt.close(fig)
     return path
+
+
+def cost_attainment(points: Sequence[dict], target: float, path: Path) -> Path:
+    """A plan's candidates: dollars per hour against SLO attainment, one marker per fleet
+    (filled: met the SLO; the chosen one ringed), the target as a line. ``points`` are the
+    plan document's ``candidates`` rows (``cost_per_hour``, ``attainment``, ``meets``,
+    ``fleet``, ``source``, ``chosen``)."""
+    fig, ax = plt.subplots(figsize=(10, 5.5))
+    colours = plt.get_cmap("tab10").colors
+    families = list(dict.fromkeys(_family(p) for p in points))
+    for p in points:
+        c = colours[families.index(_family(p)) % 10]
+        ax.scatter(p["cost_per_hour"], p["attainment"] * 100, s=60, color=c,
+                   facecolors=c if p["meets"] else "none", zorder=3)
+        if p.get("chosen"):
+            ax.scatter(p["cost_per_hour"], p["attainment"] * 100, s=260, facecolors="none",
+                       edgecolors="#b22", lw=2, zorder=4)
+        ax.annotate(p["fleet"], (p["cost_per_hour"], p["attainment"] * 100), fontsize=7,
+                    xytext=(5, 3), textcoords="offset points")
+    for k, fam in enumerate(families):
+        ax.scatter([], [], color=colours[k % 10], label=fam)
+    ax.axhline(target * 100, color="#b22", lw=1, ls="--", label=f"target {target:.1%}")
+    ax.set_xlabel("cost ($ per hour)")
+    ax.set_ylabel("SLO attainment in simulation (%)")
+    ax.set_ylim(top=100.5)  # attainment is a share: nothing lies above 100%
+    ax.set_title("candidate fleets (filled: met the SLO; ringed: the plan)")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8, loc="lower right")
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+    return path
+
+
+def _family(point: dict) -> str:
+    """Where a candidate came from, without its resizing: ``milp``, ``single l40s``, ..."""
+    return point["source"].split(",")[0]
