@@ -20,7 +20,9 @@ compile_commands = "build/compile_commands.json"   # when given, each file's own
 flags = ["-std=c11"]              # extra clang flags
 resource_dir = "/usr/lib/llvm-14/lib/clang/14.0.6/include"   # stddef.h/stdint.h; found if absent
 jobs = 0                          # parallel parser processes; 0 = one per CPU
-exclude = ["Drivers/**", "**/*_template.c"]   # globs, relative to this file's folder
+exclude = ["Drivers/**", "**/*_template.c"]   # globs, relative to the project's root
+root = "../firmware"              # the project's folder when this file lives elsewhere (default:
+                                  # this file's folder); other paths stay relative to this file
 
 [interrupts]                      # lists extend the defaults; replace = true replaces them
 patterns = ["*_IRQHandler", "*_isr"]            # names of interrupt handlers (globs)
@@ -242,6 +244,7 @@ class BuildTable:
     resource_dir: str | None = None
     jobs: int = checked(lambda n: n >= 0, "0 (one per CPU) or more", default=0)
     exclude: list[str] = field(default_factory=list)
+    root: str | None = None
 
 
 @dataclass(frozen=True)
@@ -377,6 +380,10 @@ def config_from_dict(data: dict[str, Any], root: Path, source: Path | None = Non
     for spec in cfg.sdks:  # the target SDK's headers are on the project's include path
         if spec.target:
             cfg.include += [p for p in spec.include if p not in cfg.include]
+    if build.root is not None:
+        cfg.root = rel(build.root)
+        if not cfg.root.is_dir():
+            raise ConfigError(f"{where}: [build] root: {cfg.root} is not a folder")
     return cfg
 
 

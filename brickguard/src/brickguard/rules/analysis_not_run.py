@@ -16,6 +16,7 @@ from brickguard.config import Config
 from brickguard.findings import NOT_RUN, Finding, Level, Location
 from brickguard.program import Program
 from brickguard.rules.base import Rule
+from brickguard.sdk.engine import SDK_RULES, misses_header
 
 ID = NOT_RUN
 
@@ -26,19 +27,27 @@ def note(message: str, where: str, line: int = 1, column: int = 1) -> Finding:
 
 
 def check(program: Program, config: Config) -> Iterable[Finding]:
+    sdk = bool(config.sdks) and any(config.rule_enabled(r) for r in SDK_RULES)
     for unit in program.units:
-        missing = any("file not found" in d.message for d in unit.diagnostics)
-        if missing and unit.incomplete:
+        if not misses_header(unit):
+            continue
+        parts = []
+        if unit.incomplete:
             n = len(unit.incomplete)
             names = ", ".join(f"{name}()" for name, _ in unit.incomplete[:8])
             names += " ..." if n > 8 else ""
+            parts.append(
+                f"{n} function{'s' if n != 1 else ''} ({names}) {'hold' if n != 1 else 'holds'} "
+                f"parse errors and {'were' if n != 1 else 'was'} analysed only as far as clang "
+                "recovered")
+        if sdk:
+            parts.append("the SDK checks (BG201-BG205) did not run on it: the missing header may "
+                         "declare any name it uses")
+        if parts:
             yield note(
-                f"rules ran on part of this file: {n} function{'s' if n != 1 else ''} "
-                f"({names}) {'hold' if n != 1 else 'holds'} parse errors and "
-                f"{'were' if n != 1 else 'was'} analysed only as far as clang recovered; fix the "
-                "BG000 errors (often a missing header: add its folder to [build] include) for a "
-                "full check",
-                unit.file, unit.incomplete[0][1],
+                f"rules ran on part of this file: {'; '.join(parts)}; add the missing header's "
+                "folder to [build] include (see BG000) for a full check",
+                unit.file, unit.incomplete[0][1] if unit.incomplete else 1,
             )
 
 
