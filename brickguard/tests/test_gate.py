@@ -234,3 +234,15 @@ def test_the_sdk_cache_is_never_written_into_the_source_tree(
     monkeypatch.delenv("XDG_CACHE_HOME")
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     assert default_cache_dir() == tmp_path / "home" / ".cache" / "brickguard" / "sdk"
+
+
+def test_a_long_run_shows_progress_on_stderr(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    import brickguard.analyze as pipeline
+
+    monkeypatch.setattr(pipeline, "PROGRESS_AFTER_S", 0.0)
+    monkeypatch.setattr(pipeline, "HEARTBEAT_S", 0.001)
+    _project(tmp_path, **{"a.c": CLEAN_C, "b.c": CLEAN_C})
+    analyze([tmp_path], load_config(start=tmp_path))
+    err = capsys.readouterr().err
+    assert f"brickguard: parsed 2/2 {tmp_path / 'b.c'}" in err and "brickguard: still " in err

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -28,7 +29,8 @@ from brickguard.rules import all_rules
 from brickguard.rules.base import Rule
 
 SOURCE_SUFFIXES = (".c",)
-PROGRESS_AFTER_S = 2.0  # a run still parsing after this long shows progress on stderr
+PROGRESS_AFTER_S = 2.0  # a run still going after this long shows progress on stderr
+HEARTBEAT_S = 5.0  # and, while one step runs long (a 5 MB file), a line this often
 
 
 class NoSourcesError(BrickguardError):
@@ -97,14 +99,20 @@ def analyze(paths: Sequence[Path], config: Config) -> AnalysisResult:
         from brickguard.misra import MisraRun
 
         misra = MisraRun([str(f) for f in files], config).start()
-    units = list(_progress(_parse_all(front, [str(f) for f in files], config.jobs), len(files)))
-    program = Program.build(units, config)
-    rules = [r for r in all_rules() if config.reports(r.id)]
-    findings: list[Finding] = []
-    for rule in rules:
-        findings.extend(rule.check(program, config))
-    if misra is not None:
-        misra_findings, misra_rules = misra.finish()
+    with Progress() as progress:
+        units = list(progress.units(_parse_all(front, [str(f) for f in files], config.jobs),
+                                    [str(f) for f in files]))
+        progress.stage = "building the program model"
+        program = Program.build(units, config)
+        rules = [r for r in all_rules() if config.reports(r.id)]
+        findings: list[Finding] = []
+        for rule in rules:
+            progress.stage = f"running {rule.id}"
+            findings.extend(rule.check(program, config))
+        progress.stage = "waiting for cppcheck (MISRA)"
+        misra_result = misra.finish() if misra is not None else None
+    if misra_result is not None:
+        misra_findings, misra_rules = misra_result
         findings.extend(misra_findings)
         rules = [*rules, *misra_rules]  # SARIF describes every MISRA rule that fired
     findings = _dedupe(findings)
@@ -129,13 +137,41 @@ def _parse_all(front: FrontEnd, files: list[str], jobs: int) -> Iterator[UnitFac
         yield from pool.map(front.parse, files, chunksize=chunk)
 
 
-def _progress(units: Iterator[UnitFacts], total: int) -> Iterator[UnitFacts]:
-    """Pass the units through; after PROGRESS_AFTER_S, a line on stderr per file parsed."""
-    start = time.monotonic()
-    for n, unit in enumerate(units, start=1):
-        if time.monotonic() - start > PROGRESS_AFTER_S:
-            print(f"brickguard: parsed {n}/{total} {unit.file}", file=sys.stderr, flush=True)
-        yield unit
+class Progress:
+    """Progress on stderr, only for runs that take a while: after PROGRESS_AFTER_S a line per
+    file parsed, and every HEARTBEAT_S a line saying what is still running (one long file)."""
+
+    def __init__(self) -> None:
+        self.start = time.monotonic()
+        self.stage = "starting"
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._beat, daemon=True)
+
+    def __enter__(self) -> Progress:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._done.set()
+        self._thread.join()
+
+    def _beat(self) -> None:
+        while not self._done.wait(HEARTBEAT_S):
+            _say(f"still {self.stage} ({time.monotonic() - self.start:.0f} s)")
+
+    def units(self, units: Iterator[UnitFacts], files: list[str]) -> Iterator[UnitFacts]:
+        """Pass the units through, saying which file is being parsed and which are done."""
+        self.stage = f"parsing {files[0]} (1/{len(files)})" if files else "parsing"
+        for n, unit in enumerate(units, start=1):
+            if time.monotonic() - self.start > PROGRESS_AFTER_S:
+                _say(f"parsed {n}/{len(files)} {unit.file}")
+            if n < len(files):
+                self.stage = f"parsing {files[n]} ({n + 1}/{len(files)})"
+            yield unit
+
+
+def _say(message: str) -> None:
+    print(f"brickguard: {message}", file=sys.stderr, flush=True)
 
 
 def _dedupe(findings: list[Finding]) -> list[Finding]:
