@@ -129,3 +129,9 @@ def test_init_then_check_misra_on_an_st_example(tmp_path: Path) -> None:
     assert len(bg000) == 1 and "stm32f4_discovery.h" in bg000[0], bg000
     assert sum(f["rule"].startswith("MISRA") for f in findings) > 20
     assert not [f for f in findings if f["rule"] == "BG002" and "MISRA" in f["message"]]
+
+
+def test_the_cli_writes_the_file_name_the_config_reads() -> None:
+    from brickguard import cli_init, config
+
+    assert cli_init.CONFIG_NAME == config.CONFIG_NAME

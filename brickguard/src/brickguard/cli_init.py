@@ -6,9 +6,10 @@ from pathlib import Path
 
 import typer
 
-from brickguard.config import CONFIG_NAME
 from brickguard.errors import BrickguardError
 from brickguard.output import fail, log
+
+CONFIG_NAME = "brickguard.toml"  # config.CONFIG_NAME, without importing the config at start-up
 
 
 def init(
