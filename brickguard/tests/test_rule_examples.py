@@ -72,6 +72,13 @@ def _run(rule: Rule, code: str, tmp_path: Path) -> set[str]:
         if "[build] include" in code:
             cfg.include.append(tmp_path / "Core" / "Inc")
         text = code + "\n"
+    elif rule.id == "BG003":
+        # The bad example's database lists another file; the regenerated one lists this one.
+        listed = "example.c" if "regenerate" in code else "other.c"
+        (tmp_path / "compile_commands.json").write_text(
+            f'[{{"directory": ".", "file": "{listed}", "arguments": ["cc", "-c", "{listed}"]}}]')
+        cfg.compile_commands = tmp_path / "compile_commands.json"
+        text = f"{PLATFORM}{code}\n"
     else:
         text = f"{PLATFORM}{code}\n"
     source = tmp_path / "example.c"

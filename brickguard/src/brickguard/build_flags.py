@@ -54,11 +54,23 @@ def load_compile_commands(path: Path) -> dict[str, tuple[str, list[str]]]:
     for e in entries:
         if not isinstance(e, dict) or "file" not in e or "directory" not in e:
             raise BrickguardError(f"{path}: each entry needs 'directory' and 'file'")
-        directory = e["directory"]
+        # A relative directory is relative to the database's own folder.
+        directory = os.path.join(os.path.dirname(os.path.abspath(path)), e["directory"])
         argv = e.get("arguments") or shlex.split(e.get("command", ""))
         file = os.path.normpath(os.path.join(directory, e["file"]))
         out[file] = (directory, _clean_argv(argv[1:], e["file"]))
     return out
+
+
+def database_compiler(path: Path) -> str | None:
+    """The compiler the compile database's first entry runs (``arm-none-eabi-gcc``...)."""
+    try:
+        entries = json.loads(Path(path).read_text(encoding="utf-8"))
+        first = entries[0]
+        argv = first.get("arguments") or shlex.split(first.get("command", ""))
+        return argv[0] if argv else None
+    except (OSError, ValueError, LookupError, AttributeError, TypeError):
+        return None
 
 
 def _clean_argv(argv: list[str], file: str) -> list[str]:

@@ -7,6 +7,7 @@ module load, so ``brickguard --version`` and ``--help`` stay instant and never n
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections import Counter
 from collections.abc import Sequence
@@ -18,6 +19,7 @@ import typer
 
 from brickguard.errors import BrickguardError
 from brickguard.findings import FAIL_LEVELS
+from brickguard.findings import NOT_RUN as SKIPPED
 from brickguard.output import Format, emit, fail, log
 from brickguard.report import (
     Report,
@@ -32,13 +34,26 @@ if TYPE_CHECKING:
     from brickguard.config import Config
 
 REPORT_FORMATS = ("text", "json", "sarif")
+# CI mode (--ci, or a CI variable as GitHub Actions, GitLab CI, CircleCI, Travis, Jenkins' and
+# Azure's set): --fail-on-skip is on unless the config or the command line says otherwise.
+CI_VARIABLES = ("CI", "GITHUB_ACTIONS", "GITLAB_CI", "BUILDKITE", "JENKINS_URL", "TF_BUILD")
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"  # src/brickguard -> brickguard/
 
 
-def _ids(option: str | None) -> list[str] | None:
+def _ids(option: str | None, name: str) -> list[str] | None:
     if option is None:
         return None
-    return [part.strip().upper() for part in option.split(",") if part.strip()]
+    from brickguard.rule_ids import checked_ids
+
+    return checked_ids([part for part in option.split(",") if part.strip()], name)
+
+
+def ci_mode(flag: bool = False) -> bool:
+    """``--ci``, or a CI service's variable set to anything but empty/false/0."""
+    if flag:
+        return True
+    return any(os.environ.get(v, "").strip().lower() not in ("", "false", "0", "no")
+               for v in CI_VARIABLES)
 
 
 def _with_overrides(config: Config, **overrides: Any) -> Config:
@@ -60,7 +75,7 @@ def run_analysis(
 
     result = analyze(list(paths), config)
     # Findings from outside the rules (the front end, cppcheck) obey --select/--ignore too.
-    findings = [f for f in result.findings if config.rule_enabled(f.rule)]
+    findings = [f for f in result.findings if config.reports(f.rule)]
     return build_report(
         findings,
         result.files,
@@ -114,6 +129,13 @@ def check(
     misra: bool = typer.Option(
         False, "--misra", help="Also check MISRA C:2012 with cppcheck's misra addon."
     ),
+    fail_on_skip: bool | None = typer.Option(
+        None, "--fail-on-skip/--no-fail-on-skip",
+        help="Exit 1 when an analysis did not run or ran partially (BG002). Default: on in CI.",
+    ),
+    ci: bool = typer.Option(
+        False, "--ci", help="CI mode (also when $CI is set): --fail-on-skip is on by default."
+    ),
 ) -> None:
     """Check C sources and report what compiles but breaks boards (exit 1 if anything fails)."""
     if fmt not in REPORT_FORMATS:
@@ -132,10 +154,12 @@ def check(
             baseline=baseline,
             write_baseline=write_baseline,
             show_suppressed=show_suppressed,
-            select=_ids(select),
-            ignore=_ids(ignore),
+            select=_ids(select, "--select"),
+            ignore=_ids(ignore, "--ignore"),
             jobs=jobs,
             misra=misra or None,
+            fail_on_skip=fail_on_skip,
+            ci=ci_mode(ci),
         )
         code = _check(paths, options)
     except BrickguardError as exc:
@@ -156,6 +180,8 @@ class CheckOptions:
     ignore: list[str] | None = None
     jobs: int | None = None
     misra: bool | None = None  # --misra: on for this run ([misra] enabled otherwise)
+    fail_on_skip: bool | None = None  # None: [rules] fail_on_skip, else on in CI mode
+    ci: bool = False
 
 
 def _check(paths: list[Path], opts: CheckOptions) -> int:
@@ -201,7 +227,16 @@ def _check(paths: list[Path], opts: CheckOptions) -> int:
         sys.stdout.write(text)
         sys.stdout.flush()
     log(summary_line(report))
-    return 1 if report.fails(threshold) else 0
+    skip_fails = opts.fail_on_skip
+    if skip_fails is None:
+        skip_fails = config.fail_on_skip if config.fail_on_skip is not None else opts.ci
+    skipped = [i for i in report.active if i.finding.rule == SKIPPED]
+    if skipped:
+        what = "fails the run (--fail-on-skip)" if skip_fails else "not failing the run: pass " \
+            "--fail-on-skip (default in CI) to fail it"
+        log(f"{len(skipped)} analys{'es' if len(skipped) != 1 else 'is'} did not run or ran "
+            f"partially ({SKIPPED} notes above); {what}")
+    return 1 if report.fails(threshold) or (skip_fails and skipped) else 0
 
 
 def _rule_dict(rule: Any) -> dict[str, Any]:

@@ -10,6 +10,8 @@ are relative to the file's folder (``Config.root``).
 [target]
 triple = "thumbv7em-none-eabi"    # the clang target; code is parsed -ffreestanding
 word_bits = 32                    # native word: wider objects can tear (BG103)
+compiler = "arm-none-eabi-gcc"    # the target's compiler (a path or a command): its C library
+                                  # headers and its macros (__GNUC__) for cppcheck; found if absent
 
 [build]
 include = ["include", "Drivers/Inc"]   # -I paths
@@ -18,6 +20,9 @@ compile_commands = "build/compile_commands.json"   # when given, each file's own
 flags = ["-std=c11"]              # extra clang flags
 resource_dir = "/usr/lib/llvm-14/lib/clang/14.0.6/include"   # stddef.h/stdint.h; found if absent
 jobs = 0                          # parallel parser processes; 0 = one per CPU
+exclude = ["Drivers/**", "**/*_template.c"]   # globs, relative to the project's root
+root = "../firmware"              # the project's folder when this file lives elsewhere (default:
+                                  # this file's folder); other paths stay relative to this file
 
 [interrupts]                      # lists extend the defaults; replace = true replaces them
 patterns = ["*_IRQHandler", "*_isr"]            # names of interrupt handlers (globs)
@@ -65,12 +70,14 @@ invalidate_all = ["my_cache_inval_all"]
 enabled = true                    # or `brickguard check --misra`
 cppcheck = "cppcheck"             # the executable
 flags = ["--suppress=misra-c2012-2.5"]   # extra cppcheck arguments
+vendor = false                    # also report MISRA in vendor/RTOS code (Drivers/, CMSIS, ...)
 
 [rules]
 select = ["BG1"]                  # rule ids or prefixes; default: all
 ignore = ["BG104"]
 fail_on = "warning"               # note | warning | error | never
 baseline = "brickguard-baseline.json"
+fail_on_skip = true               # exit 1 when an analysis did not run (BG002); default: in CI
 ```
 
 An exit routine closes the most recent open section it pairs with, and every section opened after
@@ -86,7 +93,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from brickguard.errors import ConfigError
-from brickguard.findings import FailOn
+from brickguard.findings import FALLBACK, NOT_RUN, FailOn
 from brickguard.profiles import (
     CriticalPairs,
     DmaCalls,
@@ -98,10 +105,12 @@ from brickguard.profiles import (
     default_platform,
     load_platform,
 )
+from brickguard.rule_ids import checked_ids
 from brickguard.sdk.spec import SdkSpec, SdkTable, specs_from_config
 from brickguard.tables import checked, from_mapping
 
 CONFIG_NAME = "brickguard.toml"
+GATE_NOTES = (NOT_RUN, FALLBACK)  # reported whatever select says (Config.reports)
 __all__ = ["Config", "Registration", "config_from_dict", "load_config"]
 
 DEFAULT_INTERRUPT_PATTERNS = [
@@ -188,6 +197,10 @@ class Config:
     misra: bool = False  # run cppcheck's MISRA C:2012 addon too
     cppcheck: str = "cppcheck"
     misra_flags: list[str] = field(default_factory=list)
+    misra_vendor: bool = False  # MISRA findings in vendor/RTOS code too (misra.VENDOR_GLOBS)
+    exclude: list[str] = field(default_factory=list)  # [build] exclude globs (root-relative)
+    fail_on_skip: bool | None = None  # None: on in CI mode (cli_check.ci_mode)
+    compiler: str | None = None  # [target] compiler; None: toolchain.find_gcc()'s default
 
     def has_dcache(self) -> bool:
         """Whether the target has a data cache that DMA bypasses (BG501/BG502 apply)."""
@@ -195,6 +208,14 @@ class Config:
             return self.dcache
         text = " ".join([self.target, *self.extra_flags]).lower()
         return any(cpu in text for cpu in ("cortex-m7", "cortex-m55", "cortex-m85"))
+
+    def reports(self, rule_id: str) -> bool:
+        """Whether findings of this rule are reported: enabled, or one of the gate's own notes
+        (what did not run, BG002, and set-up fallbacks, BG003), which ``select`` cannot drop;
+        only an ``ignore`` that names one exactly silences it."""
+        if rule_id in GATE_NOTES:
+            return rule_id not in self.ignore
+        return self.rule_enabled(rule_id)
 
     def rule_enabled(self, rule_id: str) -> bool:
         """Selected (by id or prefix; nothing selected = all) and not ignored."""
@@ -211,6 +232,7 @@ class TargetTable:
     word_bits: Literal[8, 16, 32, 64] | None = None
     profile: str | list[str] | None = None
     profile_files: list[str] = field(default_factory=list)
+    compiler: str | None = None
 
 
 @dataclass(frozen=True)
@@ -221,6 +243,8 @@ class BuildTable:
     flags: list[str] = field(default_factory=list)
     resource_dir: str | None = None
     jobs: int = checked(lambda n: n >= 0, "0 (one per CPU) or more", default=0)
+    exclude: list[str] = field(default_factory=list)
+    root: str | None = None
 
 
 @dataclass(frozen=True)
@@ -255,6 +279,7 @@ class MisraTable:
     enabled: bool = False
     cppcheck: str | None = None
     flags: list[str] = field(default_factory=list)
+    vendor: bool = False
 
 
 @dataclass(frozen=True)
@@ -263,6 +288,7 @@ class RulesTable:
     ignore: list[str] = field(default_factory=list)
     fail_on: FailOn | None = None
     baseline: str | None = None
+    fail_on_skip: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -330,6 +356,8 @@ def config_from_dict(data: dict[str, Any], root: Path, source: Path | None = Non
     cfg.extra_flags = list(build.flags)
     cfg.resource_dir = rel(build.resource_dir) if build.resource_dir else None
     cfg.jobs = build.jobs
+    cfg.exclude = list(build.exclude)
+    cfg.compiler = target.compiler
     _platform(cfg, file, rel, where)
     ints, tasks, crit = file.interrupts, file.tasks, file.critical
     cfg.interrupt_patterns = merged(ints, ints.patterns, cfg.interrupt_patterns)
@@ -339,17 +367,23 @@ def config_from_dict(data: dict[str, Any], root: Path, source: Path | None = Non
     cfg.task_entries = merged(tasks, tasks.entries, cfg.task_entries)
     cfg.task_creators = merged(tasks, tasks.creators, cfg.task_creators)
     cfg.critical_sections = merged(crit, crit.pairs, cfg.critical_sections)
-    cfg.select = list(rules.select)
-    cfg.ignore = list(rules.ignore)
+    cfg.select = checked_ids(rules.select, f"{where}: [rules] select")
+    cfg.ignore = checked_ids(rules.ignore, f"{where}: [rules] ignore")
+    cfg.fail_on_skip = rules.fail_on_skip
     cfg.fail_on = rules.fail_on or cfg.fail_on
     cfg.baseline = rel(rules.baseline) if rules.baseline else None
     cfg.misra = file.misra.enabled
     cfg.cppcheck = file.misra.cppcheck if file.misra.cppcheck is not None else cfg.cppcheck
     cfg.misra_flags = list(file.misra.flags)
+    cfg.misra_vendor = file.misra.vendor
     cfg.sdks = specs_from_config(file.sdk, root, where) if file.sdk is not None else []
     for spec in cfg.sdks:  # the target SDK's headers are on the project's include path
         if spec.target:
             cfg.include += [p for p in spec.include if p not in cfg.include]
+    if build.root is not None:
+        cfg.root = rel(build.root)
+        if not cfg.root.is_dir():
+            raise ConfigError(f"{where}: [build] root: {cfg.root} is not a folder")
     return cfg
 
 

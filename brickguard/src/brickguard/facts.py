@@ -194,3 +194,8 @@ class UnitFacts:
     diagnostics: list[DiagnosticFact] = field(default_factory=list)
     priorities: list[PriorityFact] = field(default_factory=list)
     lines: int = 0
+    headers: list[str] = field(default_factory=list)  # headers it included under the root
+    # Functions whose bodies hold a parse error: the rules saw them as far as clang recovered.
+    incomplete: list[tuple[str, int]] = field(default_factory=list)  # (name, line)
+    # Set when the compile database has no entry for the file and [build] flags were used.
+    fallback_flags: bool = False

@@ -9,6 +9,10 @@ from typing import Literal, get_args
 # ``--fail-on`` and ``[rules] fail_on``: exit 1 when an active finding reaches this level.
 FailOn = Literal["note", "warning", "error", "never"]
 FAIL_LEVELS: tuple[str, ...] = get_args(FailOn)
+# The gate's own notes (rules/analysis_not_run.py, rules/setup_fallback.py): reported whatever
+# ``select`` says; ``--fail-on-skip`` fails the run on NOT_RUN.
+NOT_RUN = "BG002"  # an analysis did not run, or ran on part of the code
+FALLBACK = "BG003"  # a set-up gap filled by brickguard's own stated choice
 
 
 class Level(StrEnum):

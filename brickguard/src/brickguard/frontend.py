@@ -4,7 +4,14 @@ Each unit is parsed with the project's real flags: its entry in ``compile_comman
 one is configured, else the configured include paths and defines under the embedded target triple
 with ``-ffreestanding``. The PyPI ``libclang`` wheel ships no compiler builtin headers
 (``stddef.h``, ``stdint.h``, ``stdarg.h``), so a resource directory is found on the machine
-(Debian's ``libclang-common-*-dev``, or GCC's own include folder) and passed with ``-isystem``.
+(Debian's ``libclang-common-*-dev``, or GCC's own include folder) and passed with ``-isystem``;
+the C library's headers (``string.h``, ``stdio.h``) come from the target's cross compiler's
+search list, or Debian's newlib/picolibc (``toolchain.c_library``).
+
+A file that misses a header is parsed on (libclang's keep-going mode): the missing header is
+one BG000, the functions whose bodies then hold errors are named (``UnitFacts.incomplete``,
+BG002), and every rule runs on what parsed. A file the compile database does not list is parsed
+with the ``[build]`` flags (``UnitFacts.fallback_flags``, BG003).
 
 What libclang does not expose directly, and how it is read here:
 - ``__attribute__((interrupt))`` is an opaque UNEXPOSED_ATTR: its tokens are read.
@@ -53,10 +60,12 @@ from brickguard.facts import (
     UnitFacts,
     Where,
 )
+from brickguard.toolchain import INSTALL_HINT, c_library
 
 K = CursorKind
 SDK_WARNINGS = {"-Wenum-conversion", "-Wint-conversion", "-Wincompatible-pointer-types"}
 INTERRUPT_ATTRS = {"interrupt", "isr", "signal", "naked_isr"}
+KEEP_GOING = 0x200  # CXTranslationUnit_KeepGoing: go on after a fatal error (a missing header)
 _ALIGN_TEXT = re.compile(rb"(?:aligned|_Alignas|alignas)\s*(?:\(\s*([^()]*)\))?")
 
 
@@ -66,14 +75,18 @@ class FrontEnd:
     def __init__(self, config: Config) -> None:
         self.config = config
         self.resource_dir = find_resource_dir(config.resource_dir)
+        self.libc = c_library(config.compiler)
         self.commands = (
             load_compile_commands(config.compile_commands) if config.compile_commands else {}
         )
+        self.root = os.path.realpath(config.root) + os.sep
 
     def resource_hint(self, message: str) -> str | None:
         """What to do about a diagnostic the user's set-up causes, or None."""
         if self.resource_dir is None and BUILTIN_HEADER.search(message):
             return RESOURCE_HINT
+        if "file not found" in message and not self.libc.include_dirs and _is_libc(message):
+            return f"no C library headers for the target were found: {INSTALL_HINT}"
         if "file not found" in message and not self.commands:
             return ("add the header's folder to [build] include in brickguard.toml, or point "
                     "[build] compile_commands at the project's compile_commands.json")
@@ -82,9 +95,11 @@ class FrontEnd:
     def args_for(self, file: str) -> tuple[str | None, list[str]]:
         """(working directory, clang arguments) for one translation unit."""
         c = self.config
-        base = ["-ffreestanding"]
+        base = ["-ffreestanding", "-ferror-limit=0"]
         if self.resource_dir is not None:
             base += ["-isystem", str(self.resource_dir)]
+        for folder in self.libc.include_dirs:  # after the builtin headers: clang's come first
+            base += ["-idirafter", str(folder)]
         entry = self.commands.get(os.path.normpath(os.path.abspath(file)))
         if entry is not None:
             directory, argv = entry
@@ -96,6 +111,11 @@ class FrontEnd:
         args += [f"-D{d}" for d in c.defines]
         return None, [*args, *c.extra_flags]
 
+    def falls_back(self, file: str) -> bool:
+        """A compile database is configured but does not list this file."""
+        return bool(self.commands) and \
+            os.path.normpath(os.path.abspath(file)) not in self.commands
+
     def parse(self, file: str) -> UnitFacts:
         sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
         directory, args = self.args_for(file)
@@ -104,7 +124,8 @@ class FrontEnd:
             if directory:
                 os.chdir(directory)
             tu = _index().parse(
-                file, args=args, options=TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD
+                file, args=args,
+                options=TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD | KEEP_GOING,
             )
         except TranslationUnitLoadError as exc:
             tu = None
@@ -116,11 +137,25 @@ class FrontEnd:
             os.chdir(old)
         if tu is not None:
             unit = UnitContext(tu, file, self.config).extract()
+            unit.headers = sorted({
+                i.include.name for i in tu.get_includes()
+                if os.path.realpath(i.include.name).startswith(self.root)
+            })
+        unit.fallback_flags = self.falls_back(file)
         unit.diagnostics = [
             replace(d, hint=hint) if (hint := self.resource_hint(d.message)) else d
             for d in unit.diagnostics
         ]
         return unit
+
+
+_LIBC = re.compile(r"'(?:assert|ctype|errno|inttypes|locale|math|setjmp|signal|stdio|stdlib|"
+                   r"string|strings|time|wchar|wctype|fenv|complex|uchar|sys/\w+)\.h' "
+                   r"file not found")
+
+
+def _is_libc(message: str) -> bool:
+    return _LIBC.search(message) is not None
 
 
 @lru_cache(maxsize=1)
@@ -245,7 +280,26 @@ class UnitContext:
             elif c.kind == K.VAR_DECL and not c.location.is_in_system_header:
                 self.vector_table(c)
         unit.objects = list(self.objects.values())
+        unit.incomplete = self.incomplete(top)
         return unit
+
+    def incomplete(self, top: list[Cursor]) -> list[tuple[str, int]]:
+        """(name, line) of the main file's functions whose bodies hold an error, in order."""
+        lines = sorted(d.where.line for d in self.unit.diagnostics
+                       if d.severity != "warning" and d.where.file == self.main_file)
+        if not lines:
+            return []
+        out = []
+        for c in top:
+            if c.kind != K.FUNCTION_DECL or not c.is_definition():
+                continue
+            ext = c.extent
+            if ext.start.file is None or ext.start.file.name != self.main_file:
+                continue
+            i = bisect.bisect_left(lines, ext.start.line)
+            if i < len(lines) and lines[i] <= ext.end.line:
+                out.append((c.spelling, c.location.line))
+        return out
 
     def function(self, c: Cursor) -> None:
         usr, name = c.get_usr(), c.spelling

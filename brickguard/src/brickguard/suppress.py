@@ -44,6 +44,20 @@ def parse_suppression(text: str, line: int) -> Suppression | None:
     return Suppression(rules=rules, reason=reason, line=line)
 
 
+def suppression_ids(text: str) -> list[tuple[str, int]]:
+    """The rule IDs one source line's suppression names, upper case, each with its 1-based
+    column (``*`` included): what BG001 checks against the known rules."""
+    match = _PATTERN.search(text)
+    if match is None:
+        return []
+    out, column = [], match.start("rules") + 1
+    for part in match["rules"].split(","):
+        if part.strip():
+            out.append((part.strip().upper(), column + len(part) - len(part.lstrip())))
+        column += len(part) + 1
+    return out
+
+
 def _is_comment_only(text: str) -> bool:
     stripped = text.lstrip()
     return stripped.startswith("//") or stripped.startswith("/*") or stripped.startswith("*")

@@ -14,6 +14,7 @@ How the interrupt rules relate, so one bug gives one finding per place (not a fl
 from __future__ import annotations
 
 from brickguard.rules import (
+    analysis_not_run,
     dma_buffer_placement,
     dma_cache_maintenance,
     frontend_diagnostic,
@@ -29,12 +30,18 @@ from brickguard.rules import (
     sdk_other_version,
     sdk_unknown_function,
     sdk_unknown_name,
+    setup_fallback,
+    suppression_unknown_rule,
     unbalanced_critical_section,
 )
 from brickguard.rules.base import Rule
 
 _MODULES = (
     frontend_diagnostic,  # BG000
+    # BG001-BG003: the gate itself (a bad suppression, what did not run, a set-up fallback)
+    suppression_unknown_rule,  # BG001
+    analysis_not_run,  # BG002
+    setup_fallback,  # BG003
     # BG1xx: interrupts and concurrency
     isr_shared_unprotected,  # BG101
     isr_nonatomic_update,  # BG102

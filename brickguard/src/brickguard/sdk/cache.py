@@ -32,12 +32,11 @@ class LoadInfo:
 
 
 def default_cache_dir(root: Path | None = None) -> Path:
-    """``$BRICKGUARD_CACHE_DIR`` when set; else ``<root>/.brickguard-cache/sdk`` for a project;
-    else ``$XDG_CACHE_HOME/brickguard/sdk``."""
+    """``$BRICKGUARD_CACHE_DIR`` when set; else ``$XDG_CACHE_HOME/brickguard/sdk`` (or
+    ``~/.cache/brickguard/sdk``): never the project's own tree (``root`` is not used; the key
+    holds every header's hash, so projects share one cache safely)."""
     if os.environ.get("BRICKGUARD_CACHE_DIR"):
         return Path(os.environ["BRICKGUARD_CACHE_DIR"])
-    if root is not None:
-        return Path(root) / ".brickguard-cache" / "sdk"
     xdg = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(xdg) / "brickguard" / "sdk"
 

@@ -18,6 +18,9 @@ from brickguard.sdk.spec import SdkSpec
 if TYPE_CHECKING:
     from brickguard.config import Config
 
+SDK_RULES = ("BG201", "BG202", "BG203", "BG204", "BG205")  # the rules built on the SDK index
+
+
 def context_for(config: Config) -> SdkContext | None:
     """The target SDK and the others from ``config.sdks``; None when no SDK is configured."""
     if not config.sdks:
@@ -51,12 +54,22 @@ def _diags(unit: UnitFacts) -> list[Diag]:
 
 def sdk_findings(units: Sequence[UnitFacts], config: Config) -> list[tuple[UnitFacts, SdkFinding]]:
     """Every SDK finding of every unit, with the unit whose diagnostics it claims."""
+    if not any(config.rule_enabled(r) for r in SDK_RULES):
+        return []  # no SDK rule selected: the index is not even loaded
     ctx = context_for(config)
     if ctx is None:
         return []
     project = frozenset(f.name for u in units for f in u.functions)
     ctx = SdkContext(ctx.target, ctx.others, project)
-    return [(unit, f) for unit in units for f in classify(_diags(unit), ctx, _read)]
+    # A unit that misses a header is not judged: any name it uses may be declared there, so an
+    # "unknown" name is no evidence of a hallucinated API (BG002 says the check did not run).
+    return [(unit, f) for unit in units if not misses_header(unit)
+            for f in classify(_diags(unit), ctx, _read)]
+
+
+def misses_header(unit: UnitFacts) -> bool:
+    """A header the unit includes was not found (it was parsed on without it)."""
+    return any(d.message.endswith("file not found") for d in unit.diagnostics)
 
 
 def claimed_diagnostics(
