@@ -66,6 +66,9 @@ enabled = true                    # or `brickguard check --misra`
 cppcheck = "cppcheck"             # the executable
 flags = ["--suppress=misra-c2012-2.5"]   # extra cppcheck arguments
 
+[soak]                            # `brickguard soak`: see soak/settings.py for every key
+scenario = "main"
+
 [rules]
 select = ["BG1"]                  # rule ids or prefixes; default: all
 ignore = ["BG104"]
@@ -99,6 +102,7 @@ from brickguard.profiles import (
     load_platform,
 )
 from brickguard.sdk.spec import SdkSpec, SdkTable, specs_from_config
+from brickguard.soak.settings import SoakTable
 from brickguard.tables import checked, from_mapping
 
 CONFIG_NAME = "brickguard.toml"
@@ -188,6 +192,7 @@ class Config:
     misra: bool = False  # run cppcheck's MISRA C:2012 addon too
     cppcheck: str = "cppcheck"
     misra_flags: list[str] = field(default_factory=list)
+    soak: SoakTable | None = None  # [soak]: what `brickguard soak` runs (soak/settings.py)
 
     def has_dcache(self) -> bool:
         """Whether the target has a data cache that DMA bypasses (BG501/BG502 apply)."""
@@ -276,6 +281,7 @@ class ConfigFile:
     misra: MisraTable = field(default_factory=MisraTable)
     rules: RulesTable = field(default_factory=RulesTable)
     sdk: SdkTable | list[SdkTable] | None = None  # [sdk] or [[sdk]]: see sdk/spec.py
+    soak: SoakTable | None = None  # see soak/settings.py
 
 
 def load_config(path: Path | None = None, start: Path | None = None) -> Config:
@@ -347,6 +353,7 @@ def config_from_dict(data: dict[str, Any], root: Path, source: Path | None = Non
     cfg.cppcheck = file.misra.cppcheck if file.misra.cppcheck is not None else cfg.cppcheck
     cfg.misra_flags = list(file.misra.flags)
     cfg.sdks = specs_from_config(file.sdk, root, where) if file.sdk is not None else []
+    cfg.soak = file.soak
     for spec in cfg.sdks:  # the target SDK's headers are on the project's include path
         if spec.target:
             cfg.include += [p for p in spec.include if p not in cfg.include]

@@ -1,0 +1,462 @@
+"""Exploration: the interrupt placed on every instruction boundary that matters, one run each.
+
+1. Setup functions run, then each handler's ``prime`` runs: the state the scenario starts in
+   (snapshot S0).
+2. Each handler runs once from S0 with memory hooks: its *footprint* (the RAM it reads and writes,
+   its stack aside).
+3. One run without interrupts (the baseline) records every RAM access of the scenario, the
+   instruction it was made by, and at every boundary whether each handler could fire there
+   (PRIMASK clear, BASEPRI above the handler's priority, its NVIC enable bit set when it has an
+   IRQ number). A scenario that faults or hangs here is an error: the bug is not a race.
+4. Per handler: the boundaries before each scenario access that conflicts with the footprint
+   (a write to what the handler touches, a read of what it writes), every boundary within
+   ``window`` of them, and the two serial references of each scenario call: the handler wholly
+   before the call and wholly after it. From snapshots (CPU context + RAM + peripheral state) the
+   handler is injected at each, and the run goes on to its end.
+5. Oracles per run: the checks (C functions returning non-zero, ``BG_SOAK_ASSERT``), a fault,
+   a lock-up (an instruction budget spent), and serializability: the values the scenario read
+   from the shared memory and the final shared state must equal those of one of the two serial
+   references.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from brickguard.errors import BrickguardError
+from brickguard.soak.build import RAM_BASE, Image
+from brickguard.soak.machine import Machine, Snapshot, Stop
+from brickguard.soak.settings import InterruptSpec, SoakTable
+
+Read = tuple[int, int, int]  # (address, size, value)
+
+
+@dataclass(frozen=True, slots=True)
+class Access:
+    index: int  # instructions executed before the one that made it (its boundary)
+    pc: int
+    addr: int
+    size: int
+    write: bool
+    value: int
+
+
+@dataclass
+class Outcome:
+    reads: tuple[Read, ...]
+    read_pcs: tuple[int, ...]
+    final: bytes
+    broken: list[str] = field(default_factory=list)
+    fault: str = ""
+    hung: str = ""
+
+    @property
+    def key(self) -> tuple[tuple[Read, ...], bytes]:
+        return (self.reads, self.final)
+
+
+@dataclass
+class Failure:
+    handler: str
+    boundary: int
+    pc: int
+    kind: str  # "check", "fault", "lock-up", "not serializable"
+    outcome: Outcome
+    before: Outcome | None = None  # the serial references of the call it landed in
+    after: Outcome | None = None
+
+
+@dataclass
+class HandlerResult:
+    spec: InterruptSpec
+    planned: int = 0
+    explored: int = 0
+    masked: int = 0  # candidate boundaries where the handler could not fire
+    complete: bool = True
+    note: str = ""
+    footprint_reads: dict[int, int] = field(default_factory=dict)  # byte -> pc of the handler
+    footprint_writes: dict[int, int] = field(default_factory=dict)
+    conflicts: list[Access] = field(default_factory=list)
+    failures: list[Failure] = field(default_factory=list)
+
+
+@dataclass
+class Baseline:
+    total: int  # instructions the scenario ran
+    pcs: list[int]  # pc at each boundary
+    enabled: list[int]  # per boundary: bit i set when handler i can fire there
+    accesses: list[Access]
+    calls: list[int]  # boundary before each scenario call, then the end
+    outcome: Outcome | None = None
+
+
+@dataclass
+class SoakResult:
+    image: Image
+    soak: SoakTable
+    baseline: Baseline
+    handlers: list[HandlerResult]
+    runs: int
+    seconds: float
+
+
+Progress = Callable[[str, int, int, float], None]
+
+
+class Explorer:
+    def __init__(self, image: Image, soak: SoakTable) -> None:
+        if not soak.interrupts:
+            raise BrickguardError(
+                "[soak] lists no interrupts: add [[soak.interrupts]] handler = ...")
+        self.image, self.soak = image, soak
+        self.m = Machine(image, soak)
+        self.main = soak.scenario == "main"
+        self.drive = image.address("__bg_drive")
+        self.handlers = [image.address(spec.handler) for spec in soak.interrupts]
+        self.checks = [(name, image.address(name)) for name in soak.checks]
+        for name in soak.setup:
+            image.address(name)
+        image.address(soak.scenario)
+        self.s0 = self._start()
+        self.recording = False
+        self.reads: list[Read] = []
+        self.read_pcs: list[int] = []
+        self.shared_lo = RAM_BASE
+        self.shared_hi = image.stack_bottom  # globals: RAM below the stack
+
+    # -- 1. the starting state ---------------------------------------------------------------
+    def _start(self) -> Snapshot:
+        m, soak = self.m, self.soak
+        for name in soak.setup:
+            stop, why = m.call(self.image.address(name), soak.budget)
+            if stop != Stop.RETURN:
+                raise BrickguardError(f"[soak] setup {name}() {self._why(stop, why)} "
+                                      "without any interrupt")
+        for spec, addr in zip(soak.interrupts, self.handlers, strict=True):
+            for _ in range(spec.prime):
+                stop, why = m.interrupt(addr, soak.handler_budget)
+                if stop != Stop.RETURN:
+                    raise BrickguardError(f"[soak] prime: {spec.handler} {self._why(stop, why)}")
+        m.reg(m.arm.UC_ARM_REG_PC, self.drive)
+        m.reg(m.arm.UC_ARM_REG_LR, m.ret | 1)  # the driver returns to where every run stops
+        return m.snapshot()
+
+    def _why(self, stop: str, why: str) -> str:
+        if stop == Stop.FAULT:
+            return f"faults ({why}{self._where(self.m.pc)})"
+        return "does not return within its instruction budget (a lock-up)"
+
+    def _where(self, pc: int) -> str:
+        line = self.image.line_at(pc)
+        return f", {line[0]}:{line[1]}" if line else ""
+
+    # -- 2. footprints -----------------------------------------------------------------------
+    def footprint(self, index: int, start: Snapshot) -> tuple[dict[int, int], dict[int, int]]:
+        from unicorn import UC_HOOK_CODE, UC_HOOK_MEM_READ, UC_HOOK_MEM_WRITE, UC_MEM_WRITE
+
+        m = self.m
+        reads: dict[int, int] = {}
+        writes: dict[int, int] = {}
+        last = [0]
+
+        def code(uc, addr, size, _):
+            last[0] = addr
+
+        def hook(uc, access, addr, size, value, _):
+            into = writes if access == UC_MEM_WRITE else reads
+            for b in range(addr, addr + size):
+                into.setdefault(b, last[0])
+
+        m.restore(start)
+        hooks = [m.uc.hook_add(UC_HOOK_CODE, code),
+                 m.uc.hook_add(UC_HOOK_MEM_READ | UC_HOOK_MEM_WRITE, hook, None,
+                               self.shared_lo, self.shared_hi - 1)]
+        m.uc.ctl_flush_tb()
+        try:
+            # A handler that faults or hangs here leaves the footprint it made so far; the run
+            # that injects it at the first boundary reports the fault or the lock-up.
+            m.interrupt(self.handlers[index], self.soak.handler_budget)
+        finally:
+            m.unhook(hooks)
+        return reads, writes
+
+    # -- 3. the baseline ---------------------------------------------------------------------
+    def baseline(self) -> Baseline:
+        from unicorn import UC_HOOK_CODE, UC_HOOK_MEM_READ, UC_HOOK_MEM_WRITE, UC_MEM_WRITE
+
+        m, soak, a = self.m, self.soak, self.m.arm
+        pcs: list[int] = []
+        enabled: list[int] = []
+        accesses: list[Access] = []
+        calls: list[int] = []
+        call_addr = self.image.address("__bg_call")
+        specs = list(soak.interrupts)
+        primask_reg, basepri_reg = a.UC_ARM_REG_PRIMASK, a.UC_ARM_REG_BASEPRI
+
+        def code(uc, addr, size, _):
+            pcs.append(addr)
+            primask = uc.reg_read(primask_reg)
+            basepri = uc.reg_read(basepri_reg)
+            bits = 0
+            if not primask & 1:
+                for i, spec in enumerate(specs):
+                    prio = m.irq_priority(spec.irq) if spec.irq is not None else spec.priority
+                    if basepri and prio >= basepri:
+                        continue
+                    if spec.irq is not None and not m.irq_enabled(spec.irq):
+                        continue
+                    bits |= 1 << i
+            enabled.append(bits)
+
+        def mem(uc, access, addr, size, value, _):
+            index = len(pcs) - 1
+            write = access == UC_MEM_WRITE
+            if addr == call_addr and write:
+                calls.append(index + 1)
+                return
+            if not write:
+                value = int.from_bytes(uc.mem_read(addr, size), "little")
+            accesses.append(Access(index, pcs[-1], addr, size, write, value))
+
+        m.restore(self.s0)
+        hooks = [m.uc.hook_add(UC_HOOK_CODE, code),
+                 m.uc.hook_add(UC_HOOK_MEM_READ | UC_HOOK_MEM_WRITE, mem, None,
+                               self.shared_lo, self.shared_hi - 1)]
+        m.uc.ctl_flush_tb()
+        try:
+            stop, why = m.call(self.drive, soak.budget)
+        finally:
+            m.unhook(hooks)
+        what = "main" if self.main else f"the scenario {soak.scenario}()"
+        if stop == Stop.FAULT:
+            raise BrickguardError(f"{what} faults without any interrupt: {why}"
+                                  f"{self._where(m.pc)}; map the memory it uses "
+                                  "([[soak.peripherals]]) or fix the scenario")
+        if stop == Stop.BUDGET and not self.main:
+            raise BrickguardError(f"{what} does not return within {soak.budget} instructions "
+                                  "without any interrupt (a lock-up, or raise [soak] budget)")
+        broken = self._checks()
+        if broken:
+            raise BrickguardError(f"the checks fail without any interrupt: {'; '.join(broken)}")
+        total = len(pcs)
+        if not calls or calls[-1] != total:
+            calls.append(total)  # main still running at the end of its budget
+        pcs.append(m.pc)
+        enabled.append(enabled[-1] if enabled else 0)
+        base = Baseline(total, pcs, enabled, accesses, calls)
+        return base
+
+    # -- 4. injected runs --------------------------------------------------------------------
+    def explore(self, progress: Progress | None = None, only: int | None = None,
+                at: int | None = None) -> SoakResult:
+        """Explore every handler (or handler ``only``; at one boundary ``at`` for a replay)."""
+        from unicorn import UC_HOOK_MEM_READ
+
+        started = time.monotonic()
+        base = self.baseline()
+        self.base = base
+        hull = self._reads_hook_range()
+        h = self.m.uc.hook_add(UC_HOOK_MEM_READ, self._on_read, None, hull[0], hull[1] - 1)
+        self.m.uc.ctl_flush_tb()
+        results: list[HandlerResult] = []
+        runs = 0
+        try:
+            self.m.restore(self.s0)
+            for i, spec in enumerate(self.soak.interrupts):
+                if only is not None and i != only:
+                    continue
+                r = HandlerResult(spec)
+                reads, writes = self.footprint(i, self.s0)
+                r.footprint_reads, r.footprint_writes = reads, writes
+                results.append(r)
+                runs += self._explore_one(i, r, base, started, progress, at)
+        finally:
+            self.m.unhook([h])
+        return SoakResult(self.image, self.soak, base, results, runs,
+                          time.monotonic() - started)
+
+    def _reads_hook_range(self) -> tuple[int, int]:
+        return self.shared_lo, max(self.shared_hi, self.shared_lo + 1)
+
+    def _on_read(self, uc, access, addr, size, value, _):
+        if self.recording and addr in self.shared:
+            self.reads.append((addr, size, int.from_bytes(uc.mem_read(addr, size), "little")))
+            self.read_pcs.append(uc.reg_read(self.m.arm.UC_ARM_REG_PC))
+
+    def _explore_one(self, i: int, r: HandlerResult, base: Baseline, started: float,
+                     progress: Progress | None, at: int | None) -> int:
+        soak = self.soak
+        touched = set(r.footprint_reads) | set(r.footprint_writes)
+        written = set(r.footprint_writes)
+        self.shared = frozenset(touched)
+        self.shared_sorted = sorted(touched)
+        r.conflicts = [acc for acc in base.accesses
+                       if any(b in (touched if acc.write else written)
+                              for b in range(acc.addr, acc.addr + acc.size))]
+        if at is None and not r.conflicts:
+            r.note = ("the scenario makes no access that conflicts with the handler's "
+                      f"{len(touched)} byte(s) of RAM: nothing to explore")
+            return 0
+        refs: set[int] = set()
+        wanted: set[int] = set()
+        calls = base.calls
+        for acc in r.conflicts:
+            c = _call_of(calls, acc.index)
+            lo, hi = calls[c], calls[c + 1]
+            refs.update((lo, hi))
+            for k in range(max(lo, acc.index - soak.window), min(hi, acc.index + soak.window) + 1):
+                wanted.add(k)
+        if at is not None:
+            c = _call_of(calls, min(at, base.total - 1) if base.total else 0)
+            refs = {calls[c], calls[min(c + 1, len(calls) - 1)]}
+            wanted = {at}
+        bit = 1 << i
+        fire = {k for k in wanted if base.enabled[k] & bit}
+        r.masked = len(wanted - fire)
+        points = sorted(fire | refs)
+        r.planned = len(points)
+        outcomes: dict[int, Outcome] = {}
+        prefix_index = _ReadPrefix(base.accesses, self.shared)
+        m = self.m
+        m.restore(self.s0)
+        pos = 0
+        last_report = 0.0
+        handler = self.handlers[i]
+        for k in points:
+            if r.explored >= soak.max_runs or time.monotonic() - started > soak.max_seconds:
+                r.complete = False
+                r.note = (f"stopped after {r.explored} of {r.planned} runs: "
+                          f"[soak] max_runs = {soak.max_runs}, max_seconds = {soak.max_seconds}")
+                break
+            if k > pos:
+                stop, why = m.resume(k - pos)
+                if stop != Stop.BUDGET:
+                    raise BrickguardError(f"soak: the replay of the baseline diverged at {k}: "
+                                          f"{stop} {why}")
+                pos = k
+            snap = m.snapshot()
+            outcomes[k] = self._injected(handler, k, base, prefix_index)
+            m.restore(snap)
+            r.explored += 1
+            now = time.monotonic()
+            if progress is not None and now - last_report > 0.5:
+                last_report = now
+                progress(r.spec.handler, r.explored, r.planned, now - started)
+        if progress is not None:
+            progress(r.spec.handler, r.explored, r.planned, time.monotonic() - started)
+        for k, out in outcomes.items():
+            if k not in fire and k not in refs:
+                continue
+            failure = self._judge(r.spec.handler, k, out, outcomes, calls, base)
+            if failure is not None and (k in fire or failure.kind != "not serializable"):
+                r.failures.append(failure)
+        return r.explored
+
+    def _injected(self, handler: int, k: int, base: Baseline, prefix: _ReadPrefix) -> Outcome:
+        m, soak = self.m, self.soak
+        self.reads, self.read_pcs = [], []
+        stop, why = m.interrupt(handler, soak.handler_budget)
+        out_fault, out_hung = "", ""
+        if stop == Stop.FAULT:
+            out_fault = f"the handler faults: {why}{self._where(m.pc)}"
+        elif stop == Stop.BUDGET:
+            out_hung = (f"the handler does not return within {soak.handler_budget} "
+                        f"instructions{self._where(m.pc)}")
+        else:
+            remaining = (base.total - k) if self.main else (soak.budget - k)
+            if remaining > 0 and not (k >= base.total and not self.main):
+                self.recording = True
+                stop, why = m.resume(remaining)
+                self.recording = False
+                if stop == Stop.FAULT:
+                    out_fault = f"the scenario faults after the interrupt: {why}{self._where(m.pc)}"
+                elif stop == Stop.BUDGET and not self.main:
+                    out_hung = (f"the scenario does not return within {soak.budget} instructions "
+                                f"after the interrupt (lock-up){self._where(m.pc)}")
+        pre_reads, pre_pcs = prefix.before(k)
+        outcome = Outcome(pre_reads + tuple(self.reads), pre_pcs + tuple(self.read_pcs),
+                          self._final(), fault=out_fault, hung=out_hung)
+        if not out_fault and not out_hung:
+            outcome.broken = self._checks()
+        return outcome
+
+    def _final(self) -> bytes:
+        s = self.shared_sorted
+        if not s:
+            return b""
+        blob = self.m.ram(s[0], s[-1] - s[0] + 1)
+        return bytes(blob[b - s[0]] for b in s)
+
+    def _checks(self) -> list[str]:
+        m = self.m
+        broken = []
+        for name, addr in self.checks:
+            stop, why = m.call(addr, self.soak.handler_budget)
+            if stop != Stop.RETURN:
+                broken.append(f"{name}() {self._why(stop, why)}")
+                continue
+            value = m.reg(m.arm.UC_ARM_REG_R0)
+            if value:
+                broken.append(f"{name}() returned {value}")
+        line_addr = self.image.symbols.get("__bg_assert_line")
+        if line_addr is not None:
+            line = int.from_bytes(m.ram(line_addr.addr, 4), "little")
+            if line:
+                expr = self._cstring(self.image.address("__bg_assert_expr"))
+                file = self._cstring(self.image.address("__bg_assert_file"))
+                broken.append(f"BG_SOAK_ASSERT({expr}) failed at {file}:{line}")
+        return broken
+
+    def _cstring(self, pointer_at: int) -> str:
+        ptr = int.from_bytes(self.m.ram(pointer_at, 4), "little")
+        try:
+            raw = bytes(self.m.uc.mem_read(ptr, 200))
+        except Exception:  # noqa: BLE001 - unicorn's UcError: not a mapped address
+            return "?"
+        return raw.split(b"\0", 1)[0].decode("utf-8", "replace")
+
+    # -- 5. oracles --------------------------------------------------------------------------
+    def _judge(self, handler: str, k: int, out: Outcome, outcomes: dict[int, Outcome],
+               calls: list[int], base: Baseline) -> Failure | None:
+        pc = base.pcs[min(k, len(base.pcs) - 1)]
+        if out.fault:
+            return Failure(handler, k, pc, "fault", out)
+        if out.hung:
+            return Failure(handler, k, pc, "lock-up", out)
+        if out.broken:
+            return Failure(handler, k, pc, "check", out)
+        c = _call_of(calls, min(k, base.total - 1) if base.total else 0)
+        before = outcomes.get(calls[c])
+        after = outcomes.get(calls[min(c + 1, len(calls) - 1)])
+        if before is None or after is None:
+            return None
+        if out.key in (before.key, after.key):
+            return None
+        return Failure(handler, k, pc, "not serializable", out, before, after)
+
+
+def _call_of(calls: list[int], index: int) -> int:
+    """Which scenario call boundary ``index`` lies in (calls[c] <= index < calls[c + 1])."""
+    lo = 0
+    for c in range(len(calls) - 1):
+        if calls[c] <= index:
+            lo = c
+    return lo
+
+
+class _ReadPrefix:
+    """The baseline's reads of shared memory before a boundary (identical in every run there)."""
+
+    def __init__(self, accesses: list[Access], shared: frozenset[int]) -> None:
+        self.rows = [a for a in accesses if not a.write and a.addr in shared]
+        self.reads = tuple((a.addr, a.size, a.value) for a in self.rows)
+        self.pcs = tuple(a.pc for a in self.rows)
+        self.indices = [a.index for a in self.rows]
+
+    def before(self, k: int) -> tuple[tuple[Read, ...], tuple[int, ...]]:
+        import bisect
+
+        n = bisect.bisect_left(self.indices, k)
+        return self.reads[:n], self.pcs[:n]
