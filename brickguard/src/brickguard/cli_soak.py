@@ -96,7 +96,7 @@ def run_soak(paths: list[Path], config_path: Path | None, fmt: str, output: Path
         log(f"soak: built for {image.cpu}{stubs}")
     explorer = Explorer(image, soak_table)
     result = explorer.explore(progress=_progress(quiet), only=only, at=at)
-    witnessed = findings(result, replay_command(paths, config_path))
+    witnessed = findings(result, replay_command(paths, config_path), explorer.rerun)
     text = _render(result, witnessed, fmt, Path(config.root))
     if output is not None:
         try:

@@ -65,6 +65,7 @@ class Image:
     lines: list[tuple[int, str, int]]  # (address, file, line), sorted by address
     disasm: dict[int, str]  # address -> "ldrb r3, [r2]"
     stubbed: list[str] = field(default_factory=list)
+    uses_assert: bool = False  # some source calls BG_SOAK_ASSERT
     _objects: list[Symbol] = field(default_factory=list)
     _functions: list[Symbol] = field(default_factory=list)
 
@@ -235,7 +236,9 @@ def build(paths: list[Path], config: Config, soak: SoakTable,
             if errors:
                 raise BrickguardError(f"the soak image does not link: {_first_error(errors)}")
             stubbed = undefined
-        return _read_image(gcc, elf, cpu, stubbed)
+        image = _read_image(gcc, elf, cpu, stubbed)
+        image.uses_assert = "__bg_soak_assert_failed" in _called(objects[:len(sources)])
+        return image
 
 
 def _compile(gcc: Path, flags: list[str], src: Path, obj: Path, cpu: str) -> None:

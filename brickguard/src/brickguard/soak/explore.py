@@ -31,6 +31,7 @@ from brickguard.soak.machine import Machine, Snapshot, Stop
 from brickguard.soak.settings import InterruptSpec, SoakTable
 
 Read = tuple[int, int, int]  # (address, size, value)
+SNAPSHOTS_PER_PASS = 2000  # snapshots held at once (each one copy of the image's RAM)
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +81,8 @@ class HandlerResult:
     footprint_writes: dict[int, int] = field(default_factory=dict)
     conflicts: list[Access] = field(default_factory=list)
     failures: list[Failure] = field(default_factory=list)
+    seconds: float = 0.0  # wall time of the injected runs (their snapshots included)
+    cpu_seconds: float = 0.0  # the same in this process's CPU time
 
 
 @dataclass
@@ -107,6 +110,8 @@ Progress = Callable[[str, int, int, float], None]
 
 class Explorer:
     def __init__(self, image: Image, soak: SoakTable) -> None:
+        from unicorn import UC_HOOK_MEM_READ
+
         if not soak.interrupts:
             raise BrickguardError(
                 "[soak] lists no interrupts: add [[soak.interrupts]] handler = ...")
@@ -121,10 +126,17 @@ class Explorer:
         image.address(soak.scenario)
         self.s0 = self._start()
         self.recording = False
+        self.want_pcs = False
+        self.footprints: dict[int, set[int]] = {}
         self.reads: list[Read] = []
         self.read_pcs: list[int] = []
         self.shared_lo = RAM_BASE
-        self.shared_hi = image.stack_bottom  # globals: RAM below the stack
+        self.shared_hi = max(image.stack_bottom, RAM_BASE + 1)  # globals: RAM below the stack
+        self.shared: frozenset[int] = frozenset()
+        # Every run records the scenario's reads of shared memory while `recording` is set.
+        self.m.uc.hook_add(UC_HOOK_MEM_READ, self._on_read, None, self.shared_lo,
+                           self.shared_hi - 1)
+        self.m.uc.ctl_flush_tb()
 
     # -- 1. the starting state ---------------------------------------------------------------
     def _start(self) -> Snapshot:
@@ -252,33 +264,22 @@ class Explorer:
     def explore(self, progress: Progress | None = None, only: int | None = None,
                 at: int | None = None) -> SoakResult:
         """Explore every handler (or handler ``only``; at one boundary ``at`` for a replay)."""
-        from unicorn import UC_HOOK_MEM_READ
-
         started = time.monotonic()
         base = self.baseline()
         self.base = base
-        hull = self._reads_hook_range()
-        h = self.m.uc.hook_add(UC_HOOK_MEM_READ, self._on_read, None, hull[0], hull[1] - 1)
-        self.m.uc.ctl_flush_tb()
         results: list[HandlerResult] = []
         runs = 0
-        try:
-            self.m.restore(self.s0)
-            for i, spec in enumerate(self.soak.interrupts):
-                if only is not None and i != only:
-                    continue
-                r = HandlerResult(spec)
-                reads, writes = self.footprint(i, self.s0)
-                r.footprint_reads, r.footprint_writes = reads, writes
-                results.append(r)
-                runs += self._explore_one(i, r, base, started, progress, at)
-        finally:
-            self.m.unhook([h])
+        for i, spec in enumerate(self.soak.interrupts):
+            if only is not None and i != only:
+                continue
+            r = HandlerResult(spec)
+            reads, writes = self.footprint(i, self.s0)
+            r.footprint_reads, r.footprint_writes = reads, writes
+            self.footprints[i] = set(reads) | set(writes)
+            results.append(r)
+            runs += self._explore_one(i, r, base, started, progress, at)
         return SoakResult(self.image, self.soak, base, results, runs,
                           time.monotonic() - started)
-
-    def _reads_hook_range(self) -> tuple[int, int]:
-        return self.shared_lo, max(self.shared_hi, self.shared_lo + 1)
 
     def _on_read(self, uc, access, addr, size, value, _):
         if self.recording and addr in self.shared:
@@ -318,32 +319,30 @@ class Explorer:
         points = sorted(fire | refs)
         r.planned = len(points)
         outcomes: dict[int, Outcome] = {}
-        prefix_index = _ReadPrefix(base.accesses, self.shared)
-        m = self.m
-        m.restore(self.s0)
-        pos = 0
+        self.prefix = _ReadPrefix(base.accesses, self.shared)
         last_report = 0.0
         handler = self.handlers[i]
-        for k in points:
-            if r.explored >= soak.max_runs or time.monotonic() - started > soak.max_seconds:
-                r.complete = False
-                r.note = (f"stopped after {r.explored} of {r.planned} runs: "
-                          f"[soak] max_runs = {soak.max_runs}, max_seconds = {soak.max_seconds}")
+        began, cpu = time.monotonic(), time.process_time()
+        for chunk in range(0, len(points), SNAPSHOTS_PER_PASS):
+            batch = points[chunk:chunk + SNAPSHOTS_PER_PASS]
+            for k, snap in self._snapshots(batch):
+                if r.explored >= soak.max_runs or time.monotonic() - started > soak.max_seconds:
+                    r.complete = False
+                    r.note = (f"stopped after {r.explored} of {r.planned} runs: [soak] "
+                              f"max_runs = {soak.max_runs}, max_seconds = {soak.max_seconds}")
+                    break
+                self.m.restore(snap)
+                self.current = snap
+                outcomes[k] = self._injected(handler, k, base)
+                r.explored += 1
+                now = time.monotonic()
+                if progress is not None and now - last_report > 0.5:
+                    last_report = now
+                    progress(r.spec.handler, r.explored, r.planned, now - started)
+            if not r.complete:
                 break
-            if k > pos:
-                stop, why = m.resume(k - pos)
-                if stop != Stop.BUDGET:
-                    raise BrickguardError(f"soak: the replay of the baseline diverged at {k}: "
-                                          f"{stop} {why}")
-                pos = k
-            snap = m.snapshot()
-            outcomes[k] = self._injected(handler, k, base, prefix_index)
-            m.restore(snap)
-            r.explored += 1
-            now = time.monotonic()
-            if progress is not None and now - last_report > 0.5:
-                last_report = now
-                progress(r.spec.handler, r.explored, r.planned, now - started)
+        r.seconds = time.monotonic() - began
+        r.cpu_seconds = time.process_time() - cpu
         if progress is not None:
             progress(r.spec.handler, r.explored, r.planned, time.monotonic() - started)
         for k, out in outcomes.items():
@@ -354,33 +353,91 @@ class Explorer:
                 r.failures.append(failure)
         return r.explored
 
-    def _injected(self, handler: int, k: int, base: Baseline, prefix: _ReadPrefix) -> Outcome:
+    def _snapshots(self, points: list[int]):
+        """(boundary, snapshot) for each of ``points`` (ascending), from one run from S0 that
+        stops nowhere: a code hook saves the state before the instruction at each boundary."""
+        from unicorn import UC_HOOK_CODE
+
+        m = self.m
+        wanted = set(points)
+        snaps: dict[int, Snapshot] = {}
+        count = [0]
+
+        def code(uc, addr, size, _):
+            if count[0] in wanted:
+                snaps[count[0]] = m.snapshot()
+            count[0] += 1
+            if count[0] > points[-1]:
+                uc.emu_stop()
+
+        m.restore(self.s0)
+        hooks = [m.uc.hook_add(UC_HOOK_CODE, code)]
+        m.uc.ctl_flush_tb()
+        try:
+            m.resume(points[-1] + 1 if points[-1] < self.base.total else self.base.total)
+        finally:
+            m.unhook(hooks)
+        if points[-1] >= self.base.total:
+            snaps[self.base.total] = m.snapshot()  # after the last instruction of the run
+        missing = wanted - set(snaps)
+        if missing:
+            raise BrickguardError(f"soak: the rerun of the baseline diverged before boundary "
+                                  f"{min(missing)}")
+        return sorted(snaps.items())
+
+    def rerun(self, handler: str, k: int) -> Outcome:
+        """One injected run again, with the pc of every shared read (for its witness)."""
+        handler_index = [s.handler for s in self.soak.interrupts].index(handler)
+        self.shared = frozenset(self.footprints[handler_index])
+        self.shared_sorted = sorted(self.shared)
+        self.prefix = _ReadPrefix(self.base.accesses, self.shared)
+        (_, snap), = self._snapshots([k])
+        self.m.restore(snap)
+        self.current = snap
+        self.want_pcs = True
+        try:
+            return self._injected(self.handlers[handler_index], k, self.base)
+        finally:
+            self.want_pcs = False
+        self.footprints: dict[int, set[int]] = {}
+
+    def _injected(self, handler: int, k: int, base: Baseline) -> Outcome:
         m, soak = self.m, self.soak
         self.reads, self.read_pcs = [], []
-        stop, why = m.interrupt(handler, soak.handler_budget)
-        out_fault, out_hung = "", ""
-        if stop == Stop.FAULT:
-            out_fault = f"the handler faults: {why}{self._where(m.pc)}"
-        elif stop == Stop.BUDGET:
-            out_hung = (f"the handler does not return within {soak.handler_budget} "
-                        f"instructions{self._where(m.pc)}")
-        else:
-            remaining = (base.total - k) if self.main else (soak.budget - k)
-            if remaining > 0 and not (k >= base.total and not self.main):
+        fault = hung = ""
+        remaining = (base.total - k) if self.main else (soak.budget - k)
+        ends = k >= base.total  # the scenario has finished: the handler runs after it
+        if self.main or ends or remaining <= 0:
+            # main stops after exactly as many instructions as the baseline ran: two runs
+            stop, why = m.interrupt(handler, soak.handler_budget, self.current.context)
+            if stop == Stop.RETURN and remaining > 0 and not ends:
                 self.recording = True
-                stop, why = m.resume(remaining)
+                stop, why = m.resume(remaining, base.pcs[k])
                 self.recording = False
-                if stop == Stop.FAULT:
-                    out_fault = f"the scenario faults after the interrupt: {why}{self._where(m.pc)}"
-                elif stop == Stop.BUDGET and not self.main:
-                    out_hung = (f"the scenario does not return within {soak.budget} instructions "
-                                f"after the interrupt (lock-up){self._where(m.pc)}")
-        pre_reads, pre_pcs = prefix.before(k)
+        else:
+            m.on_return = self._record
+            stop, why = m.interrupt(handler, soak.handler_budget, self.current.context,
+                                    then=(base.pcs[k], remaining))
+            self.recording = False
+            m.on_return = None
+        if stop == Stop.FAULT:
+            fault = (f"the {'scenario' if m.returned else 'handler'} faults"
+                     f"{' after the interrupt' if m.returned else ''}: {why}{self._where(m.pc)}")
+        elif stop == Stop.BUDGET and not m.returned:
+            hung = (f"the handler does not return within its instruction budget (lock-up)"
+                    f"{self._where(m.pc)}")
+        elif stop == Stop.BUDGET and not self.main:
+            hung = (f"the scenario does not return within {soak.budget} instructions after the "
+                    f"interrupt (lock-up){self._where(m.pc)}")
+        pre_reads, pre_pcs = self.prefix.before(k)
         outcome = Outcome(pre_reads + tuple(self.reads), pre_pcs + tuple(self.read_pcs),
-                          self._final(), fault=out_fault, hung=out_hung)
-        if not out_fault and not out_hung:
+                          self._final(), fault=fault, hung=hung)
+        if not fault and not hung:
             outcome.broken = self._checks()
         return outcome
+
+    def _record(self) -> None:
+        self.recording = True
 
     def _final(self) -> bytes:
         s = self.shared_sorted
@@ -401,7 +458,7 @@ class Explorer:
             if value:
                 broken.append(f"{name}() returned {value}")
         line_addr = self.image.symbols.get("__bg_assert_line")
-        if line_addr is not None:
+        if line_addr is not None and self.image.uses_assert:
             line = int.from_bytes(m.ram(line_addr.addr, 4), "little")
             if line:
                 expr = self._cstring(self.image.address("__bg_assert_expr"))

@@ -16,6 +16,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from brickguard.errors import BrickguardError
@@ -75,6 +76,15 @@ class Machine:
             self.uc.mmio_map(base, size, self._read, base, self._write, base)
         self.uc.mmio_map(SCS_BASE, SCS_SIZE, self._read, SCS_BASE, self._write, SCS_BASE)
         self.sp0 = image.stack_top
+        self.stub = self.ret + 8  # where handlers return to when the run goes on after them
+        self.returned = False
+        self._resume: tuple[object, int] = (None, 0)
+        self.on_return: Callable[[], None] | None = None
+        from unicorn import UC_HOOK_CODE
+
+        self.uc.hook_add(UC_HOOK_CODE, self._exception_return, None, self.stub, self.stub + 1)
+        self._frame_regs = [getattr(arm_const, f"UC_ARM_REG_{r}") for r in
+                            ("R0", "R1", "R2", "R3", "R12", "LR", "PC", "XPSR", "SP")]
         self.reg(self.arm.UC_ARM_REG_SP, self.sp0)
 
     # -- peripherals -----------------------------------------------------------------------
@@ -153,27 +163,47 @@ class Machine:
         self.reg(self.arm.UC_ARM_REG_LR, self.ret | 1)
         return self.run(addr, count)
 
-    def resume(self, count: int) -> tuple[str, str]:
-        return self.run(self.pc, count)
+    def resume(self, count: int, pc: int | None = None) -> tuple[str, str]:
+        return self.run(self.pc if pc is None else pc, count)
 
-    def interrupt(self, handler: int, count: int) -> tuple[str, str]:
-        """Take an interrupt here: push the frame, run the handler to its return, pop it."""
+    def interrupt(self, handler: int, count: int, saved: object | None = None,
+                  then: tuple[int, int] | None = None) -> tuple[str, str]:
+        """Take an interrupt here: push the frame, run the handler to its return, pop it.
+
+        ``saved``: the CPU context now, when the caller has it (a snapshot's). ``then``: (pc,
+        instructions) to go on with after the exception return, in the same emulation run: the
+        handler returns to a stub whose hook restores the context and jumps back, so one run
+        covers both (``returned`` says whether the handler got back)."""
         uc, a = self.uc, self.arm
-        saved = uc.context_save()
-        sp = uc.reg_read(a.UC_ARM_REG_SP)
+        if saved is None:
+            saved = uc.context_save()
+        regs = uc.reg_read_batch(self._frame_regs)
+        sp = regs[-1]
         frame = (sp - 32) & ~7
-        regs = [uc.reg_read(r) for r in (a.UC_ARM_REG_R0, a.UC_ARM_REG_R1, a.UC_ARM_REG_R2,
-                                         a.UC_ARM_REG_R3, a.UC_ARM_REG_R12, a.UC_ARM_REG_LR,
-                                         a.UC_ARM_REG_PC, a.UC_ARM_REG_XPSR)]
         try:
-            uc.mem_write(frame, b"".join((v & 0xFFFFFFFF).to_bytes(4, "little") for v in regs))
+            uc.mem_write(frame, b"".join((v & 0xFFFFFFFF).to_bytes(4, "little")
+                                         for v in regs[:-1]))
         except Exception as exc:  # noqa: BLE001 - unicorn's UcError: the stack is not mapped
             return Stop.FAULT, f"cannot push the exception frame at 0x{frame:x}: {exc}"
-        uc.reg_write(a.UC_ARM_REG_SP, frame)
-        uc.reg_write(a.UC_ARM_REG_XPSR, 0x01000000)  # Thumb; no IT state, flags clear
-        stop = self.call(handler, count)
-        uc.context_restore(saved)  # the exception return: registers as stacked
-        return stop
+        self.returned = False
+        self._resume = (saved, then[0] if then else 0)
+        # Thumb, no IT state, flags clear; lr: the exception-return stub.
+        uc.reg_write_batch(((a.UC_ARM_REG_SP, frame), (a.UC_ARM_REG_XPSR, 0x01000000),
+                            (a.UC_ARM_REG_LR, (self.stub if then else self.ret) | 1)))
+        if then is None:
+            stop = self.run(handler, count)
+            uc.context_restore(saved)  # the exception return: registers as stacked
+            self.returned = stop[0] == Stop.RETURN
+            return stop
+        return self.run(handler, count + then[1])
+
+    def _exception_return(self, uc, addr, size, _) -> None:
+        saved, pc = self._resume
+        uc.context_restore(saved)
+        uc.reg_write(self.arm.UC_ARM_REG_PC, pc | 1)
+        self.returned = True
+        if self.on_return is not None:
+            self.on_return()
 
     def unhook(self, hooks: list[int]) -> None:
         """Remove hooks; translated code is flushed so that no block keeps calling them."""

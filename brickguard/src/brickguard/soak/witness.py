@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import shlex
 from dataclasses import dataclass, field
+from collections.abc import Callable
 from pathlib import Path
 
+from brickguard.errors import BrickguardError
 from brickguard.findings import Finding, Level, Location
 from brickguard.soak.build import Image
 from brickguard.soak.explore import Failure, HandlerResult, Outcome, SoakResult
 
 SOAK_RULE_ID = "BG190"
+Rerun = Callable[[str, int], Outcome]
 
 
 @dataclass(frozen=True)
@@ -80,7 +83,7 @@ def _objects(image: Image, shared: list[int], final: bytes) -> dict[str, int]:
 def _read_diff(image: Image, out: Outcome, ref: Outcome) -> str:
     for n, (mine, theirs) in enumerate(zip(out.reads, ref.reads, strict=False)):
         if mine != theirs:
-            where = image.line_at(out.read_pcs[n])
+            where = image.line_at(out.read_pcs[n]) if n < len(out.read_pcs) else None
             at = f" at {_short(where[0])}:{where[1]}" if where else ""
             return (f"read {image.object_at(mine[0])} = {mine[2]}{at}, "
                     f"where that order reads {image.object_at(theirs[0])} = {theirs[2]}")
@@ -89,7 +92,10 @@ def _read_diff(image: Image, out: Outcome, ref: Outcome) -> str:
     return "the same reads"
 
 
-def build_witnesses(result: SoakResult, r: HandlerResult, replay_base: str) -> list[Witness]:
+def build_witnesses(result: SoakResult, r: HandlerResult, replay_base: str,
+                    rerun: Rerun | None = None) -> list[Witness]:
+    """The witnesses of one handler's failing runs; ``rerun(handler, boundary)`` runs the first
+    run of each again with the pc of every read (which exploration does not record)."""
     image = result.image
     shared = sorted(set(r.footprint_reads) | set(r.footprint_writes))
     groups: dict[tuple, Witness] = {}
@@ -109,6 +115,12 @@ def build_witnesses(result: SoakResult, r: HandlerResult, replay_base: str) -> l
         w.runs.append(f)
     out = list(groups.values())
     for w in out:
+        if rerun is not None:
+            again = rerun(r.spec.handler, w.failure.boundary)
+            if again.key != w.failure.outcome.key:
+                raise BrickguardError(f"soak: the run at {r.spec.handler}@{w.failure.boundary} "
+                                      "did not repeat exactly (emulation not deterministic)")
+            w.failure.outcome = again
         _describe(w, result, r, shared, replay_base)
     return out
 
@@ -184,11 +196,12 @@ def _flow(w: Witness, result: SoakResult, r: HandlerResult) -> list[Location]:
     return [s for s in steps if s is not None]
 
 
-def findings(result: SoakResult, replay_base: str) -> list[tuple[Witness, Finding]]:
+def findings(result: SoakResult, replay_base: str,
+             rerun: Rerun | None = None) -> list[tuple[Witness, Finding]]:
     """One finding per witness, reported at the landing line, with the code flow."""
     out = []
     for r in result.handlers:
-        for w in build_witnesses(result, r, replay_base):
+        for w in build_witnesses(result, r, replay_base, rerun):
             f = w.failure
             where = w.flow[0] if w.flow else Location("?", 1)
             landing = next((s for s in w.flow if "is taken here" in s.message), where)
