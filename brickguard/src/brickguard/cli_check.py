@@ -114,6 +114,9 @@ def check(
     misra: bool = typer.Option(
         False, "--misra", help="Also check MISRA C:2012 with cppcheck's misra addon."
     ),
+    confirm: bool = typer.Option(
+        False, "--confirm", help="Run soak on the race findings: confirmed, refuted or not."
+    ),
 ) -> None:
     """Check C sources and report what compiles but breaks boards (exit 1 if anything fails)."""
     if fmt not in REPORT_FORMATS:
@@ -136,6 +139,7 @@ def check(
             ignore=_ids(ignore),
             jobs=jobs,
             misra=misra or None,
+            confirm=confirm,
         )
         code = _check(paths, options)
     except BrickguardError as exc:
@@ -156,6 +160,7 @@ class CheckOptions:
     ignore: list[str] | None = None
     jobs: int | None = None
     misra: bool | None = None  # --misra: on for this run ([misra] enabled otherwise)
+    confirm: bool = False  # --confirm: soak the race findings (soak/confirm.py)
 
 
 def _check(paths: list[Path], opts: CheckOptions) -> int:
@@ -176,6 +181,8 @@ def _check(paths: list[Path], opts: CheckOptions) -> int:
     if baseline_path is not None and opts.write_baseline is None:
         known = load_baseline(baseline_path)
     report = run_analysis(paths, config, baseline=known, show_suppressed=opts.show_suppressed)
+    if opts.confirm:
+        report = confirm_report(report, paths, config, opts.config_path)
     if opts.write_baseline is not None:
         # Written from every current finding, so an outdated baseline is replaced, not merged.
         count = write_baseline(opts.write_baseline, report)
@@ -202,6 +209,25 @@ def _check(paths: list[Path], opts: CheckOptions) -> int:
         sys.stdout.flush()
     log(summary_line(report))
     return 1 if report.fails(threshold) else 0
+
+
+def confirm_report(report: Report, paths: list[Path], config: Config,
+                   config_path: Path | None = None, quiet: bool = False) -> Report:
+    """The report with soak's verdict on each active race finding (soak/confirm.py)."""
+    from brickguard.soak import confirm
+
+    active = [item.finding for item in report.active]
+    verdicts = confirm.confirm(active, paths, config, config_path=config_path)
+    counts = Counter(v.status for _, v in verdicts)
+    if not quiet:
+        log("soak --confirm: " + (", ".join(f"{counts[s]} {s}" for s in
+                                           ("confirmed", "refuted", "not explored"))
+                                 if verdicts else "no race findings to confirm"))
+    changed = confirm.apply(active, verdicts)
+    suppressed = [item.finding for item in report.items if item.suppression is not None]
+    return build_report([*changed, *suppressed], report.files, report.rules,
+                        Path(config.root), show_suppressed=report.show_suppressed,
+                        source=report.source)
 
 
 def _rule_dict(rule: Any) -> dict[str, Any]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +35,12 @@ def soak(
     max_runs: int | None = typer.Option(None, "--max-runs", min=1, help="Bound on runs."),
     max_seconds: int | None = typer.Option(None, "--max-seconds", min=1, help="Bound on time."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress lines on stderr."),
+    scenario: str | None = typer.Option(
+        None, "--scenario", help="The scenario function (instead of [soak] scenario)."
+    ),
+    handler: list[str] = typer.Option(
+        [], "--handler", help="A handler to inject (instead of [[soak.interrupts]]); repeatable."
+    ),
 ) -> None:
     """Run the scenario on an emulated Cortex-M, the interrupt on every boundary that matters."""
     if fmt not in SOAK_FORMATS:
@@ -42,26 +49,41 @@ def soak(
     if missing:
         raise fail(f"no such file or folder: {', '.join(missing)}")
     try:
-        code = run_soak(paths, config_path, fmt, output, replay, max_runs, max_seconds, quiet)
+        overrides = SoakOverrides(scenario, handler, max_runs, max_seconds)
+        code = run_soak(paths, config_path, fmt, output, replay, overrides, quiet)
     except BrickguardError as exc:
         raise fail(str(exc)) from None
     raise typer.Exit(code)
 
 
-def load_soak(paths: list[Path], config_path: Path | None, max_runs: int | None = None,
-              max_seconds: int | None = None):
-    """The config and its [soak] table, with the command line's bounds applied."""
-    from dataclasses import replace
+@dataclass(frozen=True)
+class SoakOverrides:
+    """What the command line says instead of the [soak] table."""
 
+    scenario: str | None = None
+    handlers: list[str] = field(default_factory=list)
+    max_runs: int | None = None
+    max_seconds: int | None = None
+
+
+def load_soak(paths: list[Path], config_path: Path | None, given: SoakOverrides):
+    """The config and its [soak] table, with the command line's values applied."""
     from brickguard.config import load_config
+    from brickguard.soak.settings import InterruptSpec, SoakTable
 
     config = load_config(path=config_path, start=paths[0])
-    if config.soak is None:
+    table = config.soak
+    if table is None and not (given.scenario and given.handlers):
         where = config.source or "brickguard.toml"
         raise BrickguardError(f"{where}: no [soak] table; add one (scenario, [[soak.interrupts]])"
-                              " - see brickguard/src/brickguard/soak/settings.py")
-    bounds = {k: v for k, v in (("max_runs", max_runs), ("max_seconds", max_seconds)) if v}
-    return config, replace(config.soak, **bounds)
+                              " or pass --scenario and --handler")
+    table = table or SoakTable()
+    values: dict[str, Any] = {k: v for k, v in (("max_runs", given.max_runs),
+                                                ("max_seconds", given.max_seconds),
+                                                ("scenario", given.scenario)) if v}
+    if given.handlers:
+        values["interrupts"] = [InterruptSpec(h) for h in given.handlers]
+    return config, replace(table, **values)
 
 
 def _progress(quiet: bool):
@@ -75,13 +97,12 @@ def _progress(quiet: bool):
 
 
 def run_soak(paths: list[Path], config_path: Path | None, fmt: str, output: Path | None,
-             replay: str | None, max_runs: int | None, max_seconds: int | None,
-             quiet: bool) -> int:
+             replay: str | None, given: SoakOverrides, quiet: bool) -> int:
     from brickguard.soak.build import build
     from brickguard.soak.explore import Explorer
     from brickguard.soak.witness import findings, replay_command
 
-    config, soak_table = load_soak(paths, config_path, max_runs, max_seconds)
+    config, soak_table = load_soak(paths, config_path, given)
     only = at = None
     if replay is not None:
         name, _, boundary = replay.partition("@")
@@ -96,7 +117,10 @@ def run_soak(paths: list[Path], config_path: Path | None, fmt: str, output: Path
         log(f"soak: built for {image.cpu}{stubs}")
     explorer = Explorer(image, soak_table)
     result = explorer.explore(progress=_progress(quiet), only=only, at=at)
-    witnessed = findings(result, replay_command(paths, config_path), explorer.rerun)
+    extra = ([f"--scenario {given.scenario}"] if given.scenario else []) + [
+        f"--handler {h}" for h in given.handlers]
+    base = " ".join([replay_command(paths, config_path), *extra])
+    witnessed = findings(result, base, explorer.rerun)
     text = _render(result, witnessed, fmt, Path(config.root))
     if output is not None:
         try:

@@ -78,8 +78,9 @@ class Image:
 
     def address(self, name: str) -> int:
         sym = self.symbols.get(name)
-        if sym is None:
-            raise BrickguardError(f"[soak]: no function or object named {name!r} in the image")
+        if sym is None or name in self.stubbed:
+            raise BrickguardError(f"[soak]: no function or object named {name!r} in the image "
+                                  "(not compiled, static and unused, or inlined everywhere)")
         return sym.addr
 
     def line_at(self, pc: int) -> tuple[str, int] | None:
@@ -96,6 +97,17 @@ class Image:
             if pc < sym.addr + max(sym.size, 2):
                 return sym.name
         return f"0x{pc:x}"
+
+    def function_of_line(self, file: str, line: int) -> str | None:
+        """The function whose code the line table maps ``file:line`` into (the first, when the
+        line was inlined into several)."""
+        target = Path(file).resolve()
+        for addr, f, n in self.lines:
+            if n == line and Path(f).resolve() == target:
+                name = self.function_at(addr)
+                if not name.startswith(("0x", "__bg_")):
+                    return name
+        return None
 
     def object_at(self, addr: int) -> str:
         """``rx_buffer[+3]`` for a byte inside an object, the address otherwise."""
@@ -118,14 +130,18 @@ def cpu_for(config: Config, soak: SoakTable) -> str:
     return TRIPLE_CPU.get(arch, "cortex-m4")
 
 
-def harness_source(soak: SoakTable, handlers: list[tuple[str, int | None]]) -> str:
-    """The generated harness: driver, assert hook, vector table (IRQ slots of the handlers)."""
-    main = soak.scenario == "main"
-    decls = {soak.scenario, *soak.setup, *soak.checks, *(h for h, _ in handlers)}
-    lines = ["#include <stdint.h>", "extern uint32_t __bg_stack_top;"]
-    for name in sorted(decls):
-        lines.append(f"int {name}(void);" if name == "main" else f"void {name}(void);")
-    lines += [
+def harness_source(soak: SoakTable) -> str:
+    """The generated harness: the driver, the assert hook and a vector table.
+
+    The driver calls the scenario through a pointer the emulator sets from the symbol table, so
+    a static scenario works and nothing here declares the project's functions; the emulator
+    also fills the vector table's IRQ slots with the handlers' addresses."""
+    slots = max([16, *(16 + i.irq + 1 for i in soak.interrupts if i.irq is not None)])
+    calls = 1 if soak.scenario == "main" else soak.repeat
+    lines = [
+        "#include <stdint.h>",
+        "extern uint32_t __bg_stack_top;",
+        "void (*volatile __bg_scenario)(void);",
         "volatile uint32_t __bg_call;",
         "volatile int __bg_assert_line;",
         "const char *volatile __bg_assert_expr;",
@@ -138,23 +154,17 @@ def harness_source(soak: SoakTable, handlers: list[tuple[str, int | None]]) -> s
         "void __bg_default_handler(void) { for (;;) { } }",
         "void __bg_drive(void)",
         "{",
+        f"    for (uint32_t i = 0; i < {calls}u; i++) {{",
+        "        __bg_call = i; __bg_scenario();",
+        "    }",
+        f"    __bg_call = {calls}u;",
+        "}",
+        '__attribute__((section(".isr_vector"), used))',
+        f"void (*const __bg_vectors[{slots}])(void) = {{",
+        "    (void (*)(void))&__bg_stack_top,",
+        *["    __bg_default_handler,"] * (slots - 1),
+        "};",
     ]
-    if main:
-        lines += ["    __bg_call = 0;", "    (void)main();", "    __bg_call = 1;"]
-    else:
-        lines += [f"    for (uint32_t i = 0; i < {soak.repeat}u; i++) {{",
-                  f"        __bg_call = i; {soak.scenario}();", "    }",
-                  f"    __bg_call = {soak.repeat}u;"]
-    lines.append("}")
-    slots = max([16, *(16 + irq + 1 for _, irq in handlers if irq is not None)])
-    table = ["(void (*)(void))&__bg_stack_top"] + ["__bg_default_handler"] * (slots - 1)
-    for name, irq in handlers:
-        if irq is not None:
-            table[16 + irq] = name
-    lines.append('__attribute__((section(".isr_vector"), used))')
-    lines.append(f"void (*const __bg_vectors[{slots}])(void) = {{")
-    lines += [f"    {entry}," for entry in table]
-    lines.append("};")
     return "\n".join(lines) + "\n"
 
 
@@ -209,10 +219,9 @@ def build(paths: list[Path], config: Config, soak: SoakTable,
     extra = [f for f in soak.flags if not f.startswith(("-O", "-mcpu="))]
     common = [*arch, *opt, "-gdwarf-4", "-ffreestanding", "-fno-common", "-DBG_SOAK=1",
               f"-I{SOAK_INCLUDE}", *extra]
-    handlers = [(i.handler, i.irq) for i in soak.interrupts]
     with tempfile.TemporaryDirectory(prefix="brickguard-soak-", dir=workdir) as tmp:
         out = Path(tmp)
-        (out / "bg_harness.c").write_text(harness_source(soak, handlers), encoding="utf-8")
+        (out / "bg_harness.c").write_text(harness_source(soak), encoding="utf-8")
         (out / "soak.ld").write_text(linker_script(soak.stack), encoding="utf-8")
         objects = []
         for n, src in enumerate([*sources, out / "bg_harness.c"]):
@@ -301,6 +310,7 @@ def _read_image(gcc: Path, elf_path: Path, cpu: str, stubbed: list[str]) -> Imag
         segments = [(seg["p_paddr"], seg.data()) for seg in elf.iter_segments()
                     if seg["p_type"] == "PT_LOAD" and seg["p_filesz"] > 0]
         symbols: dict[str, Symbol] = {}
+        ranks: dict[str, tuple[bool, bool]] = {}  # a typed global wins over a local namesake
         symtab = elf.get_section_by_name(".symtab")
         for sym in symtab.iter_symbols() if symtab is not None else ():
             kind = sym["st_info"]["type"]
@@ -310,8 +320,11 @@ def _read_image(gcc: Path, elf_path: Path, cpu: str, stubbed: list[str]) -> Imag
                 continue  # mapping symbols ($t, $d)
             func = kind == "STT_FUNC"
             addr = sym["st_value"] & ~1 if func else sym["st_value"]
-            if sym.name not in symbols or kind != "STT_NOTYPE":
+            known = symbols.get(sym.name)
+            rank = (kind != "STT_NOTYPE", sym["st_info"]["bind"] == "STB_GLOBAL")
+            if known is None or rank > ranks[sym.name]:
                 symbols[sym.name] = Symbol(sym.name, addr, sym["st_size"], func)
+                ranks[sym.name] = rank
         lines = _line_table(elf) if elf.has_dwarf_info() else []
     disasm = _disassemble(gcc, elf_path)
     return Image(

@@ -31,6 +31,7 @@ from brickguard.soak.machine import Machine, Snapshot, Stop
 from brickguard.soak.settings import InterruptSpec, SoakTable
 
 Read = tuple[int, int, int]  # (address, size, value)
+FOCUS_PASSES = 8  # with a focus: boundaries at one instruction explored in its first passes
 SNAPSHOTS_PER_PASS = 2000  # snapshots held at once (each one copy of the image's RAM)
 
 
@@ -128,6 +129,7 @@ class Explorer:
         self.recording = False
         self.want_pcs = False
         self.footprints: dict[int, set[int]] = {}
+        self.focus: set[int] | None = None  # explore only before these instructions
         self.reads: list[Read] = []
         self.read_pcs: list[int] = []
         self.shared_lo = RAM_BASE
@@ -141,6 +143,12 @@ class Explorer:
     # -- 1. the starting state ---------------------------------------------------------------
     def _start(self) -> Snapshot:
         m, soak = self.m, self.soak
+        scenario = self.image.address(soak.scenario) | 1
+        m.uc.mem_write(self.image.address("__bg_scenario"), scenario.to_bytes(4, "little"))
+        vectors = self.image.address("__bg_vectors")
+        for spec, addr in zip(soak.interrupts, self.handlers, strict=True):
+            if spec.irq is not None:  # the vector table in flash, as the linker would fill it
+                m.uc.mem_write(vectors + 4 * (16 + spec.irq), (addr | 1).to_bytes(4, "little"))
         for name in soak.setup:
             stop, why = m.call(self.image.address(name), soak.budget)
             if stop != Stop.RETURN:
@@ -313,6 +321,15 @@ class Explorer:
             c = _call_of(calls, min(at, base.total - 1) if base.total else 0)
             refs = {calls[c], calls[min(c + 1, len(calls) - 1)]}
             wanted = {at}
+        if self.focus is not None:  # only where the given instructions run, first passes only
+            passes: dict[int, int] = {}
+            kept = set()
+            for k in sorted(wanted):
+                pc = base.pcs[k]
+                if pc in self.focus and passes.get(pc, 0) < FOCUS_PASSES:
+                    passes[pc] = passes.get(pc, 0) + 1
+                    kept.add(k)
+            wanted = kept
         bit = 1 << i
         fire = {k for k in wanted if base.enabled[k] & bit}
         r.masked = len(wanted - fire)
@@ -400,6 +417,7 @@ class Explorer:
         finally:
             self.want_pcs = False
         self.footprints: dict[int, set[int]] = {}
+        self.focus: set[int] | None = None  # explore only before these instructions
 
     def _injected(self, handler: int, k: int, base: Baseline) -> Outcome:
         m, soak = self.m, self.soak
@@ -440,11 +458,8 @@ class Explorer:
         self.recording = True
 
     def _final(self) -> bytes:
-        s = self.shared_sorted
-        if not s:
-            return b""
-        blob = self.m.ram(s[0], s[-1] - s[0] + 1)
-        return bytes(blob[b - s[0]] for b in s)
+        """Every global at the end (.data and .bss: all RAM below the stack)."""
+        return self.m.ram(self.shared_lo, self.shared_hi - self.shared_lo)
 
     def _checks(self) -> list[str]:
         m = self.m

@@ -8,13 +8,13 @@ by source line; each is replayable with ``--replay HANDLER@BOUNDARY``.
 from __future__ import annotations
 
 import shlex
-from dataclasses import dataclass, field
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from brickguard.errors import BrickguardError
 from brickguard.findings import Finding, Level, Location
-from brickguard.soak.build import Image
+from brickguard.soak.build import RAM_BASE, Image
 from brickguard.soak.explore import Failure, HandlerResult, Outcome, SoakResult
 
 SOAK_RULE_ID = "BG190"
@@ -66,10 +66,10 @@ def _short(path: str) -> str:
         return path
 
 
-def _objects(image: Image, shared: list[int], final: bytes) -> dict[str, int]:
-    """Final shared state by object: ``{"rx_index": 0, "rx_buffer[+3]": 88}``."""
+def _objects(image: Image, final: bytes) -> dict[str, int]:
+    """Final state of the globals by object: ``{"rx_index": 0, "rx_buffer[+3]": 88}``."""
     out: dict[str, int] = {}
-    for byte, value in zip(shared, final, strict=True):
+    for byte, value in enumerate(final, start=RAM_BASE):
         name = image.object_at(byte)
         sym = image.symbols.get(name.split("[", 1)[0])
         if sym is not None and sym.size <= 8 and "[" in name:
@@ -97,14 +97,13 @@ def build_witnesses(result: SoakResult, r: HandlerResult, replay_base: str,
     """The witnesses of one handler's failing runs; ``rerun(handler, boundary)`` runs the first
     run of each again with the pc of every read (which exploration does not record)."""
     image = result.image
-    shared = sorted(set(r.footprint_reads) | set(r.footprint_writes))
     groups: dict[tuple, Witness] = {}
     for f in sorted(r.failures, key=lambda f: f.boundary):
         differing: list[str] = []
         if f.kind == "not serializable" and f.before is not None and f.after is not None:
-            mine = _objects(image, shared, f.outcome.final)
-            b = _objects(image, shared, f.before.final)
-            a = _objects(image, shared, f.after.final)
+            mine = _objects(image, f.outcome.final)
+            b = _objects(image, f.before.final)
+            a = _objects(image, f.after.final)
             differing = [k for k in mine if mine[k] != b.get(k) and mine[k] != a.get(k)]
             if not differing:
                 differing = [k for k in mine if mine[k] != b.get(k) or mine[k] != a.get(k)]
@@ -121,12 +120,11 @@ def build_witnesses(result: SoakResult, r: HandlerResult, replay_base: str,
                 raise BrickguardError(f"soak: the run at {r.spec.handler}@{w.failure.boundary} "
                                       "did not repeat exactly (emulation not deterministic)")
             w.failure.outcome = again
-        _describe(w, result, r, shared, replay_base)
+        _describe(w, result, r, replay_base)
     return out
 
 
-def _describe(w: Witness, result: SoakResult, r: HandlerResult, shared: list[int],
-              replay_base: str) -> None:
+def _describe(w: Witness, result: SoakResult, r: HandlerResult, replay_base: str) -> None:
     image, f = result.image, w.failure
     handler = r.spec.handler
     w.replay = f"{replay_base} --replay {handler}@{f.boundary}"
@@ -142,9 +140,9 @@ def _describe(w: Witness, result: SoakResult, r: HandlerResult, shared: list[int
         lines += [f"  broken check: {b}" for b in out.broken]
     else:
         assert f.before is not None and f.after is not None
-        mine = _objects(image, shared, out.final)
-        b = _objects(image, shared, f.before.final)
-        a = _objects(image, shared, f.after.final)
+        mine = _objects(image, out.final)
+        b = _objects(image, f.before.final)
+        a = _objects(image, f.after.final)
         lines.append("  no order with the handler wholly before or wholly after the scenario "
                      "gives this run:")
         lines.append(f"  vs handler before: {_read_diff(image, out, f.before)}")
