@@ -8,6 +8,8 @@ Run from the repository root:
   must have a witness, the fixed one a complete exploration with no failure; seconds for each.
 - fixtures: `check --confirm` on every BG1xx fixture case: per labelled race (an `expect:` mark)
   confirmed / refuted / not explored (why), and any soak failure on a line with no mark.
+- clean: every function of every BG1xx case as a scenario, the whole run explored: failing runs
+  landing outside the labelled races' lines (the clean look-alikes) are counted and listed.
 - throughput: injected runs per second on a generated scenario of about 200 instructions, with
   the handler injected at every boundary (window covers the whole call); the best of 5
   explorations, wall and CPU time. A calibration figure (seconds for 1M empty Python loop steps)
@@ -135,14 +137,74 @@ def fixtures() -> bool:
     return totals["refuted"] == 0
 
 
+def clean_twins() -> bool:
+    """Every function of every BG1xx case as a scenario, unfocused, with the case's handlers
+    (those its race findings name): failing runs that land outside every labelled race's lines
+    (from its first access to its marked line) are failures on clean look-alikes."""
+    from bench_fixture_recall import cases, config, expected
+
+    from brickguard.cli_check import run_analysis
+    from brickguard.errors import BrickguardError
+    from brickguard.soak.build import build
+    from brickguard.soak.confirm import RACE_RULES, _first_line, _handler, _spec, lines_around
+    from brickguard.soak.explore import Explorer
+    from brickguard.soak.settings import SoakTable
+
+    root = ROOT / "tests" / "cases"
+    ran = skipped = stray = 0
+    started = time.perf_counter()
+    for case in cases(root):
+        cfg = config(case, root)
+        want = expected(case)
+        races = [i.finding for i in run_analysis([case], cfg).active
+                 if i.finding.rule in RACE_RULES]
+        handlers = sorted({h for f in races if (h := _handler(f))})
+        if not handlers:
+            continue
+        spans = [(Path(f.location.file).name, _first_line(f), f.location.line) for f in races
+                 if (Path(f.location.file).name, f.location.line, f.rule) in want]
+        probe = build([case], cfg, SoakTable(scenario="main", interrupts=[]))
+        files = {p.name for p in ([case] if case.is_file() else case.rglob("*.c"))}
+        functions = sorted({probe.function_at(a) for a, file, _ in probe.lines
+                            if Path(file).name in files} - set(handlers))
+        for fn in functions:
+            if fn.startswith(("0x", "__bg_")):
+                continue
+            table = SoakTable(scenario=fn, bounded=True, budget=20000, max_seconds=20,
+                              interrupts=[_spec(probe, h) for h in handlers])
+            try:
+                image = build([case], cfg, table)
+                result = Explorer(image, table).explore()
+            except BrickguardError as exc:
+                skipped += 1
+                print(f"  {case.relative_to(root)} {fn}(): not run ({str(exc)[:100]})")
+                continue
+            ran += 1
+            for r in result.handlers:
+                for failure in r.failures:
+                    where = image.line_at(failure.pc)
+                    name, line = (Path(where[0]).name, where[1]) if where else ("?", 0)
+                    around = {(Path(f).name, n) for f, n in lines_around(r, failure, image)}
+                    if not any(file == n and lo <= ln <= hi for n, lo, hi in spans
+                               for file, ln in around):
+                        stray += 1
+                        print(f"  {case.relative_to(root)} {fn}(): {r.spec.handler} at "
+                              f"{name}:{line}: {failure.kind} (no labelled race there)")
+    print(f"clean twins: {ran} functions soaked unfocused ({skipped} could not run), "
+          f"{stray} failing runs landing away from every labelled race (its lines, or between "
+          f"the conflicting accesses around them); "
+          f"{time.perf_counter() - started:.1f} s")
+    return stray == 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--part", default="i2c,fixtures,throughput")
+    ap.add_argument("--part", default="i2c,fixtures,clean,throughput")
     args = ap.parse_args()
     sys.path.insert(0, str(HERE))
     print(f"calibration: {calibration():.4f} s for 1M loop steps (min of 5)")
     ok = True
-    parts = {"i2c": i2c, "fixtures": fixtures, "throughput": throughput}
+    parts = {"i2c": i2c, "fixtures": fixtures, "clean": clean_twins, "throughput": throughput}
     for part in args.part.split(","):
         ok &= parts[part]()
     return 0 if ok else 1

@@ -146,3 +146,29 @@ def test_i2c_example_buggy_has_a_witness_that_replays_and_fixed_explores_clean()
     fixed = _cli("soak", str(EXAMPLE / "fixed"), "--config", cfg, "-q")
     assert fixed.returncode == 0, fixed.stdout + fixed.stderr
     assert "0 failing" in fixed.stdout and "boundaries masked" in fixed.stdout
+
+
+def test_confirm_marks_a_real_lost_update_confirmed_and_an_unsplittable_read_refuted():
+    from brickguard.analyze import analyze
+    from brickguard.soak.confirm import apply, confirm
+
+    config = Config(root=SOAK)
+    findings = analyze([SOAK / "torn.c"], config).findings
+    verdicts = {f.rule: v for f, v in confirm(findings, [SOAK / "torn.c"], config)}
+    assert set(verdicts) == {"BG102", "BG103"}
+    assert verdicts["BG102"].status == "confirmed"
+    assert "--scenario bump --handler SysTick_Handler --replay SysTick_Handler@" in (
+        verdicts["BG102"].replay)
+    assert verdicts["BG103"].status == "refuted" and "ldrd" in verdicts["BG103"].reason
+    changed = {f.rule: f for f in apply(findings, list(confirm(findings, [SOAK / "torn.c"],
+                                                               config)))}
+    assert changed["BG102"].level.value == "error" and changed["BG102"].flow
+    assert changed["BG103"].related[-1].message.startswith("soak: refuted")
+
+
+def test_check_confirm_on_the_i2c_example_confirms_the_copy_race():
+    proc = _cli("check", str(EXAMPLE / "buggy"), "--confirm")
+    assert proc.returncode == 1
+    assert "soak --confirm: 2 confirmed" in proc.stderr
+    confirmed = [line for line in proc.stdout.splitlines() if "soak: confirmed" in line]
+    assert len(confirmed) == 2 and all("--replay I2C1_EV_IRQHandler@" in c for c in confirmed)

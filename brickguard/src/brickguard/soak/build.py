@@ -39,6 +39,30 @@ TRIPLE_CPU = {"thumbv6m": "cortex-m0", "thumbv7m": "cortex-m3", "thumbv7em": "co
               "thumbv8m.main": "cortex-m33"}
 # Flags of the project's own build that soak keeps (the rest are about its output or host).
 KEPT = re.compile(r"^(-I|-D|-U|-std=|-include|-isystem|-iquote|-f(?!stack-usage|profile))")
+# Stand-ins for undefined platform calls whose effect on interrupts soak can model: the CMSIS and
+# HAL NVIC calls write the emulated NVIC; FreeRTOS's and Zephyr's critical sections set PRIMASK.
+# Any other undefined function returns 0.
+STAND_INS = {
+    "NVIC_EnableIRQ": "void {name}(int n) {{ ((volatile unsigned *)0xE000E100u)[n >> 5] = "
+                      "1u << (n & 31); }}",
+    "NVIC_DisableIRQ": "void {name}(int n) {{ ((volatile unsigned *)0xE000E180u)[n >> 5] = "
+                       "1u << (n & 31); }}",
+    "NVIC_SetPriority": "void {name}(int n, unsigned p) {{ if (n >= 0) "
+                        "((volatile unsigned char *)0xE000E400u)[n] = (unsigned char)(p << 4); }}",
+    "HAL_NVIC_SetPriority": "void {name}(int n, unsigned p, unsigned s) {{ (void)s; if (n >= 0) "
+                            "((volatile unsigned char *)0xE000E400u)[n] = "
+                            "(unsigned char)(p << 4); }}",
+    "vPortEnterCritical": "void {name}(void) {{ __asm volatile(\"cpsid i\" ::: \"memory\"); "
+                          "bg_nesting++; }}",
+    "vPortExitCritical": "void {name}(void) {{ if (bg_nesting && --bg_nesting == 0u) "
+                         "__asm volatile(\"cpsie i\" ::: \"memory\"); }}",
+    "irq_lock": "unsigned {name}(void) {{ unsigned k; __asm volatile(\"mrs %0, primask\" : "
+                "\"=r\"(k)); __asm volatile(\"cpsid i\" ::: \"memory\"); return k; }}",
+    "irq_unlock": "void {name}(unsigned k) {{ __asm volatile(\"msr primask, %0\" : : \"r\"(k)"
+                  " : \"memory\"); }}",
+}
+STAND_INS["HAL_NVIC_EnableIRQ"] = STAND_INS["NVIC_EnableIRQ"]
+STAND_INS["HAL_NVIC_DisableIRQ"] = STAND_INS["NVIC_DisableIRQ"]
 CALL_RELOCS = {10, 30, 102}  # R_ARM_THM_CALL, R_ARM_THM_JUMP24, R_ARM_THM_JUMP11
 STUB_BYTES = 256
 
@@ -63,6 +87,7 @@ class Image:
     stack_bottom: int
     stack_top: int
     lines: list[tuple[int, str, int]]  # (address, file, line), sorted by address
+    enumerators: dict[str, int]  # enum constants the sources declare (USART1_IRQn = 37)
     disasm: dict[int, str]  # address -> "ldrb r3, [r2]"
     stubbed: list[str] = field(default_factory=list)
     uses_assert: bool = False  # some source calls BG_SOAK_ASSERT
@@ -137,7 +162,7 @@ def harness_source(soak: SoakTable) -> str:
     a static scenario works and nothing here declares the project's functions; the emulator
     also fills the vector table's IRQ slots with the handlers' addresses."""
     slots = max([16, *(16 + i.irq + 1 for i in soak.interrupts if i.irq is not None)])
-    calls = 1 if soak.scenario == "main" else soak.repeat
+    calls = 1 if soak.scenario == "main" or soak.bounded else soak.repeat
     lines = [
         "#include <stdint.h>",
         "extern uint32_t __bg_stack_top;",
@@ -293,9 +318,13 @@ def _called(objects: list[Path]) -> set[str]:
 
 def _stubs(undefined: list[str], objects: list[Path]) -> str:
     called = _called(objects)
-    lines = ["/* brickguard soak: stand-ins for what the sources use but do not define. */"]
+    lines = ["/* brickguard soak: stand-ins for what the sources use but do not define. */",
+             "static unsigned bg_nesting; /* FreeRTOS critical-section depth */",
+             "static unsigned *volatile bg_keep = &bg_nesting;"]
     for name in undefined:
-        if name in called:
+        if name in STAND_INS:
+            lines.append(STAND_INS[name].format(name=name))
+        elif name in called:
             lines.append(f"unsigned {name}(void) {{ return 0u; }}")
         else:
             lines.append(f"unsigned char {name}[{STUB_BYTES}] __attribute__((aligned(8)));")
@@ -326,6 +355,7 @@ def _read_image(gcc: Path, elf_path: Path, cpu: str, stubbed: list[str]) -> Imag
                 symbols[sym.name] = Symbol(sym.name, addr, sym["st_size"], func)
                 ranks[sym.name] = rank
         lines = _line_table(elf) if elf.has_dwarf_info() else []
+        enumerators = _enumerators(elf) if elf.has_dwarf_info() else {}
     disasm = _disassemble(gcc, elf_path)
     return Image(
         cpu=cpu,
@@ -336,6 +366,7 @@ def _read_image(gcc: Path, elf_path: Path, cpu: str, stubbed: list[str]) -> Imag
         stack_bottom=symbols["__bg_stack_bottom"].addr,
         stack_top=symbols["__bg_stack_top"].addr,
         lines=lines,
+        enumerators=enumerators,
         disasm=disasm,
         stubbed=stubbed,
     )
@@ -367,6 +398,17 @@ def _line_table(elf) -> list[tuple[int, str, int]]:
             rows.append((state.address, file, state.line))
     rows.sort(key=lambda r: r[0])
     return rows
+
+
+def _enumerators(elf) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for cu in elf.get_dwarf_info().iter_CUs():
+        for die in cu.iter_DIEs():
+            if die.tag == "DW_TAG_enumerator" and "DW_AT_const_value" in die.attributes:
+                name = die.attributes["DW_AT_name"].value
+                out[name.decode() if isinstance(name, bytes) else name] = (
+                    die.attributes["DW_AT_const_value"].value)
+    return out
 
 
 def _disassemble(gcc: Path, elf: Path) -> dict[int, str]:

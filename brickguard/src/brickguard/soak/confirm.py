@@ -68,7 +68,6 @@ def confirm(findings: Sequence[Finding], paths: list[Path], config, *, quiet: bo
             config_path: Path | None = None) -> list[tuple[Finding, Verdict]]:
     """A verdict for each race finding (others are passed through with no verdict)."""
     from brickguard.soak.build import build
-    from brickguard.soak.explore import Explorer
     from brickguard.soak.witness import build_witnesses, replay_command
 
     races = [f for f in findings if f.rule in RACE_RULES]
@@ -97,7 +96,8 @@ def confirm(findings: Sequence[Finding], paths: list[Path], config, *, quiet: bo
         if config.soak is not None:
             key = Plan(config.soak.scenario, tuple(i.handler for i in config.soak.interrupts))
         else:
-            scenario = image0.function_of_line(f.location.file, f.location.line)
+            scenario = next((fn for n in range(f.location.line, _first_line(f) - 2, -1)
+                             if (fn := image0.function_of_line(f.location.file, n))), None)
             if scenario is None:
                 for g in group:
                     verdicts[id(g)] = Verdict("not explored", "no code for this line in the "
@@ -115,16 +115,19 @@ def confirm(findings: Sequence[Finding], paths: list[Path], config, *, quiet: bo
         else:  # bounded: a main that never returns runs AUTO_BUDGET instructions
             table = replace(base, scenario=scenario, budget=AUTO_BUDGET,
                             max_seconds=AUTO_SECONDS,
-                            interrupts=[InterruptSpec(h) for h in sorted(handlers)])
+                            interrupts=[_spec(image0, h) for h in sorted(handlers)])
         try:
             image = build(paths, config, table)
-            explorer = Explorer(image, table)
-            explorer.focus = {addr for addr in image.disasm
-                              if (where := image.line_at(addr)) is not None
-                              and any(_same(where[0], g.location.file)
-                                      and _first_line(g) <= where[1] <= g.location.line
-                                      for g in group)}
-            result = explorer.explore()
+            try:
+                explorer = _explorer(image, table, group)
+                result = explorer.explore()
+            except BrickguardError as exc:
+                if config.soak is not None or "does not return within" not in str(exc):
+                    raise
+                # A task loop that never returns: run it for its budget, as main is run.
+                table = replace(table, bounded=True)
+                explorer = _explorer(image, table, group)
+                result = explorer.explore()
         except BrickguardError as exc:
             for f in group:
                 verdicts[id(f)] = Verdict("not explored", f"{scenario}: {exc}")
@@ -137,7 +140,7 @@ def confirm(findings: Sequence[Finding], paths: list[Path], config, *, quiet: bo
             for f in group:
                 if config.soak is None and _handler(f) != r.spec.handler:
                     continue
-                v = _judge(f, r, witnesses, image, replay_base)
+                v = _judge(f, r, witnesses, image, replay_base, result.baseline.pcs)
                 if v is not None and (id(f) not in verdicts
                                       or verdicts[id(f)].status != "confirmed"):
                     verdicts[id(f)] = v
@@ -146,7 +149,44 @@ def confirm(findings: Sequence[Finding], paths: list[Path], config, *, quiet: bo
     return [(f, verdicts[id(f)]) for f in races]
 
 
-def _judge(f: Finding, r, witnesses, image, replay_base: str) -> Verdict | None:
+def _spec(image, handler: str) -> InterruptSpec:
+    """The handler, with its IRQ number when the sources' enum names it (``USART1_IRQHandler``:
+    ``USART1_IRQn``, as CMSIS device headers do), enabled from the start: masking it one by one
+    (``HAL_NVIC_DisableIRQ``) then masks it in the emulated NVIC."""
+    stem = handler.removesuffix("_IRQHandler")
+    irq = image.enumerators.get(f"{stem}_IRQn") if stem != handler else None
+    if irq is None or not 0 <= irq < 240:
+        return InterruptSpec(handler)
+    return InterruptSpec(handler, irq=irq, enabled=True)
+
+
+def lines_around(r, run, image) -> set[tuple[str, int]]:
+    """Where a failing run landed, in source lines: the landing instruction's line and the
+    lines of the scenario's conflicting accesses just before and just after it (the compiler
+    schedules one statement's load and store among the next statement's instructions)."""
+    out = {where} if (where := image.line_at(run.pc)) else set()
+    before = [a for a in r.conflicts if a.index < run.boundary]
+    after = [a for a in r.conflicts if a.index >= run.boundary]
+    for acc in ([before[-1]] if before else []) + ([after[0]] if after else []):
+        if (line := image.line_at(acc.pc)) is not None:
+            out.add(line)
+    return out
+
+
+def _explorer(image, table: SoakTable, group: list[Finding]):
+    """An explorer that injects only before the instructions of the findings' lines."""
+    from brickguard.soak.explore import Explorer
+
+    explorer = Explorer(image, table)
+    explorer.focus = {addr for addr in image.disasm
+                      if (where := image.line_at(addr)) is not None
+                      and any(_same(where[0], g.location.file)
+                              and _first_line(g) <= where[1] <= g.location.line for g in group)}
+    return explorer
+
+
+def _judge(f: Finding, r, witnesses, image, replay_base: str,
+           pcs: list[int]) -> Verdict | None:
     obj = OBJECT.search(f.message)
     name = obj.group(1) if obj else ""
     lo, hi = _first_line(f), f.location.line
@@ -159,7 +199,8 @@ def _judge(f: Finding, r, witnesses, image, replay_base: str) -> Verdict | None:
     for w in witnesses:
         for run in w.runs:
             where = image.line_at(run.pc)
-            if where is None or not _same(where[0], f.location.file) or not lo <= where[1] <= hi:
+            if where is None or not any(_same(file, f.location.file) and lo <= n <= hi
+                                        for file, n in lines_around(r, run, image)):
                 continue
             head = w.lines[0] if run is w.failure else (
                 f"{r.spec.handler} taken at {Path(where[0]).name}:{where[1]} "
@@ -167,10 +208,18 @@ def _judge(f: Finding, r, witnesses, image, replay_base: str) -> Verdict | None:
             return Verdict("confirmed", head,
                            f"{replay_base} --replay {r.spec.handler}@{run.boundary}",
                            tuple(w.flow))
+    def here(pc: int) -> bool:
+        where = image.line_at(pc)
+        return where is not None and lo <= where[1] <= hi and _same(where[0], f.location.file)
+
+    if not any(here(pc) for pc in set(pcs)):
+        stuck = image.line_at(pcs[-1]) if pcs else None
+        at = f"; it ends at {Path(stuck[0]).name}:{stuck[1]}" if stuck else ""
+        return Verdict("not explored", f"the run without interrupts never reaches lines "
+                       f"{lo}-{hi}{at} (it may wait for the interrupt there)")
     if not r.complete or not r.planned:
         return Verdict("not explored", r.note or "nothing to explore")
-    code = "; ".join(image.disasm.get(a, "?") for a, file, n in image.lines
-                     if lo <= n <= hi and _same(file, f.location.file))
+    code = "; ".join(image.disasm[a] for a in sorted(image.disasm) if here(a))
     return Verdict("refuted", f"all {r.explored} interleavings of {r.spec.handler} explored "
                    f"({r.masked} boundaries masked), none landing between lines {lo}-{hi} broke "
                    f"anything (the code there: {code or 'none'})")

@@ -53,6 +53,9 @@ class Outcome:
     broken: list[str] = field(default_factory=list)
     fault: str = ""
     hung: str = ""
+    # A scenario that runs to its budget without interrupts (it waits) and returns with this
+    # one: the interrupt is what it waited for; no serial reference describes that run.
+    progressed: bool = False
 
     @property
     def key(self) -> tuple[tuple[Read, ...], bytes]:
@@ -118,7 +121,7 @@ class Explorer:
                 "[soak] lists no interrupts: add [[soak.interrupts]] handler = ...")
         self.image, self.soak = image, soak
         self.m = Machine(image, soak)
-        self.main = soak.scenario == "main"
+        self.main = soak.scenario == "main" or soak.bounded  # runs for its budget
         self.drive = image.address("__bg_drive")
         self.handlers = [image.address(spec.handler) for spec in soak.interrupts]
         self.checks = [(name, image.address(name)) for name in soak.checks]
@@ -149,6 +152,8 @@ class Explorer:
         for spec, addr in zip(soak.interrupts, self.handlers, strict=True):
             if spec.irq is not None:  # the vector table in flash, as the linker would fill it
                 m.uc.mem_write(vectors + 4 * (16 + spec.irq), (addr | 1).to_bytes(4, "little"))
+                if spec.enabled:
+                    m.write_periph(0xE000E100 + 4 * (spec.irq // 32), 4, 1 << (spec.irq % 32))
         for name in soak.setup:
             stop, why = m.call(self.image.address(name), soak.budget)
             if stop != Stop.RETURN:
@@ -257,6 +262,10 @@ class Explorer:
         if stop == Stop.BUDGET and not self.main:
             raise BrickguardError(f"{what} does not return within {soak.budget} instructions "
                                   "without any interrupt (a lock-up, or raise [soak] budget)")
+        if stop == Stop.RETURN:
+            # It returns: every run goes on to its return (budget: the lock-up limit), so
+            # a run the interrupt makes longer (a retried strex, another branch) is not cut.
+            self.main = False
         broken = self._checks()
         if broken:
             raise BrickguardError(f"the checks fail without any interrupt: {'; '.join(broken)}")
@@ -299,8 +308,8 @@ class Explorer:
         soak = self.soak
         touched = set(r.footprint_reads) | set(r.footprint_writes)
         written = set(r.footprint_writes)
-        self.shared = frozenset(touched)
-        self.shared_sorted = sorted(touched)
+        self.shared = self._compared(touched, base)
+        self.footprints[i] = set(self.shared)
         r.conflicts = [acc for acc in base.accesses
                        if any(b in (touched if acc.write else written)
                               for b in range(acc.addr, acc.addr + acc.size))]
@@ -370,6 +379,34 @@ class Explorer:
                 r.failures.append(failure)
         return r.explored
 
+    def _compared(self, touched: set[int], base: Baseline) -> frozenset[int]:
+        """The shared bytes whose reads the serializability oracle compares: those the handler
+        touches, less those the scenario only ever reads to update (``x++``, ``x |= m``: the
+        next access is a write from the same source line): an update reads the latest value on
+        purpose, and a lost update shows in the final state, which is compared in full. (A
+        read, a call, then the write, ``m = mode; use(m); mode = 0;``, is no update.)"""
+        image = self.image
+        pending: dict[int, Access] = {}
+        rmw_only = set(touched)
+        stores = {(a.index, a.addr) for a in base.accesses if a.write}
+        for acc in base.accesses:
+            if not acc.write and (acc.index, acc.addr) in stores:
+                continue  # the read half of one instruction's store (strex, swp): the store
+            for b in range(acc.addr, acc.addr + acc.size):
+                if b not in touched:
+                    continue
+                prev = pending.pop(b, None)
+                if prev is not None:  # the next access after a read
+                    update = acc.write and image.line_at(acc.pc) == image.line_at(prev.pc)
+                    if not update:
+                        rmw_only.discard(b)
+                if not acc.write:
+                    pending[b] = acc
+        rmw_only -= set(pending)  # a read with nothing after it is a plain read
+        seen = {b for acc in base.accesses if not acc.write
+                for b in range(acc.addr, acc.addr + acc.size)}
+        return frozenset(touched - (rmw_only & seen))
+
     def _snapshots(self, points: list[int]):
         """(boundary, snapshot) for each of ``points`` (ascending), from one run from S0 that
         stops nowhere: a code hook saves the state before the instruction at each boundary."""
@@ -406,7 +443,6 @@ class Explorer:
         """One injected run again, with the pc of every shared read (for its witness)."""
         handler_index = [s.handler for s in self.soak.interrupts].index(handler)
         self.shared = frozenset(self.footprints[handler_index])
-        self.shared_sorted = sorted(self.shared)
         self.prefix = _ReadPrefix(self.base.accesses, self.shared)
         (_, snap), = self._snapshots([k])
         self.m.restore(snap)
@@ -423,6 +459,7 @@ class Explorer:
         m, soak = self.m, self.soak
         self.reads, self.read_pcs = [], []
         fault = hung = ""
+        progressed = False
         remaining = (base.total - k) if self.main else (soak.budget - k)
         ends = k >= base.total  # the scenario has finished: the handler runs after it
         if self.main or ends or remaining <= 0:
@@ -432,6 +469,7 @@ class Explorer:
                 self.recording = True
                 stop, why = m.resume(remaining, base.pcs[k])
                 self.recording = False
+                progressed = self.main and stop == Stop.RETURN
         else:
             m.on_return = self._record
             stop, why = m.interrupt(handler, soak.handler_budget, self.current.context,
@@ -449,7 +487,7 @@ class Explorer:
                     f"interrupt (lock-up){self._where(m.pc)}")
         pre_reads, pre_pcs = self.prefix.before(k)
         outcome = Outcome(pre_reads + tuple(self.reads), pre_pcs + tuple(self.read_pcs),
-                          self._final(), fault=fault, hung=hung)
+                          self._final(), fault=fault, hung=hung, progressed=progressed)
         if not fault and not hung:
             outcome.broken = self._checks()
         return outcome
@@ -502,7 +540,7 @@ class Explorer:
         c = _call_of(calls, min(k, base.total - 1) if base.total else 0)
         before = outcomes.get(calls[c])
         after = outcomes.get(calls[min(c + 1, len(calls) - 1)])
-        if before is None or after is None:
+        if before is None or after is None or out.progressed:
             return None
         if out.key in (before.key, after.key):
             return None

@@ -5,6 +5,7 @@
 scenario = "poll_frames"          # a function the harness calls `repeat` times; "main": run main
 repeat = 1                        # for `budget` instructions (it need not return)
 budget = 200000                   # instructions: main's run length, else a run's lock-up limit
+bounded = false                   # true: run the scenario for `budget` instructions, as main
 handler_budget = 20000            # instructions a handler may take before it counts as hung
 setup = ["i2c_slave_init"]        # functions called once, in order, before the scenario
 checks = ["frame_intact"]         # C functions that return non-zero on a broken invariant
@@ -21,6 +22,7 @@ handler = "I2C1_EV_IRQHandler"
 irq = 31                          # NVIC number: injected only while its enable bit is set
 priority = 0                      # without irq: the priority BASEPRI is compared with
 prime = 3                         # runs before the scenario (after setup): the state it starts in
+enabled = false                   # true: its NVIC enable bit is set from the start
 
 [[soak.peripherals]]              # plain memory; default: 0x40000000-0x5fffffff
 base = 0x40005000
@@ -48,6 +50,7 @@ class InterruptSpec:
     irq: int | None = checked(lambda n: 0 <= n < 240, "an IRQ number from 0 to 239", default=None)
     priority: int = checked(lambda n: 0 <= n < 256, "0 to 255", default=0)
     prime: int = checked(lambda n: 0 <= n <= 10000, "0 to 10000", default=0)
+    enabled: bool = False  # its NVIC enable bit is set when setup begins (else: as code sets it)
 
 
 @dataclass(frozen=True)
@@ -68,6 +71,7 @@ class SoakTable:
     scenario: str = "main"
     repeat: int = checked(lambda n: 1 <= n <= 100000, "1 to 100000", default=1)
     budget: int = checked(lambda n: n > 0, "more than 0", default=200000)
+    bounded: bool = False  # the scenario runs for `budget` instructions, returning or not (main)
     handler_budget: int = checked(lambda n: n > 0, "more than 0", default=20000)
     setup: list[str] = field(default_factory=list)
     checks: list[str] = field(default_factory=list)
