@@ -9,10 +9,10 @@ from __future__ import annotations
 import json
 import sys
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
 
@@ -79,19 +79,55 @@ def render(report: Report, fmt: str) -> str:
     return render_text(report)
 
 
+CONFIG_OPTION = typer.Option(
+    None, "--config", "-c", help="brickguard.toml to use (default: found from PATH upward)."
+)
+FORMAT_OPTION = typer.Option("text", "--format", "-f", help="Report format: text, json or sarif.")
+OUTPUT_OPTION = typer.Option(
+    None, "--output", "-o", help="Write the report to this file instead of stdout."
+)
+
+
+def check_arguments(paths: list[Path], fmt: str) -> None:
+    """The checks every command that reports does first: a known format, paths that exist."""
+    if fmt not in REPORT_FORMATS:
+        raise fail(f"unknown --format {fmt!r}; use one of: {', '.join(REPORT_FORMATS)}")
+    missing = [str(p) for p in paths if not p.exists()]
+    if missing:
+        raise fail(f"no such file or folder: {', '.join(missing)}")
+
+
+def deliver(text: str, output: Path | None, fmt: str) -> None:
+    """The report to ``output`` (said on stderr), or to stdout."""
+    if output is not None:
+        try:
+            output.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise BrickguardError(f"cannot write {output}: {exc.strerror or exc}") from exc
+        log(f"wrote the {fmt} report to {output}")
+    elif text:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+
+
+def run_command(body: Callable[[], int]) -> NoReturn:
+    """Run a command's body: its exit code, or a BrickguardError as one line and exit 2."""
+    try:
+        code = body()
+    except BrickguardError as exc:
+        raise fail(str(exc)) from None
+    raise typer.Exit(code)
+
+
 def _resolve(path: Path, root: Path) -> Path:
     return path if path.is_absolute() else root / path
 
 
 def check(
     paths: list[Path] = typer.Argument(..., metavar="PATH", help="C files or folders to check."),
-    config_path: Path | None = typer.Option(
-        None, "--config", "-c", help="brickguard.toml to use (default: found from PATH upward)."
-    ),
-    fmt: str = typer.Option("text", "--format", "-f", help="Report format: text, json or sarif."),
-    output: Path | None = typer.Option(
-        None, "--output", "-o", help="Write the report to this file instead of stdout."
-    ),
+    config_path: Path | None = CONFIG_OPTION,
+    fmt: str = FORMAT_OPTION,
+    output: Path | None = OUTPUT_OPTION,
     fail_on: str | None = typer.Option(
         None, "--fail-on", help="Exit 1 at this level or above: note, warning, error or never."
     ),
@@ -119,14 +155,11 @@ def check(
     ),
 ) -> None:
     """Check C sources and report what compiles but breaks boards (exit 1 if anything fails)."""
-    if fmt not in REPORT_FORMATS:
-        raise fail(f"unknown --format {fmt!r}; use one of: {', '.join(REPORT_FORMATS)}")
+    check_arguments(paths, fmt)
     if fail_on is not None and fail_on not in FAIL_LEVELS:
         raise fail(f"unknown --fail-on {fail_on!r}; use one of: {', '.join(FAIL_LEVELS)}")
-    missing = [str(p) for p in paths if not p.exists()]
-    if missing:
-        raise fail(f"no such file or folder: {', '.join(missing)}")
-    try:
+
+    def body() -> int:
         options = CheckOptions(
             config_path=config_path,
             fmt=fmt,
@@ -141,10 +174,9 @@ def check(
             misra=misra or None,
             confirm=confirm,
         )
-        code = _check(paths, options)
-    except BrickguardError as exc:
-        raise fail(str(exc)) from None
-    raise typer.Exit(code)
+        return _check(paths, options)
+
+    run_command(body)
 
 
 @dataclass(frozen=True)
@@ -197,16 +229,7 @@ def _check(paths: list[Path], opts: CheckOptions) -> int:
             show_suppressed=opts.show_suppressed,
             source=report.source,
         )
-    text = render(report, opts.fmt)
-    if opts.output is not None:
-        try:
-            opts.output.write_text(text, encoding="utf-8")
-        except OSError as exc:
-            raise BrickguardError(f"cannot write {opts.output}: {exc.strerror or exc}") from exc
-        log(f"wrote the {opts.fmt} report to {opts.output}")
-    elif text:
-        sys.stdout.write(text)
-        sys.stdout.flush()
+    deliver(render(report, opts.fmt), opts.output, opts.fmt)
     log(summary_line(report))
     return 1 if report.fails(threshold) else 0
 

@@ -7,28 +7,29 @@ The emulator and the cross compiler are imported inside the command (``--help`` 
 from __future__ import annotations
 
 import json
-import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import typer
 
+from brickguard.cli_check import (
+    CONFIG_OPTION,
+    FORMAT_OPTION,
+    OUTPUT_OPTION,
+    check_arguments,
+    deliver,
+    run_command,
+)
 from brickguard.errors import BrickguardError
-from brickguard.output import fail, log
-
-SOAK_FORMATS = ("text", "json", "sarif")
+from brickguard.output import log
 
 
 def soak(
     paths: list[Path] = typer.Argument(..., metavar="PATH", help="C files or folders to build."),
-    config_path: Path | None = typer.Option(
-        None, "--config", "-c", help="brickguard.toml with [soak] (default: found from PATH)."
-    ),
-    fmt: str = typer.Option("text", "--format", "-f", help="Report format: text, json or sarif."),
-    output: Path | None = typer.Option(
-        None, "--output", "-o", help="Write the report to this file instead of stdout."
-    ),
+    config_path: Path | None = CONFIG_OPTION,
+    fmt: str = FORMAT_OPTION,
+    output: Path | None = OUTPUT_OPTION,
     replay: str | None = typer.Option(
         None, "--replay", help="Replay one run: HANDLER@BOUNDARY, as a witness prints it."
     ),
@@ -43,17 +44,9 @@ def soak(
     ),
 ) -> None:
     """Run the scenario on an emulated Cortex-M, the interrupt on every boundary that matters."""
-    if fmt not in SOAK_FORMATS:
-        raise fail(f"unknown --format {fmt!r}; use one of: {', '.join(SOAK_FORMATS)}")
-    missing = [str(p) for p in paths if not p.exists()]
-    if missing:
-        raise fail(f"no such file or folder: {', '.join(missing)}")
-    try:
-        overrides = SoakOverrides(scenario, handler, max_runs, max_seconds)
-        code = run_soak(paths, config_path, fmt, output, replay, overrides, quiet)
-    except BrickguardError as exc:
-        raise fail(str(exc)) from None
-    raise typer.Exit(code)
+    check_arguments(paths, fmt)
+    overrides = SoakOverrides(scenario, handler, max_runs, max_seconds)
+    run_command(lambda: run_soak(paths, config_path, fmt, output, replay, overrides, quiet))
 
 
 @dataclass(frozen=True)
@@ -121,14 +114,7 @@ def run_soak(paths: list[Path], config_path: Path | None, fmt: str, output: Path
         f"--handler {h}" for h in given.handlers]
     base = " ".join([replay_command(paths, config_path), *extra])
     witnessed = findings(result, base, explorer.rerun)
-    text = _render(result, witnessed, fmt, Path(config.root))
-    if output is not None:
-        try:
-            output.write_text(text, encoding="utf-8")
-        except OSError as exc:
-            raise BrickguardError(f"cannot write {output}: {exc.strerror or exc}") from exc
-    else:
-        sys.stdout.write(text)
+    deliver(_render(result, witnessed, fmt, Path(config.root)), output, fmt)
     log(summary(result, witnessed))
     incomplete = any(not r.complete for r in result.handlers)
     return 1 if witnessed or incomplete else 0
