@@ -12,6 +12,7 @@ import pytest
 from brickguard import toolchain
 from brickguard.config import Config, config_from_dict
 from brickguard.errors import BrickguardError, ConfigError
+from brickguard.soak.build import RAM_BASE
 
 pytest.importorskip("unicorn", reason="soak needs unicorn (pip install unicorn)")
 pytestmark = pytest.mark.skipif(toolchain.find_gcc() is None,
@@ -172,3 +173,46 @@ def test_check_confirm_on_the_i2c_example_confirms_the_copy_race():
     assert "soak --confirm: 2 confirmed" in proc.stderr
     confirmed = [line for line in proc.stdout.splitlines() if "soak: confirmed" in line]
     assert len(confirmed) == 2 and all("--replay I2C1_EV_IRQHandler@" in c for c in confirmed)
+
+
+def test_sarif_carries_the_witness_as_a_code_flow_and_json_the_replay(tmp_path):
+    import json
+
+    args = ("soak", str(SOAK / "counter.c"), "--scenario", "bump", "--handler",
+            "TIM2_IRQHandler", "-q")
+    out = tmp_path / "soak.sarif"
+    proc = _cli(*args, "--format", "sarif", "--output", str(out))
+    assert proc.returncode == 1, proc.stderr
+    (result,) = json.loads(out.read_text())["runs"][0]["results"]
+    assert result["ruleId"] == "BG190" and result["level"] == "error"
+    steps = result["codeFlows"][0]["threadFlows"][0]["locations"]
+    assert any("TIM2_IRQHandler is taken here" in s["location"]["message"]["text"] for s in steps)
+    data = json.loads(_cli(*args, "--format", "json").stdout)
+    (handler,) = data["handlers"]
+    assert handler["complete"] and handler["failing_runs"] >= 1
+    assert handler["witnesses"][0]["replay"].endswith(
+        f"--replay TIM2_IRQHandler@{handler['witnesses'][0]['boundary']}")
+
+
+@pytest.mark.parametrize("cpu", ["cortex-m4", "cortex-m0"])
+def test_an_interrupt_inside_conditional_code_returns_to_the_same_computation(cpu):
+    image, result = _soak("choose", cpu=cpu, window=1000,
+                          interrupts=[{"handler": "OTHER_IRQHandler"}])
+    (r,) = result.handlers
+    it_blocks = [a for a, text in image.disasm.items() if text.startswith("it")]
+    assert r.complete and r.explored > 30
+    # v7-M code has IT blocks: the boundaries inside them are skipped (and counted), since a
+    # snapshot there would resume with the wrong condition state.
+    assert (cpu == "cortex-m0" and r.it_skipped == 0) or (it_blocks and r.it_skipped > 0)
+
+    def picked_if_seen_from(j: int) -> int:  # the handler's increment seen from pass j on
+        picked = 0
+        for i in range(6):
+            seen = 1 if i >= j else 0
+            picked = (picked + seen + 3) if i & 1 else picked ^ (seen + 5)
+        return picked & 0xFFFFFFFF
+
+    possible = {picked_if_seen_from(j) for j in range(7)}
+    offset = image.symbols["picked"].addr - RAM_BASE
+    finals = {int.from_bytes(f.outcome.final[offset:offset + 4], "little") for f in r.failures}
+    assert r.failures and finals <= possible  # a wrong resumption would compute something else

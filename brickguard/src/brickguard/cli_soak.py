@@ -132,8 +132,9 @@ def handler_lines(result) -> list[str]:
     lines = []
     for r in result.handlers:
         state = "" if r.complete else " (NOT complete)"
+        inside = f", {r.it_skipped} inside IT blocks not explored" if r.it_skipped else ""
         lines.append(f"{r.spec.handler}: {r.explored} of {r.planned} interleavings explored"
-                     f"{state}, {r.masked} boundaries masked, {len(r.failures)} failing")
+                     f"{state}, {r.masked} boundaries masked{inside}, {len(r.failures)} failing")
         if r.note:
             lines.append(f"  {r.note}")
     return lines
@@ -164,6 +165,7 @@ def result_dict(result, witnessed) -> dict[str, Any]:
             "planned": r.planned,
             "explored": r.explored,
             "masked": r.masked,
+            "inside_it_blocks": r.it_skipped,
             "complete": r.complete,
             "note": r.note,
             "failing_runs": len(r.failures),

@@ -90,3 +90,18 @@ void stubbed(void)
         count = count + 1u;
     }
 }
+
+volatile uint32_t other, picked;
+
+void OTHER_IRQHandler(void) /* touches only `other`: it cannot change what the scenario computes */
+{
+    other++;
+}
+
+void choose(void) /* conditional execution (an IT block on v7-M): interrupts land inside it */
+{
+    for (uint32_t i = 0; i < 6u; i++) {
+        uint32_t seen = other;
+        picked = (i & 1u) ? picked + seen + 3u : picked ^ (seen + 5u);
+    }
+}

@@ -12,8 +12,10 @@ ranges as plain memory with scripted reads, undefined functions as stubs that re
 and HAL NVIC calls, FreeRTOS's vPortEnter/ExitCritical and Zephyr's irq_lock/irq_unlock as
 stand-ins that do what they do to interrupts).
 
-What is not: an interrupt inside one instruction (interrupts land between instructions; an
-M3/M4 may interrupt an LDM/STM and continue it, which can tear a copy soak sees as whole),
+What is not: an interrupt inside a Thumb-2 IT block (the emulator keeps the condition state in
+translated code, so those boundaries are skipped and counted), an interrupt inside one
+instruction (interrupts land between instructions; an M3/M4 may interrupt an LDM/STM and
+continue it, which can tear a copy soak sees as whole),
 peripheral behaviour (a register that clears on read, a timer that counts, DMA),
 caches and bus timing, the FPU (soft float is forced), handler mode (IPSR, the process stack,
 nesting, tail-chaining, late arrival), more than one injected interrupt per run, and exclusive

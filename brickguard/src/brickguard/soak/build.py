@@ -123,6 +123,16 @@ class Image:
                 return sym.name
         return f"0x{pc:x}"
 
+    def in_it_block(self) -> set[int]:
+        """Addresses of the instructions an IT instruction makes conditional (Thumb-2)."""
+        out: set[int] = set()
+        addrs = sorted(self.disasm)
+        for n, addr in enumerate(addrs):
+            m = re.match(r"it([te]{0,3})\b", self.disasm[addr])
+            if m:
+                out.update(addrs[n + 1:n + 2 + len(m.group(1))])
+        return out
+
     def function_of_line(self, file: str, line: int) -> str | None:
         """The function whose code the line table maps ``file:line`` into (the first, when the
         line was inlined into several)."""

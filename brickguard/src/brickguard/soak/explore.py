@@ -79,6 +79,7 @@ class HandlerResult:
     planned: int = 0
     explored: int = 0
     masked: int = 0  # candidate boundaries where the handler could not fire
+    it_skipped: int = 0  # candidate boundaries inside an IT block, not explored
     complete: bool = True
     note: str = ""
     footprint_reads: dict[int, int] = field(default_factory=dict)  # byte -> pc of the handler
@@ -133,6 +134,7 @@ class Explorer:
         self.want_pcs = False
         self.footprints: dict[int, set[int]] = {}
         self.focus: set[int] | None = None  # explore only before these instructions
+        self.it_block = image.in_it_block()
         self.reads: list[Read] = []
         self.read_pcs: list[int] = []
         self.shared_lo = RAM_BASE
@@ -339,6 +341,12 @@ class Explorer:
                     passes[pc] = passes.get(pc, 0) + 1
                     kept.add(k)
             wanted = kept
+        # Inside an IT block the emulator keeps the condition state in translated code, not
+        # in the CPU state a snapshot saves: those boundaries are not explored (counted).
+        it_block = self.it_block
+        skipped = {k for k in wanted if base.pcs[k] in it_block}
+        wanted -= skipped
+        r.it_skipped = len(skipped)
         bit = 1 << i
         fire = {k for k in wanted if base.enabled[k] & bit}
         r.masked = len(wanted - fire)
@@ -452,8 +460,6 @@ class Explorer:
             return self._injected(self.handlers[handler_index], k, self.base)
         finally:
             self.want_pcs = False
-        self.footprints: dict[int, set[int]] = {}
-        self.focus: set[int] | None = None  # explore only before these instructions
 
     def _injected(self, handler: int, k: int, base: Baseline) -> Outcome:
         m, soak = self.m, self.soak
