@@ -10,10 +10,10 @@ import json
 import os
 import sys
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
 
@@ -94,19 +94,55 @@ def render(report: Report, fmt: str) -> str:
     return render_text(report)
 
 
+CONFIG_OPTION = typer.Option(
+    None, "--config", "-c", help="brickguard.toml to use (default: found from PATH upward)."
+)
+FORMAT_OPTION = typer.Option("text", "--format", "-f", help="Report format: text, json or sarif.")
+OUTPUT_OPTION = typer.Option(
+    None, "--output", "-o", help="Write the report to this file instead of stdout."
+)
+
+
+def check_arguments(paths: list[Path], fmt: str) -> None:
+    """The checks every command that reports does first: a known format, paths that exist."""
+    if fmt not in REPORT_FORMATS:
+        raise fail(f"unknown --format {fmt!r}; use one of: {', '.join(REPORT_FORMATS)}")
+    missing = [str(p) for p in paths if not p.exists()]
+    if missing:
+        raise fail(f"no such file or folder: {', '.join(missing)}")
+
+
+def deliver(text: str, output: Path | None, fmt: str) -> None:
+    """The report to ``output`` (said on stderr), or to stdout."""
+    if output is not None:
+        try:
+            output.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise BrickguardError(f"cannot write {output}: {exc.strerror or exc}") from exc
+        log(f"wrote the {fmt} report to {output}")
+    elif text:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+
+
+def run_command(body: Callable[[], int]) -> NoReturn:
+    """Run a command's body: its exit code, or a BrickguardError as one line and exit 2."""
+    try:
+        code = body()
+    except BrickguardError as exc:
+        raise fail(str(exc)) from None
+    raise typer.Exit(code)
+
+
 def _resolve(path: Path, root: Path) -> Path:
     return path if path.is_absolute() else root / path
 
 
 def check(
     paths: list[Path] = typer.Argument(..., metavar="PATH", help="C files or folders to check."),
-    config_path: Path | None = typer.Option(
-        None, "--config", "-c", help="brickguard.toml to use (default: found from PATH upward)."
-    ),
-    fmt: str = typer.Option("text", "--format", "-f", help="Report format: text, json or sarif."),
-    output: Path | None = typer.Option(
-        None, "--output", "-o", help="Write the report to this file instead of stdout."
-    ),
+    config_path: Path | None = CONFIG_OPTION,
+    fmt: str = FORMAT_OPTION,
+    output: Path | None = OUTPUT_OPTION,
     fail_on: str | None = typer.Option(
         None, "--fail-on", help="Exit 1 at this level or above: note, warning, error or never."
     ),
@@ -136,16 +172,16 @@ def check(
     ci: bool = typer.Option(
         False, "--ci", help="CI mode (also when $CI is set): --fail-on-skip is on by default."
     ),
+    confirm: bool = typer.Option(
+        False, "--confirm", help="Run soak on the race findings: confirmed, refuted or not."
+    ),
 ) -> None:
     """Check C sources and report what compiles but breaks boards (exit 1 if anything fails)."""
-    if fmt not in REPORT_FORMATS:
-        raise fail(f"unknown --format {fmt!r}; use one of: {', '.join(REPORT_FORMATS)}")
+    check_arguments(paths, fmt)
     if fail_on is not None and fail_on not in FAIL_LEVELS:
         raise fail(f"unknown --fail-on {fail_on!r}; use one of: {', '.join(FAIL_LEVELS)}")
-    missing = [str(p) for p in paths if not p.exists()]
-    if missing:
-        raise fail(f"no such file or folder: {', '.join(missing)}")
-    try:
+
+    def body() -> int:
         options = CheckOptions(
             config_path=config_path,
             fmt=fmt,
@@ -160,11 +196,11 @@ def check(
             misra=misra or None,
             fail_on_skip=fail_on_skip,
             ci=ci_mode(ci),
+            confirm=confirm,
         )
-        code = _check(paths, options)
-    except BrickguardError as exc:
-        raise fail(str(exc)) from None
-    raise typer.Exit(code)
+        return _check(paths, options)
+
+    run_command(body)
 
 
 @dataclass(frozen=True)
@@ -182,6 +218,7 @@ class CheckOptions:
     misra: bool | None = None  # --misra: on for this run ([misra] enabled otherwise)
     fail_on_skip: bool | None = None  # None: [rules] fail_on_skip, else on in CI mode
     ci: bool = False
+    confirm: bool = False  # --confirm: soak the race findings (soak/confirm.py)
 
 
 def _check(paths: list[Path], opts: CheckOptions) -> int:
@@ -202,6 +239,8 @@ def _check(paths: list[Path], opts: CheckOptions) -> int:
     if baseline_path is not None and opts.write_baseline is None:
         known = load_baseline(baseline_path)
     report = run_analysis(paths, config, baseline=known, show_suppressed=opts.show_suppressed)
+    if opts.confirm:
+        report = confirm_report(report, paths, config, opts.config_path)
     if opts.write_baseline is not None:
         # Written from every current finding, so an outdated baseline is replaced, not merged.
         count = write_baseline(opts.write_baseline, report)
@@ -216,16 +255,7 @@ def _check(paths: list[Path], opts: CheckOptions) -> int:
             show_suppressed=opts.show_suppressed,
             source=report.source,
         )
-    text = render(report, opts.fmt)
-    if opts.output is not None:
-        try:
-            opts.output.write_text(text, encoding="utf-8")
-        except OSError as exc:
-            raise BrickguardError(f"cannot write {opts.output}: {exc.strerror or exc}") from exc
-        log(f"wrote the {opts.fmt} report to {opts.output}")
-    elif text:
-        sys.stdout.write(text)
-        sys.stdout.flush()
+    deliver(render(report, opts.fmt), opts.output, opts.fmt)
     log(summary_line(report))
     skip_fails = opts.fail_on_skip
     if skip_fails is None:
@@ -237,6 +267,25 @@ def _check(paths: list[Path], opts: CheckOptions) -> int:
         log(f"{len(skipped)} analys{'es' if len(skipped) != 1 else 'is'} did not run or ran "
             f"partially ({SKIPPED} notes above); {what}")
     return 1 if report.fails(threshold) or (skip_fails and skipped) else 0
+
+
+def confirm_report(report: Report, paths: list[Path], config: Config,
+                   config_path: Path | None = None, quiet: bool = False) -> Report:
+    """The report with soak's verdict on each active race finding (soak/confirm.py)."""
+    from brickguard.soak import confirm
+
+    active = [item.finding for item in report.active]
+    verdicts = confirm.confirm(active, paths, config, config_path=config_path)
+    counts = Counter(v.status for _, v in verdicts)
+    if not quiet:
+        log("soak --confirm: " + (", ".join(f"{counts[s]} {s}" for s in
+                                           ("confirmed", "refuted", "not explored"))
+                                 if verdicts else "no race findings to confirm"))
+    changed = confirm.apply(active, verdicts)
+    suppressed = [item.finding for item in report.items if item.suppression is not None]
+    return build_report([*changed, *suppressed], report.files, report.rules,
+                        Path(config.root), show_suppressed=report.show_suppressed,
+                        source=report.source)
 
 
 def _rule_dict(rule: Any) -> dict[str, Any]:

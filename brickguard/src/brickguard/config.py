@@ -72,6 +72,9 @@ cppcheck = "cppcheck"             # the executable
 flags = ["--suppress=misra-c2012-2.5"]   # extra cppcheck arguments
 vendor = false                    # also report MISRA in vendor/RTOS code (Drivers/, CMSIS, ...)
 
+[soak]                            # `brickguard soak`: see soak/settings.py for every key
+scenario = "main"
+
 [rules]
 select = ["BG1"]                  # rule ids or prefixes; default: all
 ignore = ["BG104"]
@@ -107,6 +110,7 @@ from brickguard.profiles import (
 )
 from brickguard.rule_ids import checked_ids
 from brickguard.sdk.spec import SdkSpec, SdkTable, specs_from_config
+from brickguard.soak.settings import SoakTable
 from brickguard.tables import checked, from_mapping
 
 CONFIG_NAME = "brickguard.toml"
@@ -201,6 +205,7 @@ class Config:
     exclude: list[str] = field(default_factory=list)  # [build] exclude globs (root-relative)
     fail_on_skip: bool | None = None  # None: on in CI mode (cli_check.ci_mode)
     compiler: str | None = None  # [target] compiler; None: toolchain.find_gcc()'s default
+    soak: SoakTable | None = None  # [soak]: what `brickguard soak` runs (soak/settings.py)
 
     def has_dcache(self) -> bool:
         """Whether the target has a data cache that DMA bypasses (BG501/BG502 apply)."""
@@ -302,6 +307,7 @@ class ConfigFile:
     misra: MisraTable = field(default_factory=MisraTable)
     rules: RulesTable = field(default_factory=RulesTable)
     sdk: SdkTable | list[SdkTable] | None = None  # [sdk] or [[sdk]]: see sdk/spec.py
+    soak: SoakTable | None = None  # see soak/settings.py
 
 
 def load_config(path: Path | None = None, start: Path | None = None) -> Config:
@@ -377,6 +383,7 @@ def config_from_dict(data: dict[str, Any], root: Path, source: Path | None = Non
     cfg.misra_flags = list(file.misra.flags)
     cfg.misra_vendor = file.misra.vendor
     cfg.sdks = specs_from_config(file.sdk, root, where) if file.sdk is not None else []
+    cfg.soak = file.soak
     for spec in cfg.sdks:  # the target SDK's headers are on the project's include path
         if spec.target:
             cfg.include += [p for p in spec.include if p not in cfg.include]

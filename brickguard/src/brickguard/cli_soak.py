@@ -1,0 +1,190 @@
+"""``brickguard soak``: the soak test in seconds: compile, emulate, inject the interrupt on every
+instruction boundary that matters, and show a witness for each way a run breaks.
+
+The emulator and the cross compiler are imported inside the command (``--help`` stays instant).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from brickguard.cli_check import (
+    CONFIG_OPTION,
+    FORMAT_OPTION,
+    OUTPUT_OPTION,
+    check_arguments,
+    deliver,
+    run_command,
+)
+from brickguard.errors import BrickguardError
+from brickguard.output import log
+
+
+def soak(
+    paths: list[Path] = typer.Argument(..., metavar="PATH", help="C files or folders to build."),
+    config_path: Path | None = CONFIG_OPTION,
+    fmt: str = FORMAT_OPTION,
+    output: Path | None = OUTPUT_OPTION,
+    replay: str | None = typer.Option(
+        None, "--replay", help="Replay one run: HANDLER@BOUNDARY, as a witness prints it."
+    ),
+    max_runs: int | None = typer.Option(None, "--max-runs", min=1, help="Bound on runs."),
+    max_seconds: int | None = typer.Option(None, "--max-seconds", min=1, help="Bound on time."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress lines on stderr."),
+    scenario: str | None = typer.Option(
+        None, "--scenario", help="The scenario function (instead of [soak] scenario)."
+    ),
+    handler: list[str] = typer.Option(
+        [], "--handler", help="A handler to inject (instead of [[soak.interrupts]]); repeatable."
+    ),
+) -> None:
+    """Run the scenario on an emulated Cortex-M, the interrupt on every boundary that matters."""
+    check_arguments(paths, fmt)
+    overrides = SoakOverrides(scenario, handler, max_runs, max_seconds)
+    run_command(lambda: run_soak(paths, config_path, fmt, output, replay, overrides, quiet))
+
+
+@dataclass(frozen=True)
+class SoakOverrides:
+    """What the command line says instead of the [soak] table."""
+
+    scenario: str | None = None
+    handlers: list[str] = field(default_factory=list)
+    max_runs: int | None = None
+    max_seconds: int | None = None
+
+
+def load_soak(paths: list[Path], config_path: Path | None, given: SoakOverrides):
+    """The config and its [soak] table, with the command line's values applied."""
+    from brickguard.config import load_config
+    from brickguard.soak.settings import InterruptSpec, SoakTable
+
+    config = load_config(path=config_path, start=paths[0])
+    table = config.soak
+    if table is None and not (given.scenario and given.handlers):
+        where = config.source or "brickguard.toml"
+        raise BrickguardError(f"{where}: no [soak] table; add one (scenario, [[soak.interrupts]])"
+                              " or pass --scenario and --handler")
+    table = table or SoakTable()
+    values: dict[str, Any] = {k: v for k, v in (("max_runs", given.max_runs),
+                                                ("max_seconds", given.max_seconds),
+                                                ("scenario", given.scenario)) if v}
+    if given.handlers:
+        values["interrupts"] = [InterruptSpec(h) for h in given.handlers]
+    return config, replace(table, **values)
+
+
+def _progress(quiet: bool):
+    if quiet:
+        return None
+
+    def report(handler: str, done: int, planned: int, seconds: float) -> None:
+        log(f"soak: {handler}: {done}/{planned} interleavings explored, {seconds:.1f} s")
+
+    return report
+
+
+def run_soak(paths: list[Path], config_path: Path | None, fmt: str, output: Path | None,
+             replay: str | None, given: SoakOverrides, quiet: bool) -> int:
+    from brickguard.soak.build import build
+    from brickguard.soak.explore import Explorer
+    from brickguard.soak.witness import findings, replay_command
+
+    config, soak_table = load_soak(paths, config_path, given)
+    only = at = None
+    if replay is not None:
+        name, _, boundary = replay.partition("@")
+        handlers = [i.handler for i in soak_table.interrupts]
+        if name not in handlers or not boundary.isdigit():
+            raise BrickguardError(f"--replay {replay!r}: use HANDLER@BOUNDARY with one of: "
+                                  f"{', '.join(handlers)}")
+        only, at = handlers.index(name), int(boundary)
+    image = build(paths, config, soak_table)
+    if not quiet:
+        stubs = f"; stubbed (return 0): {', '.join(image.stubbed)}" if image.stubbed else ""
+        log(f"soak: built for {image.cpu}{stubs}")
+    explorer = Explorer(image, soak_table)
+    result = explorer.explore(progress=_progress(quiet), only=only, at=at)
+    extra = ([f"--scenario {given.scenario}"] if given.scenario else []) + [
+        f"--handler {h}" for h in given.handlers]
+    base = " ".join([replay_command(paths, config_path), *extra])
+    witnessed = findings(result, base, explorer.rerun)
+    deliver(_render(result, witnessed, fmt, Path(config.root)), output, fmt)
+    log(summary(result, witnessed))
+    incomplete = any(not r.complete for r in result.handlers)
+    return 1 if witnessed or incomplete else 0
+
+
+def summary(result, witnessed) -> str:
+    runs = sum(len(w.runs) for w, _ in witnessed)
+    rate = result.runs / result.seconds if result.seconds > 0 else 0.0
+    done = "complete" if all(r.complete for r in result.handlers) else "NOT complete (bounded)"
+    return (f"soak: {result.runs} runs in {result.seconds:.2f} s ({rate:.0f} runs/s), exploration "
+            f"{done}: {len(witnessed)} witness(es), {runs} failing run(s)")
+
+
+def handler_lines(result) -> list[str]:
+    lines = []
+    for r in result.handlers:
+        state = "" if r.complete else " (NOT complete)"
+        inside = f", {r.it_skipped} inside IT blocks not explored" if r.it_skipped else ""
+        lines.append(f"{r.spec.handler}: {r.explored} of {r.planned} interleavings explored"
+                     f"{state}, {r.masked} boundaries masked{inside}, {len(r.failures)} failing")
+        if r.note:
+            lines.append(f"  {r.note}")
+    return lines
+
+
+def result_dict(result, witnessed) -> dict[str, Any]:
+    by_handler: dict[str, list] = {}
+    for w, finding in witnessed:
+        by_handler.setdefault(w.failure.handler, []).append({
+            "kind": w.failure.kind,
+            "boundary": w.failure.boundary,
+            "pc": w.failure.pc,
+            "file": finding.location.file,
+            "line": finding.location.line,
+            "objects": w.objects,
+            "runs": len(w.runs),
+            "text": w.lines,
+            "replay": w.replay,
+        })
+    return {
+        "cpu": result.image.cpu,
+        "stubbed": result.image.stubbed,
+        "instructions": result.baseline.total,
+        "runs": result.runs,
+        "seconds": round(result.seconds, 3),
+        "handlers": [{
+            "handler": r.spec.handler,
+            "planned": r.planned,
+            "explored": r.explored,
+            "masked": r.masked,
+            "inside_it_blocks": r.it_skipped,
+            "complete": r.complete,
+            "note": r.note,
+            "failing_runs": len(r.failures),
+            "witnesses": by_handler.get(r.spec.handler, []),
+        } for r in result.handlers],
+    }
+
+
+def _render(result, witnessed, fmt: str, root: Path) -> str:
+    if fmt == "json":
+        return json.dumps(result_dict(result, witnessed), indent=2) + "\n"
+    if fmt == "sarif":
+        from brickguard.report import build_report, render_sarif
+        from brickguard.soak.witness import SoakRule
+
+        files = sorted({f.location.file for _, f in witnessed})
+        report = build_report([f for _, f in witnessed], files, [SoakRule()], root)
+        return json.dumps(render_sarif(report), indent=2) + "\n"
+    lines = handler_lines(result)
+    for w, _ in witnessed:
+        lines += ["", *w.lines]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,436 @@
+"""Compiling the project for soak: the real cross compiler, a generated harness and linker script.
+
+The project's sources (and ``[soak] sources``) are compiled with ``arm-none-eabi-gcc`` for the
+target CPU (``-mcpu=... -mthumb``, soft float, DWARF 4 line tables), with the include folders and
+defines of ``compile_commands.json`` or ``[build]``. The harness adds a vector table, the driver
+that calls the scenario, and the hook behind ``BG_SOAK_ASSERT``. A function or object the sources
+use but do not define (a vendor HAL that is not part of the build) gets a stub: a function that
+returns 0, or a zeroed 256-byte object; which it is, the object files' relocations say (a call
+relocation: a function). The stubs are listed in the report.
+
+The image is read back with pyelftools: loadable segments, symbols and the line table.
+"""
+
+from __future__ import annotations
+
+import bisect
+import os
+import re
+import subprocess
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from brickguard.analyze import collect_sources
+from brickguard.build_flags import load_compile_commands
+from brickguard.errors import BrickguardError
+from brickguard.soak.settings import SoakTable
+from brickguard.toolchain import INSTALL_HINT, find_gcc
+
+if TYPE_CHECKING:
+    from brickguard.config import Config
+
+RAM_BASE = 0x20000000
+PAGE = 0x1000
+SOAK_INCLUDE = Path(__file__).resolve().parents[1] / "data" / "soak"
+# -mcpu from the clang target triple when neither [soak] cpu nor the flags name one.
+TRIPLE_CPU = {"thumbv6m": "cortex-m0", "thumbv7m": "cortex-m3", "thumbv7em": "cortex-m4",
+              "thumbv8m.main": "cortex-m33"}
+# Flags of the project's own build that soak keeps (the rest are about its output or host).
+KEPT = re.compile(r"^(-I|-D|-U|-std=|-include|-isystem|-iquote|-f(?!stack-usage|profile))")
+# Stand-ins for undefined platform calls whose effect on interrupts soak can model: the CMSIS and
+# HAL NVIC calls write the emulated NVIC; FreeRTOS's and Zephyr's critical sections set PRIMASK.
+# Any other undefined function returns 0.
+STAND_INS = {
+    "NVIC_EnableIRQ": "void {name}(int n) {{ ((volatile unsigned *)0xE000E100u)[n >> 5] = "
+                      "1u << (n & 31); }}",
+    "NVIC_DisableIRQ": "void {name}(int n) {{ ((volatile unsigned *)0xE000E180u)[n >> 5] = "
+                       "1u << (n & 31); }}",
+    "NVIC_SetPriority": "void {name}(int n, unsigned p) {{ if (n >= 0) "
+                        "((volatile unsigned char *)0xE000E400u)[n] = (unsigned char)(p << 4); }}",
+    "HAL_NVIC_SetPriority": "void {name}(int n, unsigned p, unsigned s) {{ (void)s; if (n >= 0) "
+                            "((volatile unsigned char *)0xE000E400u)[n] = "
+                            "(unsigned char)(p << 4); }}",
+    "vPortEnterCritical": "void {name}(void) {{ __asm volatile(\"cpsid i\" ::: \"memory\"); "
+                          "bg_nesting++; }}",
+    "vPortExitCritical": "void {name}(void) {{ if (bg_nesting && --bg_nesting == 0u) "
+                         "__asm volatile(\"cpsie i\" ::: \"memory\"); }}",
+    "irq_lock": "unsigned {name}(void) {{ unsigned k; __asm volatile(\"mrs %0, primask\" : "
+                "\"=r\"(k)); __asm volatile(\"cpsid i\" ::: \"memory\"); return k; }}",
+    "irq_unlock": "void {name}(unsigned k) {{ __asm volatile(\"msr primask, %0\" : : \"r\"(k)"
+                  " : \"memory\"); }}",
+}
+STAND_INS["HAL_NVIC_EnableIRQ"] = STAND_INS["NVIC_EnableIRQ"]
+STAND_INS["HAL_NVIC_DisableIRQ"] = STAND_INS["NVIC_DisableIRQ"]
+CALL_RELOCS = {10, 30, 102}  # R_ARM_THM_CALL, R_ARM_THM_JUMP24, R_ARM_THM_JUMP11
+STUB_BYTES = 256
+
+
+@dataclass
+class Symbol:
+    name: str
+    addr: int
+    size: int
+    func: bool
+
+
+@dataclass
+class Image:
+    """A linked soak image, read back: what the machine loads and what witnesses name."""
+
+    cpu: str
+    segments: list[tuple[int, bytes]]
+    symbols: dict[str, Symbol]
+    code_end: int
+    ram_end: int  # the end of .data, .bss and the stack (RAM_BASE up to here is mapped)
+    stack_bottom: int
+    stack_top: int
+    lines: list[tuple[int, str, int]]  # (address, file, line), sorted by address
+    enumerators: dict[str, int]  # enum constants the sources declare (USART1_IRQn = 37)
+    disasm: dict[int, str]  # address -> "ldrb r3, [r2]"
+    stubbed: list[str] = field(default_factory=list)
+    uses_assert: bool = False  # some source calls BG_SOAK_ASSERT
+    _objects: list[Symbol] = field(default_factory=list)
+    _functions: list[Symbol] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        objs = [s for s in self.symbols.values() if not s.func and s.size > 0]
+        self._objects = sorted(objs, key=lambda s: s.addr)
+        self._functions = sorted((s for s in self.symbols.values() if s.func),
+                                 key=lambda s: s.addr)
+        self._line_addrs = [a for a, _, _ in self.lines]
+
+    def address(self, name: str) -> int:
+        sym = self.symbols.get(name)
+        if sym is None or name in self.stubbed:
+            raise BrickguardError(f"[soak]: no function or object named {name!r} in the image "
+                                  "(not compiled, static and unused, or inlined everywhere)")
+        return sym.addr
+
+    def line_at(self, pc: int) -> tuple[str, int] | None:
+        i = bisect.bisect_right(self._line_addrs, pc) - 1
+        if i < 0:
+            return None
+        _, file, line = self.lines[i]
+        return (file, line) if line > 0 else None
+
+    def function_at(self, pc: int) -> str:
+        i = bisect.bisect_right([s.addr for s in self._functions], pc) - 1
+        if i >= 0:
+            sym = self._functions[i]
+            if pc < sym.addr + max(sym.size, 2):
+                return sym.name
+        return f"0x{pc:x}"
+
+    def in_it_block(self) -> set[int]:
+        """Addresses of the instructions an IT instruction makes conditional (Thumb-2)."""
+        out: set[int] = set()
+        addrs = sorted(self.disasm)
+        for n, addr in enumerate(addrs):
+            m = re.match(r"it([te]{0,3})\b", self.disasm[addr])
+            if m:
+                out.update(addrs[n + 1:n + 2 + len(m.group(1))])
+        return out
+
+    def function_of_line(self, file: str, line: int) -> str | None:
+        """The function whose code the line table maps ``file:line`` into (the first, when the
+        line was inlined into several)."""
+        target = Path(file).resolve()
+        for addr, f, n in self.lines:
+            if n == line and Path(f).resolve() == target:
+                name = self.function_at(addr)
+                if not name.startswith(("0x", "__bg_")):
+                    return name
+        return None
+
+    def object_at(self, addr: int) -> str:
+        """``rx_buffer[+3]`` for a byte inside an object, the address otherwise."""
+        i = bisect.bisect_right([s.addr for s in self._objects], addr) - 1
+        if i >= 0:
+            sym = self._objects[i]
+            if addr < sym.addr + sym.size:
+                off = addr - sym.addr
+                return sym.name if off == 0 and sym.size <= 4 else f"{sym.name}[+{off}]"
+        return f"0x{addr:08x}"
+
+
+def cpu_for(config: Config, soak: SoakTable) -> str:
+    if soak.cpu:
+        return soak.cpu
+    for flag in [*soak.flags, *config.extra_flags]:
+        if flag.startswith("-mcpu="):
+            return flag.split("=", 1)[1]
+    arch = config.target.split("-", 1)[0]
+    return TRIPLE_CPU.get(arch, "cortex-m4")
+
+
+def harness_source(soak: SoakTable) -> str:
+    """The generated harness: the driver, the assert hook and a vector table.
+
+    The driver calls the scenario through a pointer the emulator sets from the symbol table, so
+    a static scenario works and nothing here declares the project's functions; the emulator
+    also fills the vector table's IRQ slots with the handlers' addresses."""
+    slots = max([16, *(16 + i.irq + 1 for i in soak.interrupts if i.irq is not None)])
+    calls = 1 if soak.scenario == "main" or soak.bounded else soak.repeat
+    lines = [
+        "#include <stdint.h>",
+        "extern uint32_t __bg_stack_top;",
+        "void (*volatile __bg_scenario)(void);",
+        "volatile uint32_t __bg_call;",
+        "volatile int __bg_assert_line;",
+        "const char *volatile __bg_assert_expr;",
+        "const char *volatile __bg_assert_file;",
+        "void __bg_soak_assert_failed(const char *expr, const char *file, int line)",
+        "{",
+        "    if (!__bg_assert_line) { __bg_assert_expr = expr; __bg_assert_file = file;",
+        "        __bg_assert_line = line; }",
+        "}",
+        "void __bg_default_handler(void) { for (;;) { } }",
+        "void __bg_drive(void)",
+        "{",
+        f"    for (uint32_t i = 0; i < {calls}u; i++) {{",
+        "        __bg_call = i; __bg_scenario();",
+        "    }",
+        f"    __bg_call = {calls}u;",
+        "}",
+        '__attribute__((section(".isr_vector"), used))',
+        f"void (*const __bg_vectors[{slots}])(void) = {{",
+        "    (void (*)(void))&__bg_stack_top,",
+        *["    __bg_default_handler,"] * (slots - 1),
+        "};",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def linker_script(stack: int) -> str:
+    return f"""ENTRY(__bg_drive)
+MEMORY {{
+  FLASH (rx) : ORIGIN = 0x00000000, LENGTH = 16M
+  RAM (rwx) : ORIGIN = 0x{RAM_BASE:08x}, LENGTH = 16M
+}}
+SECTIONS {{
+  .text : {{ KEEP(*(.isr_vector)) *(.text*) *(.rodata*) . = ALIGN(4); }} > FLASH
+  .ARM.exidx : {{ *(.ARM.exidx*) }} > FLASH
+  __bg_code_end = .;
+  .data : {{ *(.data*) . = ALIGN(4); }} > RAM
+  .bss (NOLOAD) : {{ *(.bss*) *(COMMON) . = ALIGN(8); }} > RAM
+  end = .; _end = .; __end__ = .;
+  .stack (NOLOAD) : {{ __bg_stack_bottom = .; . = . + {stack}; __bg_stack_top = .; }} > RAM
+}}
+"""
+
+
+def _flags_for(file: Path, config: Config, commands: dict[str, tuple[str, list[str]]]) -> list[str]:
+    entry = commands.get(os.path.normpath(str(file.resolve())))
+    if entry is not None:
+        directory, argv = entry
+        out = []
+        for a in argv:
+            if KEPT.match(a):
+                if a.startswith("-I") and len(a) > 2 and not os.path.isabs(a[2:]):
+                    a = "-I" + os.path.join(directory, a[2:])
+                out.append(a)
+        return out
+    return [*(f"-I{p}" for p in config.include), *(f"-D{d}" for d in config.defines)]
+
+
+def build(paths: list[Path], config: Config, soak: SoakTable,
+          workdir: Path | None = None) -> Image:
+    """Compile and link the project for soak; raise BrickguardError with what to do on failure."""
+    gcc = find_gcc()
+    if gcc is None:
+        raise BrickguardError(
+            f"soak needs the Arm cross compiler arm-none-eabi-gcc: {INSTALL_HINT}")
+    cpu = cpu_for(config, soak)
+    sources = collect_sources(paths)
+    sources += [Path(config.root) / s for s in soak.sources]
+    missing = [str(s) for s in sources if not s.is_file()]
+    if missing:
+        raise BrickguardError(f"[soak] sources: no such file: {', '.join(missing)}")
+    commands = load_compile_commands(config.compile_commands) if config.compile_commands else {}
+    arch = [f"-mcpu={cpu}", "-mthumb", "-mfloat-abi=soft"]
+    opt = [f for f in soak.flags if f.startswith("-O")] or ["-O2"]
+    extra = [f for f in soak.flags if not f.startswith(("-O", "-mcpu="))]
+    common = [*arch, *opt, "-gdwarf-4", "-ffreestanding", "-fno-common", "-DBG_SOAK=1",
+              f"-I{SOAK_INCLUDE}", *extra]
+    with tempfile.TemporaryDirectory(prefix="brickguard-soak-", dir=workdir) as tmp:
+        out = Path(tmp)
+        (out / "bg_harness.c").write_text(harness_source(soak), encoding="utf-8")
+        (out / "soak.ld").write_text(linker_script(soak.stack), encoding="utf-8")
+        objects = []
+        for n, src in enumerate([*sources, out / "bg_harness.c"]):
+            obj = out / f"{n:03d}_{src.stem}.o"
+            flags = _flags_for(src, config, commands) if src.parent != out else []
+            _compile(gcc, [*common, *flags], src, obj, cpu)
+            objects.append(obj)
+        elf = out / "soak.elf"
+        errors = _link(gcc, arch, objects, out, elf)
+        stubbed: list[str] = []
+        if errors:
+            undefined = sorted(set(re.findall(r"undefined reference to `([^']+)'", errors)))
+            if not undefined:
+                raise BrickguardError(f"the soak image does not link: {_first_error(errors)}")
+            stub = out / "bg_stubs.c"
+            stub.write_text(_stubs(undefined, objects), encoding="utf-8")
+            obj = out / "zzz_bg_stubs.o"
+            _compile(gcc, common, stub, obj, cpu)
+            objects.append(obj)
+            errors = _link(gcc, arch, objects, out, elf)
+            if errors:
+                raise BrickguardError(f"the soak image does not link: {_first_error(errors)}")
+            stubbed = undefined
+        image = _read_image(gcc, elf, cpu, stubbed)
+        image.uses_assert = "__bg_soak_assert_failed" in _called(objects[:len(sources)])
+        return image
+
+
+def _compile(gcc: Path, flags: list[str], src: Path, obj: Path, cpu: str) -> None:
+    proc = subprocess.run([str(gcc), *flags, "-c", str(src), "-o", str(obj)],
+                          capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise BrickguardError(f"{src} does not compile for {cpu}: {_first_error(proc.stderr)}")
+
+
+def _link(gcc: Path, arch: list[str], objects: list[Path], out: Path, elf: Path) -> str:
+    argv = [str(gcc), *arch, "-nostartfiles", "-specs=nano.specs", "-T", str(out / "soak.ld"),
+            *map(str, objects), "-Wl,--start-group", "-lc", "-lgcc", "-Wl,--end-group",
+            "-o", str(elf)]
+    proc = subprocess.run(argv, capture_output=True, text=True)
+    return proc.stderr if proc.returncode != 0 else ""
+
+
+def _first_error(text: str) -> str:
+    for line in text.splitlines():
+        if "error" in line or "undefined reference" in line or "multiple definition" in line:
+            return line.strip()
+    return text.strip().splitlines()[0] if text.strip() else "(no message)"
+
+
+def _called(objects: list[Path]) -> set[str]:
+    """Names that some object file calls (a Thumb call or tail-call relocation against them)."""
+    from elftools.elf.elffile import ELFFile
+    from elftools.elf.relocation import RelocationSection
+
+    called: set[str] = set()
+    for path in objects:
+        with open(path, "rb") as fh:
+            elf = ELFFile(fh)
+            symtab = elf.get_section_by_name(".symtab")
+            for section in elf.iter_sections():
+                if not isinstance(section, RelocationSection) or symtab is None:
+                    continue
+                for rel in section.iter_relocations():
+                    if rel["r_info_type"] in CALL_RELOCS:
+                        called.add(symtab.get_symbol(rel["r_info_sym"]).name)
+    return called
+
+
+def _stubs(undefined: list[str], objects: list[Path]) -> str:
+    called = _called(objects)
+    lines = ["/* brickguard soak: stand-ins for what the sources use but do not define. */",
+             "static unsigned bg_nesting; /* FreeRTOS critical-section depth */",
+             "static unsigned *volatile bg_keep = &bg_nesting;"]
+    for name in undefined:
+        if name in STAND_INS:
+            lines.append(STAND_INS[name].format(name=name))
+        elif name in called:
+            lines.append(f"unsigned {name}(void) {{ return 0u; }}")
+        else:
+            lines.append(f"unsigned char {name}[{STUB_BYTES}] __attribute__((aligned(8)));")
+    return "\n".join(lines) + "\n"
+
+
+def _read_image(gcc: Path, elf_path: Path, cpu: str, stubbed: list[str]) -> Image:
+    from elftools.elf.elffile import ELFFile
+
+    with open(elf_path, "rb") as fh:
+        elf = ELFFile(fh)
+        segments = [(seg["p_paddr"], seg.data()) for seg in elf.iter_segments()
+                    if seg["p_type"] == "PT_LOAD" and seg["p_filesz"] > 0]
+        symbols: dict[str, Symbol] = {}
+        ranks: dict[str, tuple[bool, bool]] = {}  # a typed global wins over a local namesake
+        symtab = elf.get_section_by_name(".symtab")
+        for sym in symtab.iter_symbols() if symtab is not None else ():
+            kind = sym["st_info"]["type"]
+            if not sym.name or kind not in ("STT_FUNC", "STT_OBJECT", "STT_NOTYPE"):
+                continue
+            if kind == "STT_NOTYPE" and sym.name.startswith("$"):
+                continue  # mapping symbols ($t, $d)
+            func = kind == "STT_FUNC"
+            addr = sym["st_value"] & ~1 if func else sym["st_value"]
+            known = symbols.get(sym.name)
+            rank = (kind != "STT_NOTYPE", sym["st_info"]["bind"] == "STB_GLOBAL")
+            if known is None or rank > ranks[sym.name]:
+                symbols[sym.name] = Symbol(sym.name, addr, sym["st_size"], func)
+                ranks[sym.name] = rank
+        lines = _line_table(elf) if elf.has_dwarf_info() else []
+        enumerators = _enumerators(elf) if elf.has_dwarf_info() else {}
+    disasm = _disassemble(gcc, elf_path)
+    return Image(
+        cpu=cpu,
+        segments=segments,
+        symbols=symbols,
+        code_end=symbols["__bg_code_end"].addr,
+        ram_end=symbols["__bg_stack_top"].addr,
+        stack_bottom=symbols["__bg_stack_bottom"].addr,
+        stack_top=symbols["__bg_stack_top"].addr,
+        lines=lines,
+        enumerators=enumerators,
+        disasm=disasm,
+        stubbed=stubbed,
+    )
+
+
+def _line_table(elf) -> list[tuple[int, str, int]]:
+    """(address, file, line) rows of every compilation unit's DWARF line program."""
+    dwarf = elf.get_dwarf_info()
+    rows: list[tuple[int, str, int]] = []
+    for cu in dwarf.iter_CUs():
+        program = dwarf.line_program_for_CU(cu)
+        if program is None:
+            continue
+        top = cu.get_top_DIE()
+        comp_dir = top.attributes.get("DW_AT_comp_dir")
+        base = comp_dir.value.decode() if comp_dir is not None else ""
+        dirs = [d.decode() if isinstance(d, bytes) else d
+                for d in program["include_directory"]]
+        files = []
+        for entry in program["file_entry"]:
+            name = entry.name.decode() if isinstance(entry.name, bytes) else entry.name
+            folder = dirs[entry.dir_index - 1] if entry.dir_index > 0 else base
+            files.append(os.path.normpath(os.path.join(base, folder, name)))
+        for row in program.get_entries():
+            state = row.state
+            if state is None or state.end_sequence:
+                continue
+            file = files[state.file - 1] if 0 < state.file <= len(files) else "?"
+            rows.append((state.address, file, state.line))
+    rows.sort(key=lambda r: r[0])
+    return rows
+
+
+def _enumerators(elf) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for cu in elf.get_dwarf_info().iter_CUs():
+        for die in cu.iter_DIEs():
+            if die.tag == "DW_TAG_enumerator" and "DW_AT_const_value" in die.attributes:
+                name = die.attributes["DW_AT_name"].value
+                out[name.decode() if isinstance(name, bytes) else name] = (
+                    die.attributes["DW_AT_const_value"].value)
+    return out
+
+
+def _disassemble(gcc: Path, elf: Path) -> dict[int, str]:
+    objdump = gcc.with_name(gcc.name.replace("gcc", "objdump"))
+    try:
+        text = subprocess.run([str(objdump), "-d", "--no-show-raw-insn", str(elf)],
+                              capture_output=True, text=True, timeout=60).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return {}
+    out = {}
+    for line in text.splitlines():
+        m = re.match(r"^\s+([0-9a-f]+):\s+(\S.*)$", line)
+        if m:
+            out[int(m.group(1), 16)] = re.sub(r"\s+", " ", m.group(2).split(";")[0]).strip()
+    return out

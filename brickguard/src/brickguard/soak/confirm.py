@@ -1,0 +1,245 @@
+"""``brickguard check --confirm``: soak on the static race findings (BG101-BG103).
+
+Each race finding names the task-side access (its line, and the first access of a pair) and the
+interrupt context that races with it. Without a ``[soak]`` table, the function that holds the
+task-side line (from the image's line table) is the scenario and that context is injected; with
+one, the table's own scenario and interrupts are run. A finding is then
+
+- confirmed: a failing run lands between its accesses (from the first access's line to its own)
+  and breaks the object it names (or faults, hangs or breaks a check): it rises to error, with
+  the witness as its code flow and the replay command;
+- refuted: the exploration was complete and no run landing there broke anything;
+- not explored: and why (no cross compiler, the code does not build, the scenario is static or
+  inlined away, it faults without interrupts, the bounds stopped the exploration).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from brickguard.errors import BrickguardError
+from brickguard.findings import Finding, Level, Location
+from brickguard.soak.settings import InterruptSpec, SoakTable
+
+RACE_RULES = ("BG101", "BG102", "BG103")
+AUTO_BUDGET = 20000  # instructions per run when the finding's function is the scenario
+AUTO_SECONDS = 20
+CONTEXT = re.compile(r" in (\w+) \(interrupt\)")
+OBJECT = re.compile(r"`([A-Za-z_]\w*)")
+
+
+@dataclass
+class Verdict:
+    status: str  # "confirmed", "refuted", "not explored"
+    reason: str = ""
+    replay: str = ""
+    flow: tuple[Location, ...] = ()
+    stray: bool = False  # (benchmarks) a soak failure that no finding explains
+
+
+@dataclass(frozen=True)
+class Plan:
+    scenario: str
+    handlers: tuple[str, ...]
+
+
+def _handler(f: Finding) -> str | None:
+    for loc in (*f.related, *f.flow):
+        m = CONTEXT.search(loc.message)
+        if m:
+            return m.group(1)
+    return None
+
+
+def _first_line(f: Finding) -> int:
+    firsts = [r.line for r in f.related if "first access" in r.message
+              and Path(r.file).name == Path(f.location.file).name]
+    return min([*firsts, f.location.line])
+
+
+def _same(a: str, b: str) -> bool:
+    return Path(a).resolve() == Path(b).resolve()
+
+
+def confirm(findings: Sequence[Finding], paths: list[Path], config, *, quiet: bool = False,
+            config_path: Path | None = None) -> list[tuple[Finding, Verdict]]:
+    """A verdict for each race finding (others are passed through with no verdict)."""
+    from brickguard.soak.build import build
+    from brickguard.soak.witness import build_witnesses, replay_command
+
+    races = [f for f in findings if f.rule in RACE_RULES]
+    verdicts: dict[int, Verdict] = {}
+    if not races:
+        return []
+    base = config.soak or SoakTable()
+    plans: dict[Plan, list[Finding]] = {}
+    for f in races:
+        handler = _handler(f)
+        if handler is None:
+            verdicts[id(f)] = Verdict("not explored", "the finding names no interrupt handler")
+            continue
+        # The scenario is found in the image; grouped by file and line until then.
+        plans.setdefault(Plan(f"{f.location.file}:{f.location.line}", (handler,)), []).append(f)
+    try:
+        image0 = build(paths, config, replace(base, scenario="main", setup=[], checks=[],
+                                              interrupts=[]))
+    except BrickguardError as exc:
+        for f in races:
+            verdicts.setdefault(id(f), Verdict("not explored", str(exc)))
+        return [(f, verdicts[id(f)]) for f in races]
+    grouped: dict[Plan, list[Finding]] = {}
+    for plan, group in plans.items():
+        f = group[0]
+        if config.soak is not None:
+            key = Plan(config.soak.scenario, tuple(i.handler for i in config.soak.interrupts))
+        else:
+            scenario = next((fn for n in range(f.location.line, _first_line(f) - 2, -1)
+                             if (fn := image0.function_of_line(f.location.file, n))), None)
+            if scenario is None:
+                for g in group:
+                    verdicts[id(g)] = Verdict("not explored", "no code for this line in the "
+                                              "build (optimised away, or not compiled)")
+                continue
+            key = Plan(scenario, plan.handlers)
+        grouped.setdefault(key, []).extend(group)
+    merged: dict[str, set[str]] = {}
+    for plan in grouped:
+        merged.setdefault(plan.scenario, set()).update(plan.handlers)
+    for scenario, handlers in merged.items():
+        group = [f for plan, fs in grouped.items() if plan.scenario == scenario for f in fs]
+        if config.soak is not None:
+            table = config.soak
+        else:  # bounded: a main that never returns runs AUTO_BUDGET instructions
+            table = replace(base, scenario=scenario, budget=AUTO_BUDGET,
+                            max_seconds=AUTO_SECONDS,
+                            interrupts=[_spec(image0, h) for h in sorted(handlers)])
+        try:
+            image = build(paths, config, table)
+            try:
+                explorer = _explorer(image, table, group)
+                result = explorer.explore()
+            except BrickguardError as exc:
+                if config.soak is not None or "does not return within" not in str(exc):
+                    raise
+                # A task loop that never returns: run it for its budget, as main is run.
+                table = replace(table, bounded=True)
+                explorer = _explorer(image, table, group)
+                result = explorer.explore()
+        except BrickguardError as exc:
+            for f in group:
+                verdicts[id(f)] = Verdict("not explored", f"{scenario}: {exc}")
+            continue
+        extra = [] if config.soak is not None else [
+            "--scenario", scenario, *(a for h in sorted(handlers) for a in ("--handler", h))]
+        replay_base = " ".join([replay_command(paths, config_path), *extra])
+        for r in result.handlers:
+            witnesses = build_witnesses(result, r, replay_base, explorer.rerun)
+            for f in group:
+                if config.soak is None and _handler(f) != r.spec.handler:
+                    continue
+                v = _judge(f, r, witnesses, image, replay_base, result.baseline.pcs)
+                if v is not None and (id(f) not in verdicts
+                                      or verdicts[id(f)].status != "confirmed"):
+                    verdicts[id(f)] = v
+        for f in group:
+            verdicts.setdefault(id(f), Verdict("not explored", "its handler was not injected"))
+    return [(f, verdicts[id(f)]) for f in races]
+
+
+def _spec(image, handler: str) -> InterruptSpec:
+    """The handler, with its IRQ number when the sources' enum names it (``USART1_IRQHandler``:
+    ``USART1_IRQn``, as CMSIS device headers do), enabled from the start: masking it one by one
+    (``HAL_NVIC_DisableIRQ``) then masks it in the emulated NVIC."""
+    stem = handler.removesuffix("_IRQHandler")
+    irq = image.enumerators.get(f"{stem}_IRQn") if stem != handler else None
+    if irq is None or not 0 <= irq < 240:
+        return InterruptSpec(handler)
+    return InterruptSpec(handler, irq=irq, enabled=True)
+
+
+def lines_around(r, run, image) -> set[tuple[str, int]]:
+    """Where a failing run landed, in source lines: the landing instruction's line and the
+    lines of the scenario's conflicting accesses just before and just after it (the compiler
+    schedules one statement's load and store among the next statement's instructions)."""
+    out = {where} if (where := image.line_at(run.pc)) else set()
+    before = [a for a in r.conflicts if a.index < run.boundary]
+    after = [a for a in r.conflicts if a.index >= run.boundary]
+    for acc in ([before[-1]] if before else []) + ([after[0]] if after else []):
+        if (line := image.line_at(acc.pc)) is not None:
+            out.add(line)
+    return out
+
+
+def _explorer(image, table: SoakTable, group: list[Finding]):
+    """An explorer that injects only before the instructions of the findings' lines."""
+    from brickguard.soak.explore import Explorer
+
+    explorer = Explorer(image, table)
+    explorer.focus = {addr for addr in image.disasm
+                      if (where := image.line_at(addr)) is not None
+                      and any(_same(where[0], g.location.file)
+                              and _first_line(g) <= where[1] <= g.location.line for g in group)}
+    return explorer
+
+
+def _judge(f: Finding, r, witnesses, image, replay_base: str,
+           pcs: list[int]) -> Verdict | None:
+    obj = OBJECT.search(f.message)
+    name = obj.group(1) if obj else ""
+    lo, hi = _first_line(f), f.location.line
+    touched = {image.object_at(b).split("[", 1)[0]
+               for b in (*r.footprint_reads, *r.footprint_writes)}
+    if name in image.symbols and name not in touched:
+        return Verdict("not explored", f"{r.spec.handler}, run from the scenario's starting "
+                       f"state, does not touch `{name}` (it touches: "
+                       f"{', '.join(sorted(touched)) or 'nothing'})")
+    for w in witnesses:
+        for run in w.runs:
+            where = image.line_at(run.pc)
+            if where is None or not any(_same(file, f.location.file) and lo <= n <= hi
+                                        for file, n in lines_around(r, run, image)):
+                continue
+            head = w.lines[0] if run is w.failure else (
+                f"{r.spec.handler} taken at {Path(where[0]).name}:{where[1]} "
+                f"(instruction {run.boundary} of the run): {run.kind}")
+            return Verdict("confirmed", head,
+                           f"{replay_base} --replay {r.spec.handler}@{run.boundary}",
+                           tuple(w.flow))
+    def here(pc: int) -> bool:
+        where = image.line_at(pc)
+        return where is not None and lo <= where[1] <= hi and _same(where[0], f.location.file)
+
+    if not any(here(pc) for pc in set(pcs)):
+        stuck = image.line_at(pcs[-1]) if pcs else None
+        at = f"; it ends at {Path(stuck[0]).name}:{stuck[1]}" if stuck else ""
+        return Verdict("not explored", f"the run without interrupts never reaches lines "
+                       f"{lo}-{hi}{at} (it may wait for the interrupt there)")
+    if not r.complete or not r.planned:
+        return Verdict("not explored", r.note or "nothing to explore")
+    code = "; ".join(image.disasm[a] for a in sorted(image.disasm) if here(a))
+    return Verdict("refuted", f"all {r.explored} interleavings of {r.spec.handler} explored "
+                   f"({r.masked} boundaries masked), none landing between lines {lo}-{hi} broke "
+                   f"anything (the code there: {code or 'none'})")
+
+
+def apply(findings: Sequence[Finding], verdicts: list[tuple[Finding, Verdict]]) -> list[Finding]:
+    """The findings with their verdicts: a note at the finding; confirmed ones at error level,
+    with the witness as their code flow."""
+    by_id = {id(f): v for f, v in verdicts}
+    out = []
+    for f in findings:
+        v = by_id.get(id(f))
+        if v is None:
+            out.append(f)
+            continue
+        text = f"soak: {v.status}: {v.reason}" + (f"; replay: {v.replay}" if v.replay else "")
+        note = Location(f.location.file, f.location.line, f.location.column, text)
+        if v.status == "confirmed":
+            out.append(replace(f, level=Level.error, related=(*f.related, note),
+                               flow=v.flow or f.flow))
+        else:
+            out.append(replace(f, related=(*f.related, note)))
+    return out

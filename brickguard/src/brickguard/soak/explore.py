@@ -1,0 +1,578 @@
+"""Exploration: the interrupt placed on every instruction boundary that matters, one run each.
+
+1. Setup functions run, then each handler's ``prime`` runs: the state the scenario starts in
+   (snapshot S0).
+2. Each handler runs once from S0 with memory hooks: its *footprint* (the RAM it reads and writes,
+   its stack aside).
+3. One run without interrupts (the baseline) records every RAM access of the scenario, the
+   instruction it was made by, and at every boundary whether each handler could fire there
+   (PRIMASK clear, BASEPRI above the handler's priority, its NVIC enable bit set when it has an
+   IRQ number). A scenario that faults or hangs here is an error: the bug is not a race.
+4. Per handler: the boundaries before each scenario access that conflicts with the footprint
+   (a write to what the handler touches, a read of what it writes), every boundary within
+   ``window`` of them, and the two serial references of each scenario call: the handler wholly
+   before the call and wholly after it. From snapshots (CPU context + RAM + peripheral state) the
+   handler is injected at each, and the run goes on to its end.
+5. Oracles per run: the checks (C functions returning non-zero, ``BG_SOAK_ASSERT``), a fault,
+   a lock-up (an instruction budget spent), and serializability: the values the scenario read
+   from the shared memory and the final shared state must equal those of one of the two serial
+   references.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from brickguard.errors import BrickguardError
+from brickguard.soak.build import RAM_BASE, Image
+from brickguard.soak.machine import Machine, Snapshot, Stop
+from brickguard.soak.settings import InterruptSpec, SoakTable
+
+Read = tuple[int, int, int]  # (address, size, value)
+FOCUS_PASSES = 8  # with a focus: boundaries at one instruction explored in its first passes
+SNAPSHOTS_PER_PASS = 2000  # snapshots held at once (each one copy of the image's RAM)
+
+
+@dataclass(frozen=True, slots=True)
+class Access:
+    index: int  # instructions executed before the one that made it (its boundary)
+    pc: int
+    addr: int
+    size: int
+    write: bool
+    value: int
+
+
+@dataclass
+class Outcome:
+    reads: tuple[Read, ...]
+    read_pcs: tuple[int, ...]
+    final: bytes
+    broken: list[str] = field(default_factory=list)
+    fault: str = ""
+    hung: str = ""
+    # A scenario that runs to its budget without interrupts (it waits) and returns with this
+    # one: the interrupt is what it waited for; no serial reference describes that run.
+    progressed: bool = False
+
+    @property
+    def key(self) -> tuple[tuple[Read, ...], bytes]:
+        return (self.reads, self.final)
+
+
+@dataclass
+class Failure:
+    handler: str
+    boundary: int
+    pc: int
+    kind: str  # "check", "fault", "lock-up", "not serializable"
+    outcome: Outcome
+    before: Outcome | None = None  # the serial references of the call it landed in
+    after: Outcome | None = None
+
+
+@dataclass
+class HandlerResult:
+    spec: InterruptSpec
+    planned: int = 0
+    explored: int = 0
+    masked: int = 0  # candidate boundaries where the handler could not fire
+    it_skipped: int = 0  # candidate boundaries inside an IT block, not explored
+    complete: bool = True
+    note: str = ""
+    footprint_reads: dict[int, int] = field(default_factory=dict)  # byte -> pc of the handler
+    footprint_writes: dict[int, int] = field(default_factory=dict)
+    conflicts: list[Access] = field(default_factory=list)
+    failures: list[Failure] = field(default_factory=list)
+    seconds: float = 0.0  # wall time of the injected runs (their snapshots included)
+    cpu_seconds: float = 0.0  # the same in this process's CPU time
+
+
+@dataclass
+class Baseline:
+    total: int  # instructions the scenario ran
+    pcs: list[int]  # pc at each boundary
+    enabled: list[int]  # per boundary: bit i set when handler i can fire there
+    accesses: list[Access]
+    calls: list[int]  # boundary before each scenario call, then the end
+    outcome: Outcome | None = None
+
+
+@dataclass
+class SoakResult:
+    image: Image
+    soak: SoakTable
+    baseline: Baseline
+    handlers: list[HandlerResult]
+    runs: int
+    seconds: float
+
+
+Progress = Callable[[str, int, int, float], None]
+
+
+class Explorer:
+    def __init__(self, image: Image, soak: SoakTable) -> None:
+        from unicorn import UC_HOOK_MEM_READ
+
+        if not soak.interrupts:
+            raise BrickguardError(
+                "[soak] lists no interrupts: add [[soak.interrupts]] handler = ...")
+        self.image, self.soak = image, soak
+        self.m = Machine(image, soak)
+        self.main = soak.scenario == "main" or soak.bounded  # runs for its budget
+        self.drive = image.address("__bg_drive")
+        self.handlers = [image.address(spec.handler) for spec in soak.interrupts]
+        self.checks = [(name, image.address(name)) for name in soak.checks]
+        for name in soak.setup:
+            image.address(name)
+        image.address(soak.scenario)
+        self.s0 = self._start()
+        self.recording = False
+        self.want_pcs = False
+        self.footprints: dict[int, set[int]] = {}
+        self.focus: set[int] | None = None  # explore only before these instructions
+        self.it_block = image.in_it_block()
+        self.reads: list[Read] = []
+        self.read_pcs: list[int] = []
+        self.shared_lo = RAM_BASE
+        self.shared_hi = max(image.stack_bottom, RAM_BASE + 1)  # globals: RAM below the stack
+        self.shared: frozenset[int] = frozenset()
+        # Every run records the scenario's reads of shared memory while `recording` is set.
+        self.m.uc.hook_add(UC_HOOK_MEM_READ, self._on_read, None, self.shared_lo,
+                           self.shared_hi - 1)
+        self.m.uc.ctl_flush_tb()
+
+    # -- 1. the starting state ---------------------------------------------------------------
+    def _start(self) -> Snapshot:
+        m, soak = self.m, self.soak
+        scenario = self.image.address(soak.scenario) | 1
+        m.uc.mem_write(self.image.address("__bg_scenario"), scenario.to_bytes(4, "little"))
+        vectors = self.image.address("__bg_vectors")
+        for spec, addr in zip(soak.interrupts, self.handlers, strict=True):
+            if spec.irq is not None:  # the vector table in flash, as the linker would fill it
+                m.uc.mem_write(vectors + 4 * (16 + spec.irq), (addr | 1).to_bytes(4, "little"))
+                if spec.enabled:
+                    m.write_periph(0xE000E100 + 4 * (spec.irq // 32), 4, 1 << (spec.irq % 32))
+        for name in soak.setup:
+            stop, why = m.call(self.image.address(name), soak.budget)
+            if stop != Stop.RETURN:
+                raise BrickguardError(f"[soak] setup {name}() {self._why(stop, why)} "
+                                      "without any interrupt")
+        for spec, addr in zip(soak.interrupts, self.handlers, strict=True):
+            for _ in range(spec.prime):
+                stop, why = m.interrupt(addr, soak.handler_budget)
+                if stop != Stop.RETURN:
+                    raise BrickguardError(f"[soak] prime: {spec.handler} {self._why(stop, why)}")
+        m.reg(m.arm.UC_ARM_REG_PC, self.drive)
+        m.reg(m.arm.UC_ARM_REG_LR, m.ret | 1)  # the driver returns to where every run stops
+        return m.snapshot()
+
+    def _why(self, stop: str, why: str) -> str:
+        if stop == Stop.FAULT:
+            return f"faults ({why}{self._where(self.m.pc)})"
+        return "does not return within its instruction budget (a lock-up)"
+
+    def _where(self, pc: int) -> str:
+        line = self.image.line_at(pc)
+        return f", {line[0]}:{line[1]}" if line else ""
+
+    # -- 2. footprints -----------------------------------------------------------------------
+    def footprint(self, index: int, start: Snapshot) -> tuple[dict[int, int], dict[int, int]]:
+        from unicorn import UC_HOOK_CODE, UC_HOOK_MEM_READ, UC_HOOK_MEM_WRITE, UC_MEM_WRITE
+
+        m = self.m
+        reads: dict[int, int] = {}
+        writes: dict[int, int] = {}
+        last = [0]
+
+        def code(uc, addr, size, _):
+            last[0] = addr
+
+        def hook(uc, access, addr, size, value, _):
+            into = writes if access == UC_MEM_WRITE else reads
+            for b in range(addr, addr + size):
+                into.setdefault(b, last[0])
+
+        m.restore(start)
+        hooks = [m.uc.hook_add(UC_HOOK_CODE, code),
+                 m.uc.hook_add(UC_HOOK_MEM_READ | UC_HOOK_MEM_WRITE, hook, None,
+                               self.shared_lo, self.shared_hi - 1)]
+        m.uc.ctl_flush_tb()
+        try:
+            # A handler that faults or hangs here leaves the footprint it made so far; the run
+            # that injects it at the first boundary reports the fault or the lock-up.
+            m.interrupt(self.handlers[index], self.soak.handler_budget)
+        finally:
+            m.unhook(hooks)
+        return reads, writes
+
+    # -- 3. the baseline ---------------------------------------------------------------------
+    def baseline(self) -> Baseline:
+        from unicorn import UC_HOOK_CODE, UC_HOOK_MEM_READ, UC_HOOK_MEM_WRITE, UC_MEM_WRITE
+
+        m, soak, a = self.m, self.soak, self.m.arm
+        pcs: list[int] = []
+        enabled: list[int] = []
+        accesses: list[Access] = []
+        calls: list[int] = []
+        call_addr = self.image.address("__bg_call")
+        specs = list(soak.interrupts)
+        primask_reg, basepri_reg = a.UC_ARM_REG_PRIMASK, a.UC_ARM_REG_BASEPRI
+
+        def code(uc, addr, size, _):
+            pcs.append(addr)
+            primask = uc.reg_read(primask_reg)
+            basepri = uc.reg_read(basepri_reg)
+            bits = 0
+            if not primask & 1:
+                for i, spec in enumerate(specs):
+                    prio = m.irq_priority(spec.irq) if spec.irq is not None else spec.priority
+                    if basepri and prio >= basepri:
+                        continue
+                    if spec.irq is not None and not m.irq_enabled(spec.irq):
+                        continue
+                    bits |= 1 << i
+            enabled.append(bits)
+
+        def mem(uc, access, addr, size, value, _):
+            index = len(pcs) - 1
+            write = access == UC_MEM_WRITE
+            if addr == call_addr and write:
+                calls.append(index + 1)
+                return
+            if not write:
+                value = int.from_bytes(uc.mem_read(addr, size), "little")
+            accesses.append(Access(index, pcs[-1], addr, size, write, value))
+
+        m.restore(self.s0)
+        hooks = [m.uc.hook_add(UC_HOOK_CODE, code),
+                 m.uc.hook_add(UC_HOOK_MEM_READ | UC_HOOK_MEM_WRITE, mem, None,
+                               self.shared_lo, self.shared_hi - 1)]
+        m.uc.ctl_flush_tb()
+        try:
+            stop, why = m.call(self.drive, soak.budget)
+        finally:
+            m.unhook(hooks)
+        what = "main" if self.main else f"the scenario {soak.scenario}()"
+        if stop == Stop.FAULT:
+            raise BrickguardError(f"{what} faults without any interrupt: {why}"
+                                  f"{self._where(m.pc)}; map the memory it uses "
+                                  "([[soak.peripherals]]) or fix the scenario")
+        if stop == Stop.BUDGET and not self.main:
+            raise BrickguardError(f"{what} does not return within {soak.budget} instructions "
+                                  "without any interrupt (a lock-up, or raise [soak] budget)")
+        if stop == Stop.RETURN:
+            # It returns: every run goes on to its return (budget: the lock-up limit), so
+            # a run the interrupt makes longer (a retried strex, another branch) is not cut.
+            self.main = False
+        broken = self._checks()
+        if broken:
+            raise BrickguardError(f"the checks fail without any interrupt: {'; '.join(broken)}")
+        total = len(pcs)
+        if not calls or calls[-1] != total:
+            calls.append(total)  # main still running at the end of its budget
+        pcs.append(m.pc)
+        enabled.append(enabled[-1] if enabled else 0)
+        base = Baseline(total, pcs, enabled, accesses, calls)
+        return base
+
+    # -- 4. injected runs --------------------------------------------------------------------
+    def explore(self, progress: Progress | None = None, only: int | None = None,
+                at: int | None = None) -> SoakResult:
+        """Explore every handler (or handler ``only``; at one boundary ``at`` for a replay)."""
+        started = time.monotonic()
+        base = self.baseline()
+        self.base = base
+        results: list[HandlerResult] = []
+        runs = 0
+        for i, spec in enumerate(self.soak.interrupts):
+            if only is not None and i != only:
+                continue
+            r = HandlerResult(spec)
+            reads, writes = self.footprint(i, self.s0)
+            r.footprint_reads, r.footprint_writes = reads, writes
+            self.footprints[i] = set(reads) | set(writes)
+            results.append(r)
+            runs += self._explore_one(i, r, base, started, progress, at)
+        return SoakResult(self.image, self.soak, base, results, runs,
+                          time.monotonic() - started)
+
+    def _on_read(self, uc, access, addr, size, value, _):
+        if self.recording and addr in self.shared:
+            self.reads.append((addr, size, int.from_bytes(uc.mem_read(addr, size), "little")))
+            self.read_pcs.append(uc.reg_read(self.m.arm.UC_ARM_REG_PC))
+
+    def _explore_one(self, i: int, r: HandlerResult, base: Baseline, started: float,
+                     progress: Progress | None, at: int | None) -> int:
+        soak = self.soak
+        touched = set(r.footprint_reads) | set(r.footprint_writes)
+        written = set(r.footprint_writes)
+        self.shared = self._compared(touched, base)
+        self.footprints[i] = set(self.shared)
+        r.conflicts = [acc for acc in base.accesses
+                       if any(b in (touched if acc.write else written)
+                              for b in range(acc.addr, acc.addr + acc.size))]
+        if at is None and not r.conflicts:
+            r.note = ("the scenario makes no access that conflicts with the handler's "
+                      f"{len(touched)} byte(s) of RAM: nothing to explore")
+            return 0
+        refs: set[int] = set()
+        wanted: set[int] = set()
+        calls = base.calls
+        for acc in r.conflicts:
+            c = _call_of(calls, acc.index)
+            lo, hi = calls[c], calls[c + 1]
+            refs.update((lo, hi))
+            for k in range(max(lo, acc.index - soak.window), min(hi, acc.index + soak.window) + 1):
+                wanted.add(k)
+        if at is not None:
+            c = _call_of(calls, min(at, base.total - 1) if base.total else 0)
+            refs = {calls[c], calls[min(c + 1, len(calls) - 1)]}
+            wanted = {at}
+        if self.focus is not None:  # only where the given instructions run, first passes only
+            passes: dict[int, int] = {}
+            kept = set()
+            for k in sorted(wanted):
+                pc = base.pcs[k]
+                if pc in self.focus and passes.get(pc, 0) < FOCUS_PASSES:
+                    passes[pc] = passes.get(pc, 0) + 1
+                    kept.add(k)
+            wanted = kept
+        # Inside an IT block the emulator keeps the condition state in translated code, not
+        # in the CPU state a snapshot saves: those boundaries are not explored (counted).
+        it_block = self.it_block
+        skipped = {k for k in wanted if base.pcs[k] in it_block}
+        wanted -= skipped
+        r.it_skipped = len(skipped)
+        bit = 1 << i
+        fire = {k for k in wanted if base.enabled[k] & bit}
+        r.masked = len(wanted - fire)
+        points = sorted(fire | refs)
+        r.planned = len(points)
+        outcomes: dict[int, Outcome] = {}
+        self.prefix = _ReadPrefix(base.accesses, self.shared)
+        last_report = 0.0
+        handler = self.handlers[i]
+        began, cpu = time.monotonic(), time.process_time()
+        for chunk in range(0, len(points), SNAPSHOTS_PER_PASS):
+            batch = points[chunk:chunk + SNAPSHOTS_PER_PASS]
+            for k, snap in self._snapshots(batch):
+                if r.explored >= soak.max_runs or time.monotonic() - started > soak.max_seconds:
+                    r.complete = False
+                    r.note = (f"stopped after {r.explored} of {r.planned} runs: [soak] "
+                              f"max_runs = {soak.max_runs}, max_seconds = {soak.max_seconds}")
+                    break
+                self.m.restore(snap)
+                self.current = snap
+                outcomes[k] = self._injected(handler, k, base)
+                r.explored += 1
+                now = time.monotonic()
+                if progress is not None and now - last_report > 0.5:
+                    last_report = now
+                    progress(r.spec.handler, r.explored, r.planned, now - started)
+            if not r.complete:
+                break
+        r.seconds = time.monotonic() - began
+        r.cpu_seconds = time.process_time() - cpu
+        if progress is not None:
+            progress(r.spec.handler, r.explored, r.planned, time.monotonic() - started)
+        for k, out in outcomes.items():
+            if k not in fire and k not in refs:
+                continue
+            failure = self._judge(r.spec.handler, k, out, outcomes, calls, base)
+            if failure is not None and (k in fire or failure.kind != "not serializable"):
+                r.failures.append(failure)
+        return r.explored
+
+    def _compared(self, touched: set[int], base: Baseline) -> frozenset[int]:
+        """The shared bytes whose reads the serializability oracle compares: those the handler
+        touches, less those the scenario only ever reads to update (``x++``, ``x |= m``: the
+        next access is a write from the same source line): an update reads the latest value on
+        purpose, and a lost update shows in the final state, which is compared in full. (A
+        read, a call, then the write, ``m = mode; use(m); mode = 0;``, is no update.)"""
+        image = self.image
+        pending: dict[int, Access] = {}
+        rmw_only = set(touched)
+        stores = {(a.index, a.addr) for a in base.accesses if a.write}
+        for acc in base.accesses:
+            if not acc.write and (acc.index, acc.addr) in stores:
+                continue  # the read half of one instruction's store (strex, swp): the store
+            for b in range(acc.addr, acc.addr + acc.size):
+                if b not in touched:
+                    continue
+                prev = pending.pop(b, None)
+                if prev is not None:  # the next access after a read
+                    update = acc.write and image.line_at(acc.pc) == image.line_at(prev.pc)
+                    if not update:
+                        rmw_only.discard(b)
+                if not acc.write:
+                    pending[b] = acc
+        rmw_only -= set(pending)  # a read with nothing after it is a plain read
+        seen = {b for acc in base.accesses if not acc.write
+                for b in range(acc.addr, acc.addr + acc.size)}
+        return frozenset(touched - (rmw_only & seen))
+
+    def _snapshots(self, points: list[int]):
+        """(boundary, snapshot) for each of ``points`` (ascending), from one run from S0 that
+        stops nowhere: a code hook saves the state before the instruction at each boundary."""
+        from unicorn import UC_HOOK_CODE
+
+        m = self.m
+        wanted = set(points)
+        snaps: dict[int, Snapshot] = {}
+        count = [0]
+
+        def code(uc, addr, size, _):
+            if count[0] in wanted:
+                snaps[count[0]] = m.snapshot()
+            count[0] += 1
+            if count[0] > points[-1]:
+                uc.emu_stop()
+
+        m.restore(self.s0)
+        hooks = [m.uc.hook_add(UC_HOOK_CODE, code)]
+        m.uc.ctl_flush_tb()
+        try:
+            m.resume(points[-1] + 1 if points[-1] < self.base.total else self.base.total)
+        finally:
+            m.unhook(hooks)
+        if points[-1] >= self.base.total:
+            snaps[self.base.total] = m.snapshot()  # after the last instruction of the run
+        missing = wanted - set(snaps)
+        if missing:
+            raise BrickguardError(f"soak: the rerun of the baseline diverged before boundary "
+                                  f"{min(missing)}")
+        return sorted(snaps.items())
+
+    def rerun(self, handler: str, k: int) -> Outcome:
+        """One injected run again, with the pc of every shared read (for its witness)."""
+        handler_index = [s.handler for s in self.soak.interrupts].index(handler)
+        self.shared = frozenset(self.footprints[handler_index])
+        self.prefix = _ReadPrefix(self.base.accesses, self.shared)
+        (_, snap), = self._snapshots([k])
+        self.m.restore(snap)
+        self.current = snap
+        self.want_pcs = True
+        try:
+            return self._injected(self.handlers[handler_index], k, self.base)
+        finally:
+            self.want_pcs = False
+
+    def _injected(self, handler: int, k: int, base: Baseline) -> Outcome:
+        m, soak = self.m, self.soak
+        self.reads, self.read_pcs = [], []
+        fault = hung = ""
+        progressed = False
+        remaining = (base.total - k) if self.main else (soak.budget - k)
+        ends = k >= base.total  # the scenario has finished: the handler runs after it
+        if self.main or ends or remaining <= 0:
+            # main stops after exactly as many instructions as the baseline ran: two runs
+            stop, why = m.interrupt(handler, soak.handler_budget, self.current.context)
+            if stop == Stop.RETURN and remaining > 0 and not ends:
+                self.recording = True
+                stop, why = m.resume(remaining, base.pcs[k])
+                self.recording = False
+                progressed = self.main and stop == Stop.RETURN
+        else:
+            m.on_return = self._record
+            stop, why = m.interrupt(handler, soak.handler_budget, self.current.context,
+                                    then=(base.pcs[k], remaining))
+            self.recording = False
+            m.on_return = None
+        if stop == Stop.FAULT:
+            fault = (f"the {'scenario' if m.returned else 'handler'} faults"
+                     f"{' after the interrupt' if m.returned else ''}: {why}{self._where(m.pc)}")
+        elif stop == Stop.BUDGET and not m.returned:
+            hung = (f"the handler does not return within its instruction budget (lock-up)"
+                    f"{self._where(m.pc)}")
+        elif stop == Stop.BUDGET and not self.main:
+            hung = (f"the scenario does not return within {soak.budget} instructions after the "
+                    f"interrupt (lock-up){self._where(m.pc)}")
+        pre_reads, pre_pcs = self.prefix.before(k)
+        outcome = Outcome(pre_reads + tuple(self.reads), pre_pcs + tuple(self.read_pcs),
+                          self._final(), fault=fault, hung=hung, progressed=progressed)
+        if not fault and not hung:
+            outcome.broken = self._checks()
+        return outcome
+
+    def _record(self) -> None:
+        self.recording = True
+
+    def _final(self) -> bytes:
+        """Every global at the end (.data and .bss: all RAM below the stack)."""
+        return self.m.ram(self.shared_lo, self.shared_hi - self.shared_lo)
+
+    def _checks(self) -> list[str]:
+        m = self.m
+        broken = []
+        for name, addr in self.checks:
+            stop, why = m.call(addr, self.soak.handler_budget)
+            if stop != Stop.RETURN:
+                broken.append(f"{name}() {self._why(stop, why)}")
+                continue
+            value = m.reg(m.arm.UC_ARM_REG_R0)
+            if value:
+                broken.append(f"{name}() returned {value}")
+        line_addr = self.image.symbols.get("__bg_assert_line")
+        if line_addr is not None and self.image.uses_assert:
+            line = int.from_bytes(m.ram(line_addr.addr, 4), "little")
+            if line:
+                expr = self._cstring(self.image.address("__bg_assert_expr"))
+                file = self._cstring(self.image.address("__bg_assert_file"))
+                broken.append(f"BG_SOAK_ASSERT({expr}) failed at {file}:{line}")
+        return broken
+
+    def _cstring(self, pointer_at: int) -> str:
+        ptr = int.from_bytes(self.m.ram(pointer_at, 4), "little")
+        try:
+            raw = bytes(self.m.uc.mem_read(ptr, 200))
+        except Exception:  # noqa: BLE001 - unicorn's UcError: not a mapped address
+            return "?"
+        return raw.split(b"\0", 1)[0].decode("utf-8", "replace")
+
+    # -- 5. oracles --------------------------------------------------------------------------
+    def _judge(self, handler: str, k: int, out: Outcome, outcomes: dict[int, Outcome],
+               calls: list[int], base: Baseline) -> Failure | None:
+        pc = base.pcs[min(k, len(base.pcs) - 1)]
+        if out.fault:
+            return Failure(handler, k, pc, "fault", out)
+        if out.hung:
+            return Failure(handler, k, pc, "lock-up", out)
+        if out.broken:
+            return Failure(handler, k, pc, "check", out)
+        c = _call_of(calls, min(k, base.total - 1) if base.total else 0)
+        before = outcomes.get(calls[c])
+        after = outcomes.get(calls[min(c + 1, len(calls) - 1)])
+        if before is None or after is None or out.progressed:
+            return None
+        if out.key in (before.key, after.key):
+            return None
+        return Failure(handler, k, pc, "not serializable", out, before, after)
+
+
+def _call_of(calls: list[int], index: int) -> int:
+    """Which scenario call boundary ``index`` lies in (calls[c] <= index < calls[c + 1])."""
+    lo = 0
+    for c in range(len(calls) - 1):
+        if calls[c] <= index:
+            lo = c
+    return lo
+
+
+class _ReadPrefix:
+    """The baseline's reads of shared memory before a boundary (identical in every run there)."""
+
+    def __init__(self, accesses: list[Access], shared: frozenset[int]) -> None:
+        self.rows = [a for a in accesses if not a.write and a.addr in shared]
+        self.reads = tuple((a.addr, a.size, a.value) for a in self.rows)
+        self.pcs = tuple(a.pc for a in self.rows)
+        self.indices = [a.index for a in self.rows]
+
+    def before(self, k: int) -> tuple[tuple[Read, ...], tuple[int, ...]]:
+        import bisect
+
+        n = bisect.bisect_left(self.indices, k)
+        return self.reads[:n], self.pcs[:n]

@@ -1,0 +1,87 @@
+"""``[soak]`` in brickguard.toml: what to run, what to inject, how peripherals read, what to check.
+
+```toml
+[soak]
+scenario = "poll_frames"          # a function the harness calls `repeat` times; "main": run main
+repeat = 1                        # for `budget` instructions (it need not return)
+budget = 200000                   # instructions: main's run length, else a run's lock-up limit
+bounded = false                   # true: run the scenario for `budget` instructions, as main
+handler_budget = 20000            # instructions a handler may take before it counts as hung
+setup = ["i2c_slave_init"]        # functions called once, in order, before the scenario
+checks = ["frame_intact"]         # C functions that return non-zero on a broken invariant
+sources = ["soak/hal_stub.c"]     # extra C files for soak only (HAL stand-ins, checks, scenario)
+cpu = "cortex-m4"                 # cortex-m0, -m0plus, -m3, -m4, -m7; default: from the target
+flags = ["-O2"]                   # extra gcc flags (optimisation level; -D/-I come from [build])
+stack = 2048                      # bytes of stack below the scenario
+window = 4                        # boundaries explored either side of each shared access
+max_runs = 200000                 # bounds on one exploration
+max_seconds = 120
+
+[[soak.interrupts]]
+handler = "I2C1_EV_IRQHandler"
+irq = 31                          # NVIC number: injected only while its enable bit is set
+priority = 0                      # without irq: the priority BASEPRI is compared with
+prime = 3                         # runs before the scenario (after setup): the state it starts in
+enabled = false                   # true: its NVIC enable bit is set from the start
+
+[[soak.peripherals]]              # plain memory; default: 0x40000000-0x5fffffff
+base = 0x40005000
+size = 0x1000
+
+[[soak.reads]]                    # scripted reads of one peripheral register
+address = 0x40005410
+values = [0x68, 0x69, 0x0A]       # yields these in turn, then the last one again
+set = 0x40                        # bits that read as 1 whatever was written
+```
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from brickguard.tables import checked
+
+CPUS = ("cortex-m0", "cortex-m0plus", "cortex-m3", "cortex-m4", "cortex-m7")
+
+
+@dataclass(frozen=True)
+class InterruptSpec:
+    handler: str
+    irq: int | None = checked(lambda n: 0 <= n < 240, "an IRQ number from 0 to 239", default=None)
+    priority: int = checked(lambda n: 0 <= n < 256, "0 to 255", default=0)
+    prime: int = checked(lambda n: 0 <= n <= 10000, "0 to 10000", default=0)
+    enabled: bool = False  # its NVIC enable bit is set when setup begins (else: as code sets it)
+
+
+@dataclass(frozen=True)
+class Peripheral:
+    base: int
+    size: int = checked(lambda n: n > 0, "more than 0")
+
+
+@dataclass(frozen=True)
+class ReadScript:
+    address: int
+    values: list[int] = field(default_factory=list)
+    set: int = 0
+
+
+@dataclass(frozen=True)
+class SoakTable:
+    scenario: str = "main"
+    repeat: int = checked(lambda n: 1 <= n <= 100000, "1 to 100000", default=1)
+    budget: int = checked(lambda n: n > 0, "more than 0", default=200000)
+    bounded: bool = False  # the scenario runs for `budget` instructions, returning or not (main)
+    handler_budget: int = checked(lambda n: n > 0, "more than 0", default=20000)
+    setup: list[str] = field(default_factory=list)
+    checks: list[str] = field(default_factory=list)
+    sources: list[str] = field(default_factory=list)
+    cpu: str | None = checked(lambda s: s in CPUS, "one of " + ", ".join(CPUS), default=None)
+    flags: list[str] = field(default_factory=list)
+    stack: int = checked(lambda n: 256 <= n <= 1 << 20, "256 to 1048576 bytes", default=2048)
+    window: int = checked(lambda n: 0 <= n <= 1000, "0 to 1000", default=4)
+    max_runs: int = checked(lambda n: n > 0, "more than 0", default=200000)
+    max_seconds: int = checked(lambda n: n > 0, "more than 0", default=120)
+    interrupts: list[InterruptSpec] = field(default_factory=list)
+    peripherals: list[Peripheral] = field(default_factory=list)
+    reads: list[ReadScript] = field(default_factory=list)

@@ -1,0 +1,219 @@
+"""Witnesses: what one failing run shows, in words, as a SARIF code flow, and how to replay it.
+
+Failing runs of one handler that break the same thing (the same kind, the same objects) are one
+witness: the earliest run is described in full, the other landing points are counted and listed
+by source line; each is replayable with ``--replay HANDLER@BOUNDARY``.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from brickguard.errors import BrickguardError
+from brickguard.findings import Finding, Level, Location
+from brickguard.soak.build import RAM_BASE, Image
+from brickguard.soak.explore import Failure, HandlerResult, Outcome, SoakResult
+
+SOAK_RULE_ID = "BG190"
+Rerun = Callable[[str, int], Outcome]
+
+
+@dataclass(frozen=True)
+class SoakRule:
+    """The rule descriptor soak's results carry in reports (SARIF's tool.driver.rules)."""
+
+    id: str = SOAK_RULE_ID
+    title: str = "An interrupt injected at this instruction breaks the run (soak witness)"
+    level: Level = Level.error
+    rationale: str = ("brickguard soak ran the compiled code in an emulated Cortex-M core and took "
+                      "the interrupt at this instruction boundary: the run faulted, hung, broke a "
+                      "check, or ended in a state no order of the handler wholly before or wholly "
+                      "after the scenario gives.")
+    instead: str = ("Make the accesses the handler can land between one critical section "
+                    "(PRIMASK/BASEPRI or masking the IRQ), or use a lock-free handover (a "
+                    "single-writer index, a double buffer).")
+
+
+@dataclass
+class Witness:
+    failure: Failure
+    runs: list[Failure] = field(default_factory=list)  # every failing run it stands for
+    objects: list[str] = field(default_factory=list)  # what differs from the serial orders
+    lines: list[str] = field(default_factory=list)  # the text, one line each
+    flow: list[Location] = field(default_factory=list)
+    replay: str = ""
+
+
+def _loc(image: Image, pc: int, message: str) -> Location | None:
+    where = image.line_at(pc)
+    return Location(where[0], where[1], 1, message) if where else None
+
+
+def _here(image: Image, pc: int) -> str:
+    where = image.line_at(pc)
+    line = f"{_short(where[0])}:{where[1]}" if where else f"0x{pc:x}"
+    insn = image.disasm.get(pc, "")
+    return f"{line} (0x{pc:x}: {insn})" if insn else line
+
+
+def _short(path: str) -> str:
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return path
+
+
+def _objects(image: Image, final: bytes) -> dict[str, int]:
+    """Final state of the globals by object: ``{"rx_index": 0, "rx_buffer[+3]": 88}``."""
+    out: dict[str, int] = {}
+    for byte, value in enumerate(final, start=RAM_BASE):
+        name = image.object_at(byte)
+        sym = image.symbols.get(name.split("[", 1)[0])
+        if sym is not None and sym.size <= 8 and "[" in name:
+            name = sym.name  # a small scalar: its bytes are one value
+            out[name] = out.get(name, 0) | value << 8 * (byte - sym.addr)
+        else:
+            out[name] = value
+    return out
+
+
+def _read_diff(image: Image, out: Outcome, ref: Outcome) -> str:
+    for n, (mine, theirs) in enumerate(zip(out.reads, ref.reads, strict=False)):
+        if mine != theirs:
+            where = image.line_at(out.read_pcs[n]) if n < len(out.read_pcs) else None
+            at = f" at {_short(where[0])}:{where[1]}" if where else ""
+            return (f"read {image.object_at(mine[0])} = {mine[2]}{at}, "
+                    f"where that order reads {image.object_at(theirs[0])} = {theirs[2]}")
+    if len(out.reads) != len(ref.reads):
+        return f"{len(out.reads)} reads of shared memory, where that order makes {len(ref.reads)}"
+    return "the same reads"
+
+
+def build_witnesses(result: SoakResult, r: HandlerResult, replay_base: str,
+                    rerun: Rerun | None = None) -> list[Witness]:
+    """The witnesses of one handler's failing runs; ``rerun(handler, boundary)`` runs the first
+    run of each again with the pc of every read (which exploration does not record)."""
+    image = result.image
+    groups: dict[tuple, Witness] = {}
+    for f in sorted(r.failures, key=lambda f: f.boundary):
+        differing: list[str] = []
+        if f.kind == "not serializable" and f.before is not None and f.after is not None:
+            mine = _objects(image, f.outcome.final)
+            b = _objects(image, f.before.final)
+            a = _objects(image, f.after.final)
+            differing = [k for k in mine if mine[k] != b.get(k) and mine[k] != a.get(k)]
+            if not differing:
+                differing = [k for k in mine if mine[k] != b.get(k) or mine[k] != a.get(k)]
+        key = (f.kind, tuple(differing) or tuple(f.outcome.broken) or (f.outcome.fault[:40],))
+        w = groups.get(key)
+        if w is None:
+            w = groups[key] = Witness(f, objects=differing)
+        w.runs.append(f)
+    out = list(groups.values())
+    for w in out:
+        if rerun is not None:
+            again = rerun(r.spec.handler, w.failure.boundary)
+            if again.key != w.failure.outcome.key:
+                raise BrickguardError(f"soak: the run at {r.spec.handler}@{w.failure.boundary} "
+                                      "did not repeat exactly (emulation not deterministic)")
+            w.failure.outcome = again
+        _describe(w, result, r, replay_base)
+    return out
+
+
+def _describe(w: Witness, result: SoakResult, r: HandlerResult, replay_base: str) -> None:
+    image, f = result.image, w.failure
+    handler = r.spec.handler
+    w.replay = f"{replay_base} --replay {handler}@{f.boundary}"
+    head = (f"{handler} taken before {_here(image, f.pc)} in {image.function_at(f.pc)}, "
+            f"instruction {f.boundary} of the run: {f.kind}")
+    lines = [head]
+    out = f.outcome
+    if f.kind == "fault":
+        lines.append(f"  {out.fault}")
+    elif f.kind == "lock-up":
+        lines.append(f"  {out.hung}")
+    elif f.kind == "check":
+        lines += [f"  broken check: {b}" for b in out.broken]
+    else:
+        assert f.before is not None and f.after is not None
+        mine = _objects(image, out.final)
+        b = _objects(image, f.before.final)
+        a = _objects(image, f.after.final)
+        lines.append("  no order with the handler wholly before or wholly after the scenario "
+                     "gives this run:")
+        lines.append(f"  vs handler before: {_read_diff(image, out, f.before)}")
+        lines.append(f"  vs handler after:  {_read_diff(image, out, f.after)}")
+        for name in w.objects:
+            lines.append(f"  at the end {name} = {mine[name]} (handler before: {b.get(name)}, "
+                         f"after: {a.get(name)})")
+    others = sorted({image.line_at(x.pc) or ("?", 0) for x in w.runs[1:]})
+    if others:
+        shown = ", ".join(f"{_short(file)}:{line}" for file, line in others[:8])
+        lines.append(f"  {len(w.runs)} failing runs like it; it also lands on {shown}"
+                     + (" ..." if len(others) > 8 else ""))
+    lines.append(f"  replay: {w.replay}")
+    w.lines = lines
+    w.flow = _flow(w, result, r)
+
+
+def _flow(w: Witness, result: SoakResult, r: HandlerResult) -> list[Location]:
+    """Scenario access before the landing, the landing, the handler's writes, the access after."""
+    image, f = result.image, w.failure
+    names = set(w.objects)
+
+    def touches(addr: int, size: int) -> bool:
+        return not names or any(image.object_at(b).split("[", 1)[0] in
+                                {n.split("[", 1)[0] for n in names}
+                                for b in range(addr, addr + size))
+
+    conflicts = [a for a in r.conflicts if touches(a.addr, a.size)] or r.conflicts
+    steps: list[Location | None] = []
+    before = [a for a in conflicts if a.index < f.boundary]
+    after = [a for a in conflicts if a.index >= f.boundary]
+    verb = {True: "writes", False: "reads"}
+    if before:
+        a = before[-1]
+        steps.append(_loc(image, a.pc, f"the scenario {verb[a.write]} {image.object_at(a.addr)} "
+                                       f"({a.value})"))
+    steps.append(_loc(image, f.pc, f"{r.spec.handler} is taken here"))
+    seen: set[int] = set()
+    for byte, pc in sorted(r.footprint_writes.items()):
+        if pc in seen or (names and image.object_at(byte).split("[", 1)[0] not in
+                          {n.split("[", 1)[0] for n in names}):
+            continue
+        seen.add(pc)
+        steps.append(_loc(image, pc, f"the handler writes {image.object_at(byte)}"))
+    if after:
+        a = after[0]
+        steps.append(_loc(image, a.pc, f"then the scenario {verb[a.write]} "
+                                       f"{image.object_at(a.addr)}"))
+    return [s for s in steps if s is not None]
+
+
+def findings(result: SoakResult, replay_base: str,
+             rerun: Rerun | None = None) -> list[tuple[Witness, Finding]]:
+    """One finding per witness, reported at the landing line, with the code flow."""
+    out = []
+    for r in result.handlers:
+        for w in build_witnesses(result, r, replay_base, rerun):
+            f = w.failure
+            where = w.flow[0] if w.flow else Location("?", 1)
+            landing = next((s for s in w.flow if "is taken here" in s.message), where)
+            what = ", ".join(w.objects) if w.objects else "; ".join(
+                f.outcome.broken or [f.outcome.fault or f.outcome.hung])
+            message = (f"soak: {r.spec.handler} taken here ({f.kind}: {what}); "
+                       f"{len(w.runs)} failing run(s); replay: {w.replay}")
+            out.append((w, Finding(SOAK_RULE_ID, Level.error, message,
+                                   Location(landing.file, landing.line, 1), flow=tuple(w.flow))))
+    return out
+
+
+def replay_command(paths: list[Path], config: Path | None) -> str:
+    parts = ["brickguard", "soak", *map(str, paths)]
+    if config is not None:
+        parts += ["--config", str(config)]
+    return " ".join(shlex.quote(p) for p in parts)

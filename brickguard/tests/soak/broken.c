@@ -1,0 +1,1 @@
+void broken(void) { this is not C; }

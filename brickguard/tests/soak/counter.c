@@ -1,0 +1,107 @@
+/* Small scenarios for the soak tests: each function is a scenario, a check or a handler. */
+#include <stdint.h>
+#include "bg_soak.h"
+
+#define NVIC_ISER0 (*(volatile uint32_t *)0xE000E100UL)
+#define NVIC_IPR(n) (*(volatile uint8_t *)(0xE000E400UL + (n)))
+#define TIM2_IRQn 28u
+#define STATUS (*(volatile uint32_t *)0x40000010UL)  /* a scripted status register */
+
+volatile uint32_t count, ticks, calls, ready, served, level;
+uint32_t stub_value(void); /* defined nowhere: soak links a stub that returns 0 */
+
+void TIM2_IRQHandler(void)
+{
+    count++;
+    ticks++;
+}
+
+void SPI1_IRQHandler(void)
+{
+    while (!ready) {
+    }
+    served++;
+}
+
+void bump(void)
+{
+    count = count + 1u; /* read-modify-write: the handler's increment can be lost */
+    calls++;
+}
+
+void bump_masked(void)
+{
+    __asm volatile("cpsid i" ::: "memory");
+    count = count + 1u;
+    __asm volatile("cpsie i" ::: "memory");
+    calls++;
+}
+
+void bump_basepri(void)
+{
+    uint32_t mask = 0x40u;
+    __asm volatile("msr basepri, %0" : : "r"(mask) : "memory");
+    count = count + 1u;
+    mask = 0u;
+    __asm volatile("msr basepri, %0" : : "r"(mask) : "memory");
+    calls++;
+}
+
+void nvic_low(void) /* TIM2 enabled at priority 0x80: BASEPRI 0x40 masks it */
+{
+    NVIC_IPR(TIM2_IRQn) = 0x80u;
+    NVIC_ISER0 = 1u << TIM2_IRQn;
+}
+
+void nvic_urgent(void) /* TIM2 at priority 0x20: BASEPRI 0x40 does not mask it */
+{
+    NVIC_IPR(TIM2_IRQn) = 0x20u;
+    NVIC_ISER0 = 1u << TIM2_IRQn;
+}
+
+int count_matches(void) /* the check: every increment counted once */
+{
+    return count != ticks + calls;
+}
+
+void assert_stable(void)
+{
+    uint32_t first = count;
+    BG_SOAK_ASSERT(count == first);
+    calls++;
+}
+
+void handshake(void)
+{
+    ready = 1u;
+    level = 2u;
+    ready = 0u;
+}
+
+void faulting(void)
+{
+    *(volatile uint32_t *)0x10000000UL = 1u; /* nothing is mapped there */
+}
+
+void stubbed(void)
+{
+    calls = stub_value();
+    if (STATUS & 0x80u) {
+        count = count + 1u;
+    }
+}
+
+volatile uint32_t other, picked;
+
+void OTHER_IRQHandler(void) /* touches only `other`: it cannot change what the scenario computes */
+{
+    other++;
+}
+
+void choose(void) /* conditional execution (an IT block on v7-M): interrupts land inside it */
+{
+    for (uint32_t i = 0; i < 6u; i++) {
+        uint32_t seen = other;
+        picked = (i & 1u) ? picked + seen + 3u : picked ^ (seen + 5u);
+    }
+}

@@ -1,0 +1,218 @@
+"""brickguard soak: real compilations with arm-none-eabi-gcc, real emulation in unicorn."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from brickguard import toolchain
+from brickguard.config import Config, config_from_dict
+from brickguard.errors import BrickguardError, ConfigError
+from brickguard.soak.build import RAM_BASE
+
+pytest.importorskip("unicorn", reason="soak needs unicorn (pip install unicorn)")
+pytestmark = pytest.mark.skipif(toolchain.find_gcc() is None,
+                                reason=f"no arm-none-eabi-gcc: {toolchain.INSTALL_HINT}")
+
+HERE = Path(__file__).parent
+SOAK = HERE / "soak"
+EXAMPLE = HERE.parent / "examples" / "i2c_slave"
+
+
+def _config(**soak) -> Config:
+    table = {"interrupts": [{"handler": "TIM2_IRQHandler"}], **soak}
+    return config_from_dict({"soak": table}, root=SOAK)
+
+
+def _soak(scenario: str, files=("counter.c",), **soak):
+    from brickguard.soak.build import build
+    from brickguard.soak.explore import Explorer
+
+    config = _config(scenario=scenario, **soak)
+    assert config.soak is not None
+    image = build([SOAK / f for f in files], config, config.soak)
+    return image, Explorer(image, config.soak).explore()
+
+
+def _kinds(result) -> list[str]:
+    return sorted({f.kind for r in result.handlers for f in r.failures})
+
+
+def test_lost_update_is_found_with_a_witness_at_the_read_modify_write():
+    from brickguard.soak.witness import findings
+
+    image, result = _soak("bump")
+    (r,) = result.handlers
+    assert r.complete and r.explored == r.planned > 2
+    assert _kinds(result) == ["not serializable"]
+    ((witness, finding),) = findings(result, "brickguard soak x")
+    assert "count" in witness.objects
+    lines = {image.line_at(f.pc)[1] for f in witness.runs}
+    bump_line = next(n for n, text in enumerate((SOAK / "counter.c").read_text().splitlines(), 1)
+                     if "count = count + 1u; /* read-modify-write" in text)
+    assert lines == {bump_line}
+    assert finding.flow and finding.location.line == bump_line
+    assert witness.replay.endswith(f"--replay TIM2_IRQHandler@{witness.failure.boundary}")
+
+
+def test_primask_masks_the_injection_and_nothing_breaks():
+    _, result = _soak("bump_masked")
+    (r,) = result.handlers
+    assert r.failures == [] and r.complete
+    assert r.masked > 0
+
+
+@pytest.mark.parametrize(("setup", "fails"), [("nvic_low", False), ("nvic_urgent", True)])
+def test_basepri_masks_only_less_urgent_priorities(setup, fails):
+    _, result = _soak("bump_basepri", setup=[setup],
+                      interrupts=[{"handler": "TIM2_IRQHandler", "irq": 28}])
+    assert bool(result.handlers[0].failures) is fails
+
+
+def test_an_irq_never_enabled_in_the_nvic_is_never_injected():
+    _, result = _soak("bump", interrupts=[{"handler": "TIM2_IRQHandler", "irq": 28}])
+    (r,) = result.handlers
+    assert r.failures == [] and r.masked > 0
+    assert r.explored == 2  # only the two serial references: the handler before and after
+
+
+def test_a_c_check_and_an_assertion_are_oracles():
+    _, result = _soak("bump", checks=["count_matches"])
+    assert "check" in _kinds(result)
+    broken = {b for r in result.handlers for f in r.failures for b in f.outcome.broken}
+    assert broken == {"count_matches() returned 1"}
+    _, result = _soak("assert_stable")
+    messages = {b for r in result.handlers for f in r.failures for b in f.outcome.broken}
+    assert len(messages) == 1 and messages.pop().startswith("BG_SOAK_ASSERT(count == first)")
+
+
+def test_a_handler_that_waits_for_the_scenario_is_a_lock_up():
+    _, result = _soak("handshake", interrupts=[{"handler": "SPI1_IRQHandler"}],
+                      handler_budget=500)
+    assert "lock-up" in _kinds(result)
+
+
+def test_undefined_functions_are_stubbed_and_scripted_reads_drive_branches():
+    image, result = _soak("stubbed", reads=[{"address": 0x40000010, "set": 0x80}])
+    assert image.stubbed == ["stub_value"]
+    assert _kinds(result) == ["not serializable"]
+    _, quiet = _soak("stubbed")  # STATUS reads 0: the increment is never reached
+    assert quiet.handlers[0].failures == []
+
+
+def test_cortex_m0_build_finds_the_same_race():
+    image, result = _soak("bump", cpu="cortex-m0")
+    assert image.cpu == "cortex-m0" and _kinds(result) == ["not serializable"]
+
+
+def test_clear_errors_for_faults_and_code_that_does_not_compile():
+    with pytest.raises(BrickguardError, match=r"faults without any interrupt"):
+        _soak("faulting")
+    with pytest.raises(BrickguardError, match=r"broken\.c does not compile for cortex-m4"):
+        _soak("broken", files=("broken.c",))
+    with pytest.raises(ConfigError, match=r"\[soak\] window: must be 0 to 1000"):
+        _config(window=-1)
+
+
+def _cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "brickguard.cli", *args], capture_output=True,
+                          text=True, env=env, cwd=HERE.parent)
+
+
+def test_cli_without_the_cross_compiler_says_what_to_install(tmp_path):
+    env = {**os.environ, "PATH": str(tmp_path)}
+    proc = _cli("soak", str(EXAMPLE / "buggy"), "--config", str(EXAMPLE / "brickguard.toml"),
+                env=env)
+    assert proc.returncode == 2
+    assert toolchain.INSTALL_HINT in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_i2c_example_buggy_has_a_witness_that_replays_and_fixed_explores_clean():
+    cfg = str(EXAMPLE / "brickguard.toml")
+    buggy = _cli("soak", str(EXAMPLE / "buggy"), "--config", cfg)
+    assert buggy.returncode == 1, buggy.stderr
+    assert "not serializable" in buggy.stdout and "buggy/main.c:2" in buggy.stdout
+    assert "interleavings explored" in buggy.stderr  # progress on stderr
+    replay = next(line.split("replay: ", 1)[1] for line in buggy.stdout.splitlines()
+                  if "replay: " in line)
+    args = replay.split()[1:]  # drop "brickguard"
+    again = _cli(*args)
+    assert again.returncode == 1 and "not serializable" in again.stdout
+    first = next(line for line in buggy.stdout.splitlines() if "taken before" in line)
+    assert first in again.stdout  # the same landing instruction, the same verdict
+    fixed = _cli("soak", str(EXAMPLE / "fixed"), "--config", cfg, "-q")
+    assert fixed.returncode == 0, fixed.stdout + fixed.stderr
+    assert "0 failing" in fixed.stdout and "boundaries masked" in fixed.stdout
+
+
+def test_confirm_marks_a_real_lost_update_confirmed_and_an_unsplittable_read_refuted():
+    from brickguard.analyze import analyze
+    from brickguard.soak.confirm import apply, confirm
+
+    config = Config(root=SOAK)
+    findings = analyze([SOAK / "torn.c"], config).findings
+    verdicts = {f.rule: v for f, v in confirm(findings, [SOAK / "torn.c"], config)}
+    assert set(verdicts) == {"BG102", "BG103"}
+    assert verdicts["BG102"].status == "confirmed"
+    assert "--scenario bump --handler SysTick_Handler --replay SysTick_Handler@" in (
+        verdicts["BG102"].replay)
+    assert verdicts["BG103"].status == "refuted" and "ldrd" in verdicts["BG103"].reason
+    changed = {f.rule: f for f in apply(findings, list(confirm(findings, [SOAK / "torn.c"],
+                                                               config)))}
+    assert changed["BG102"].level.value == "error" and changed["BG102"].flow
+    assert changed["BG103"].related[-1].message.startswith("soak: refuted")
+
+
+def test_check_confirm_on_the_i2c_example_confirms_the_copy_race():
+    proc = _cli("check", str(EXAMPLE / "buggy"), "--confirm")
+    assert proc.returncode == 1
+    assert "soak --confirm: 2 confirmed" in proc.stderr
+    confirmed = [line for line in proc.stdout.splitlines() if "soak: confirmed" in line]
+    assert len(confirmed) == 2 and all("--replay I2C1_EV_IRQHandler@" in c for c in confirmed)
+
+
+def test_sarif_carries_the_witness_as_a_code_flow_and_json_the_replay(tmp_path):
+    import json
+
+    args = ("soak", str(SOAK / "counter.c"), "--scenario", "bump", "--handler",
+            "TIM2_IRQHandler", "-q")
+    out = tmp_path / "soak.sarif"
+    proc = _cli(*args, "--format", "sarif", "--output", str(out))
+    assert proc.returncode == 1, proc.stderr
+    (result,) = json.loads(out.read_text())["runs"][0]["results"]
+    assert result["ruleId"] == "BG190" and result["level"] == "error"
+    steps = result["codeFlows"][0]["threadFlows"][0]["locations"]
+    assert any("TIM2_IRQHandler is taken here" in s["location"]["message"]["text"] for s in steps)
+    data = json.loads(_cli(*args, "--format", "json").stdout)
+    (handler,) = data["handlers"]
+    assert handler["complete"] and handler["failing_runs"] >= 1
+    assert handler["witnesses"][0]["replay"].endswith(
+        f"--replay TIM2_IRQHandler@{handler['witnesses'][0]['boundary']}")
+
+
+@pytest.mark.parametrize("cpu", ["cortex-m4", "cortex-m0"])
+def test_an_interrupt_inside_conditional_code_returns_to_the_same_computation(cpu):
+    image, result = _soak("choose", cpu=cpu, window=1000,
+                          interrupts=[{"handler": "OTHER_IRQHandler"}])
+    (r,) = result.handlers
+    it_blocks = [a for a, text in image.disasm.items() if text.startswith("it")]
+    assert r.complete and r.explored > 30
+    # v7-M code has IT blocks: the boundaries inside them are skipped (and counted), since a
+    # snapshot there would resume with the wrong condition state.
+    assert (cpu == "cortex-m0" and r.it_skipped == 0) or (it_blocks and r.it_skipped > 0)
+
+    def picked_if_seen_from(j: int) -> int:  # the handler's increment seen from pass j on
+        picked = 0
+        for i in range(6):
+            seen = 1 if i >= j else 0
+            picked = (picked + seen + 3) if i & 1 else picked ^ (seen + 5)
+        return picked & 0xFFFFFFFF
+
+    possible = {picked_if_seen_from(j) for j in range(7)}
+    offset = image.symbols["picked"].addr - RAM_BASE
+    finals = {int.from_bytes(f.outcome.final[offset:offset + 4], "little") for f in r.failures}
+    assert r.failures and finals <= possible  # a wrong resumption would compute something else
