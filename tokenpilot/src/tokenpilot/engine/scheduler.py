@@ -51,7 +51,7 @@ from tokenpilot.engine.sequence import (
     EngineConfig,
     Seq,
 )
-from tokenpilot.policy.disciplines import FCFS, QueueDiscipline
+from tokenpilot.policy.disciplines import FCFS, QueueDiscipline, heap_remove
 from tokenpilot.policy.isolation import LONG
 
 OPEN = NEVER  # end of a decode segment still running
@@ -525,6 +525,35 @@ class Scheduler:
         if seq.long_blocks:
             self.long_blocks -= seq.long_blocks
             self.long_seqs -= 1
+
+    def abort(self, seq: Seq, s: int, t: float) -> None:
+        """Drop ``seq`` before iteration ``s``, wherever it is (its client went away, as vLLM's
+        abort): its KV is freed (prefix blocks stay cached) and it ends at ``t``."""
+        state = seq.state
+        if state != DECODE:  # what it added to the queued books (see ``add`` and ``preempt``)
+            self.queued_prefill -= seq.num_tokens - seq.computed
+            self.nd_rem -= seq.output - seq.produced
+        if state in (WAITING, SWAPPED):
+            if state == SWAPPED:
+                self.swapped.remove(seq)
+                if self.host_free >= 0:
+                    self.host_free += self.blocks_for(seq.computed)
+            else:
+                if seq in self.held:
+                    self.held.remove(seq)
+                elif self._heap is not None:
+                    heap_remove(self._heap, seq.req)
+                else:
+                    self.waiting.remove(seq.req)
+                self.n_waiting -= 1
+            seq.state = FINISHED
+            seq.finish = t
+            return
+        if state == DECODE:
+            self.dec.remove(seq, s)
+        else:
+            del self.prefilling[seq.id]
+        self.finish(seq, t)
 
     def check(self, s: int) -> None:
         """Recount every running sequence's blocks one by one against the books."""

@@ -30,7 +30,7 @@ async def check(client: httpx.AsyncClient, b: Backend, timeout_s: float) -> bool
         if ok and b.cfg.kind != "openai":
             m = await client.get(b.url + "/metrics", timeout=timeout_s, headers=h)
             if m.status_code == 200:
-                b.metrics = parse_metrics(m.text, b.cfg.kind)
+                b.observe(parse_metrics(m.text, b.cfg.kind))
                 info = b.metrics.info
                 if info:
                     b.learn(info.get("gpu", ""), info.get("model", ""),
