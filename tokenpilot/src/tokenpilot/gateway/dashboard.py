@@ -8,7 +8,8 @@ by outcome, queue depth, KV usage, prefix-cache hit rate, preemptions, swapped-o
 *swap marker* where a backend goes from none to some), the compute-bound share, health; the
 fleet's fake-balance index (token-load imbalance beside request-count imbalance, max/mean over
 the backends, as ``cluster.metrics`` defines it); tenants' token use against their budgets;
-responses by reason. ``dashboard.history_s`` of points are kept. ``/dashboard/data`` answers
+responses by reason. ``dashboard.history_s`` of points are kept (percentiles and hit rates
+over the last ``WINDOW_S`` of them, rates per point). ``/dashboard/data`` answers
 with the JSON made once per sample, so a page polling it costs the gateway one ``collect()``
 per sample whoever watches, and the answer itself is a cached byte string.
 
@@ -128,6 +129,9 @@ def _r(x: float | None, nd: int = 4) -> float | None:
     return None if x is None else round(x, nd)
 
 
+WINDOW_S = 5.0  # percentiles and hit rates over the last this many seconds of points
+
+
 class LiveView:
     """The dashboard's state: a ring of points, and the JSON of the latest, made per sample."""
 
@@ -140,6 +144,10 @@ class LiveView:
         self.swaps: deque[dict[str, Any]] = deque(maxlen=64)  # the swap markers
         self._last: _Reading | None = None
         self._swapping: dict[str, bool] = {}
+        # The last WINDOW_S of per-point histogram and prefix-cache differences, for
+        # percentiles and hit rates that one short sample alone would leave mostly empty.
+        self._recent: deque[dict[str, Any]] = deque(maxlen=max(1, round(WINDOW_S /
+                                                                        self.interval_s)))
         self._json = b""
         self._task: asyncio.Task | None = None
         self.samples = 0
@@ -165,12 +173,25 @@ class LiveView:
         per: dict[str, dict[str, Any]] = {}
         fleet_h: dict[str, dict[float, float]] = {"ttft": {}, "tpot": {}}
         fleet_out: dict[str, float] = {}
+
+        def delta(key: str, n: str) -> float:
+            return max(new.c.get((key, n), 0.0) - old.c.get((key, n), 0.0), 0.0)
+
+        self._recent.append({
+            "ttft": {n: _diff(new.h["ttft"].get(n, {}), old.h["ttft"].get(n)) for n in names},
+            "tpot": {n: _diff(new.h["tpot"].get(n, {}), old.h["tpot"].get(n)) for n in names},
+            "hits": {n: delta("hits", n) for n in names},
+            "queries": {n: delta("queries", n) for n in names}})
+        recent = list(self._recent)
         for name in names:
             p: dict[str, Any] = {}
             for key in ("prompt", "gen", "preempt"):
                 p[key] = _rate(new.c.get((key, name), 0.0), old.c.get((key, name), 0.0), dt)
             for key in ("ttft", "tpot"):
-                d = _diff(new.h[key].get(name, {}), old.h[key].get(name))
+                d: dict[float, float] = {}
+                for r in recent:
+                    for b, v in r[key][name].items():
+                        d[b] = d.get(b, 0.0) + v
                 for b, v in d.items():
                     fleet_h[key][b] = fleet_h[key].get(b, 0.0) + v
                 p[key + "_p50"], p[key + "_p99"] = quantile(0.5, d), quantile(0.99, d)
@@ -181,9 +202,9 @@ class LiveView:
                     rps[outcome] = r
                     fleet_out[outcome] = fleet_out.get(outcome, 0.0) + r
             p["rps"] = rps
-            dh = new.c.get(("hits", name), 0.0) - old.c.get(("hits", name), 0.0)
-            dq = new.c.get(("queries", name), 0.0) - old.c.get(("queries", name), 0.0)
-            p["hits"], p["queries"] = max(dh, 0.0), max(dq, 0.0)
+            dh = sum(r["hits"][name] for r in recent)
+            dq = sum(r["queries"][name] for r in recent)
+            p["hits"], p["queries"] = dh, dq
             p["hit_rate"] = dh / dq if dq > 0 else None
             for key in ("queue", "inflight", "kv", "healthy", "swapped", "compute"):
                 p[key] = new.g.get((key, name))
@@ -244,7 +265,9 @@ class LiveView:
                         "kv", "hit_rate", "preempt", "swapped", "compute", "healthy"):
                 series[key] = [_r(p["backends"][b.name][key]) for p in pts]
             series["rps"] = _by_key([p["backends"][b.name]["rps"] for p in pts])
-            status = ("up" if b.healthy and not b.ejected else "ejected" if b.ejected else "down")
+            # Down (its health check fails) before ejected (its requests failed, its health
+            # check not yet asked): the cause an operator acts on.
+            status = "down" if not b.healthy else "ejected" if b.ejected else "up"
             share, source = b.compute_bound_share()
             backends.append({"name": b.name, "gpu": b.gpu, "status": status,
                              "inflight": b.inflight, "compute_source": source,
