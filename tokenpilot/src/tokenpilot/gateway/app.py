@@ -22,6 +22,7 @@ import httpx
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request as HTTPRequest
+from starlette.requests import cookie_parser
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
@@ -109,6 +110,27 @@ class Gateway:
             if tpm is not None:
                 out[t] = float(tpm)
         return out
+
+    def dashboard_refusal(self, scope: Scope) -> Response | None:
+        """None when the request of ``scope`` may see the dashboard, else the answer that
+        refuses it: with tenants configured, it needs a key of ``dashboard.admin_keys``, as a
+        Bearer key or the cookie ``/dashboard?key=...`` set."""
+        if self.tenants.open:
+            return None
+        keys = self.cfg.dashboard.admin_keys
+        if not keys:
+            return error_response(403, "the dashboard is closed: this gateway has tenants and "
+                                  "no dashboard.admin_keys; add one to its config",
+                                  "dashboard_closed")
+        auth = header(scope, b"authorization") or ""
+        given = auth[7:].strip() if auth.lower().startswith("bearer ") else ""
+        if not given:
+            given = cookie_parser(header(scope, b"cookie") or "").get(ADMIN_COOKIE, "")
+        if given in keys:
+            return None
+        return error_response(401, "the dashboard needs an admin key: send 'Authorization: "
+                              "Bearer <key>' or open /dashboard?key=<key> once (a key from "
+                              "dashboard.admin_keys)", "invalid_admin_key")
 
     def responded(self, route: str, ex: Exchange) -> None:
         """``ex``'s response is out: count it, and write its access-log line."""
@@ -387,23 +409,6 @@ def create_app(cfg: GatewayConfig, router: Router | None = None) -> GatewayApp:
     async def metrics(request: HTTPRequest) -> Response:
         return Response(gw.metrics.render(), media_type="text/plain; version=0.0.4")
 
-    def admin(request: HTTPRequest) -> Response | None:
-        """None when ``request`` may see the dashboard, else the answer that refuses it."""
-        if gw.tenants.open:
-            return None
-        keys = gw.cfg.dashboard.admin_keys
-        if not keys:
-            return error_response(403, "the dashboard is closed: this gateway has tenants and "
-                                  "no dashboard.admin_keys; add one to its config",
-                                  "dashboard_closed")
-        auth = request.headers.get("authorization", "")
-        given = auth[7:].strip() if auth.lower().startswith("bearer ") else ""
-        if (given or request.cookies.get(ADMIN_COOKIE, "")) in keys:
-            return None
-        return error_response(401, "the dashboard needs an admin key: send 'Authorization: "
-                              "Bearer <key>' or open /dashboard?key=<key> once (a key from "
-                              "dashboard.admin_keys)", "invalid_admin_key")
-
     async def dashboard(request: HTTPRequest) -> Response:
         key = request.query_params.get("key")
         if key is not None and key in gw.cfg.dashboard.admin_keys:
@@ -411,7 +416,7 @@ def create_app(cfg: GatewayConfig, router: Router | None = None) -> GatewayApp:
             out.set_cookie(ADMIN_COOKIE, key, httponly=True, samesite="strict",
                            path="/dashboard")
             return out
-        refused = admin(request)
+        refused = gw.dashboard_refusal(request.scope)
         if refused is not None:
             return refused
         d = gw.cfg.dashboard
@@ -423,11 +428,9 @@ def create_app(cfg: GatewayConfig, router: Router | None = None) -> GatewayApp:
         return HTMLResponse(html, headers={"cache-control": "no-store"})
 
     async def dashboard_data(request: HTTPRequest) -> Response:
-        refused = admin(request)
-        if refused is not None:
-            return refused
-        return Response(gw.live.data(), media_type="application/json",
-                        headers={"cache-control": "no-store"})
+        # Only other ASGI servers' oddities get here: ``GatewayApp`` serves GETs itself.
+        return gw.dashboard_refusal(request.scope) or Response(
+            gw.live.data(), media_type="application/json", headers={"cache-control": "no-store"})
 
     async def http_error(request: HTTPRequest, exc: Exception) -> Response:
         code = getattr(exc, "status_code", 500)

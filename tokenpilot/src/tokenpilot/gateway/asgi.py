@@ -38,6 +38,7 @@ _TCP_CORK = getattr(socket, "TCP_CORK", None)  # Linux
 _HEADERS: dict[str, list[tuple[bytes, bytes]]] = {}  # backend name -> response headers
 # The ``route`` label of ``tokenpilot_responses``: a path of the gateway's, else "other" (any
 # path a client makes up must not become a series of its own).
+DASHBOARD_DATA = "/dashboard/data"
 ROUTES = {"/v1/chat/completions": "chat", "/v1/completions": "completions",
           "/v1/models": "models", "/health": "health", "/metrics": "metrics",
           "/dashboard": "dashboard", "/dashboard/data": "dashboard"}
@@ -164,6 +165,9 @@ class GatewayApp:
             if chat is not None:
                 await self._completions(scope, receive, send, chat)
                 return
+        elif path == DASHBOARD_DATA and scope["method"] == "GET":
+            await self._dashboard_data(scope, receive, send)
+            return
         ex = Exchange(scope["method"], path, self.gateway.now())
 
         async def sent(message: dict[str, Any]) -> None:
@@ -195,6 +199,26 @@ class GatewayApp:
             # A stream's reason is its outcome, known once it ended (the relay sets it).
             self._responded("chat" if chat else "completions", ex,
                             ex.reason or getattr(response, "reason", "") or "success")
+
+    async def _dashboard_data(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """The dashboard's JSON (made once per sample) in two sends, off Starlette's stack:
+        an open page polls it under whatever load the gateway carries."""
+        gw = self.gateway
+        ex = Exchange("GET", DASHBOARD_DATA, gw.now())
+        refused = gw.dashboard_refusal(scope)
+        try:
+            if refused is not None:
+                ex.status = refused.status_code
+                await refused(scope, receive, send)
+                return
+            body = gw.live.data()
+            ex.status = 200
+            await send({"type": "http.response.start", "status": 200, "headers": [
+                (b"content-type", b"application/json"), (b"cache-control", b"no-store"),
+                (b"content-length", str(len(body)).encode())]})
+            await send({"type": "http.response.body", "body": body})
+        finally:
+            self._responded("dashboard", ex, getattr(refused, "reason", "ok"))
 
     def _responded(self, route: str, ex: Exchange, reason: str) -> None:
         ex.reason = reason

@@ -16,9 +16,9 @@ Four H100s serve llama-3.1-8b; one is labelled ``long-context``. Configurations:
 Targets: with isolation the short requests' p99 TTFT is within 1.5x of ``no-long``, while
 the long requests' throughput (their output tokens per second of their span) drops by at most
 10% versus ``fcfs``; the same for engine isolation. Engine isolation misses the first: its long
-requests still decode beside short ones, and each decode step reads their 40k-token KV, which
-slows every iteration a short request shares with them (the prefill cap took p99 from ~9x the
-baseline to ~1.9x; routing them apart is what removes the rest).
+requests still share iterations with short ones (a capped chunk over a 40k-token context, and
+their decode steps reading that KV, lengthen each iteration a short request runs in); the
+prefill cap took its p99 from ~9x the baseline to ~1.9x, and routing them apart removes the rest.
 """
 
 from __future__ import annotations
@@ -105,8 +105,9 @@ def run_scenario(quick: bool = False) -> ScenarioResult:
         "long tok/s = long requests' output tokens / (last long finish - first long arrival).",
         "engine isolation: every engine keeps 20% of its KV blocks and 25% of its batch slots "
         "for short requests, caps one request at half its KV and long prefill chunks at 1/16 "
-        "of an iteration's tokens; routing ignores size. Its long requests still decode beside "
-        "short ones (each step reads their 40k-token KV): what keeps its p99 above 1.5x.",
+        "of an iteration's tokens; routing ignores size. Its long requests still share "
+        "iterations with short ones (a chunk over a 40k context, decode steps reading it): what "
+        "keeps its p99 above 1.5x.",
         "vtc: long and short are two tenants; VTC charges a 40k prompt on dispatch, so short "
         "requests queued on the same engine go first.",
     ]
