@@ -9,6 +9,7 @@ folder is ignored), or under ``$TOKENPILOT_ARTIFACTS``.
 
 from __future__ import annotations
 
+import gc
 import os
 import re
 import shutil
@@ -52,9 +53,9 @@ def _browser():
 
 
 def _load(url: str, stop: threading.Event, deadline: float, body: dict, every_s: float,
-          key: str = "") -> None:
-    """Streamed requests, one every ``every_s``, each on its own thread, until ``stop`` or
-    ``deadline`` (bounded in time: at most (deadline - now) / every_s requests)."""
+          key: str = "", spawned: list | None = None) -> None:
+    """Streamed requests, one every ``every_s``, each on its own thread (added to ``spawned``),
+    until ``stop`` or ``deadline`` (bounded: at most (deadline - now) / every_s requests)."""
     headers = {"Authorization": f"Bearer {key}"} if key else {}
 
     def one() -> None:
@@ -67,7 +68,10 @@ def _load(url: str, stop: threading.Event, deadline: float, body: dict, every_s:
             pass  # a killed backend's streams end badly: that is part of the test
 
     while not stop.is_set() and time.monotonic() < deadline:
-        threading.Thread(target=one, daemon=True).start()
+        t = threading.Thread(target=one, daemon=True)
+        t.start()
+        if spawned is not None:
+            spawned.append(t)
         stop.wait(every_s)
 
 
@@ -87,6 +91,22 @@ def _number(text: str) -> float | None:
 def test_dashboard_live_in_chromium() -> None:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     stop = threading.Event()
+    threads: list[threading.Thread] = []
+    try:
+        _run(stop, threads)
+    finally:
+        # Every client thread ends before the test does (the servers are gone, so at once):
+        # none may outlive it into the next test or pytest's own teardown.
+        stop.set()
+        for t in threads:
+            t.join(10)
+        # The killed server's pending lifespan task is finalized here, not in whatever pytest
+        # runs next (Python 3.11 fails an ast.parse that a finalizer interrupts).
+        gc.collect()
+        assert not any(t.is_alive() for t in threads), "a load thread did not end"
+
+
+def _run(stop: threading.Event, threads: list[threading.Thread]) -> None:
     with ServerPool() as pool:
         sims = start_sims(pool, ("h100-sxm", "a100-80gb"), speedup=10)
         # A small KV pool that swaps when preempted: pushed into swapping on purpose below.
@@ -107,12 +127,13 @@ def test_dashboard_live_in_chromium() -> None:
         body = {"model": MODEL, "messages": [{"role": "user", "content": "hello " * 300}],
                 "max_tokens": 60, "stream": True}
         t_end = time.monotonic() + 60
-        loaders = [threading.Thread(target=_load, args=(gw.url, stop, t_end, body, 0.02,
-                                                        "sk-acme"), daemon=True),
+        loaders = [threading.Thread(target=_load, args=(gw.url, stop, t_end, body, 0.04,
+                                                        "sk-acme", threads), daemon=True),
                    threading.Thread(target=_load, args=(gw.url, stop, t_end, body, 0.5,
-                                                        "sk-beta"), daemon=True)]
+                                                        "sk-beta", threads), daemon=True)]
         for t in loaders:
             t.start()
+        threads.extend(loaders)
         driver = _browser()
         try:
             driver.get(gw.url + "/dashboard?key=sk-ops")  # sets the cookie, drops the key
@@ -131,22 +152,37 @@ def test_dashboard_live_in_chromium() -> None:
             wait_until(lambda: _text(driver, '#reasons tr[data-rejection="rate_limited"]'),
                        "rate_limited rejections on the page", 15, 0.1)
             assert "acme" in _text(driver, "#tenants")
-            # A killed backend is shown down within its health interval (plus a sample and
-            # a poll of the page, both SAMPLE_MS, and 0.5 s for a loaded 2-core machine).
+            # A killed backend is shown down within its health interval: the gateway sees it
+            # within HEALTH_MS of the kill (ServerPool.kill itself may take a while: it waits
+            # for the server task), the page within a sample and a poll (both SAMPLE_MS) of
+            # that; the slack is for a 2-core machine other jobs share (the page took 0.1-0.4 s
+            # on quiet moments, 1.6-1.7 s with a load average of 11).
             row = '#backends tr[data-backend="a100-80gb-1"] .status'
             assert _text(driver, row) == "up"
+            gateway = gw.app.state.gateway
+            assert gateway.backends[1].name == "a100-80gb-1"
             t_kill = time.monotonic()
             pool.kill(sims[1])
+            t_dead = time.monotonic()
+            wait_until(lambda: not gateway.backends[1].healthy, "the gateway to see it down",
+                       10, 0.01)
+            t_seen = time.monotonic()
             wait_until(lambda: _text(driver, row) == "down", "the killed backend shown down",
                        10, 0.02)
-            shown = time.monotonic() - t_kill
-            assert shown <= (HEALTH_MS + 2 * SAMPLE_MS) / 1000 + 0.5, shown
+            t_shown = time.monotonic()
+            why = (f"killing took {t_dead - t_kill:.2f} s; the gateway saw it down "
+                   f"{t_seen - t_dead:.2f} s after, the page {t_shown - t_seen:.2f} s after that")
+            assert t_seen - t_dead <= HEALTH_MS / 1000 + 0.5, why
+            assert t_shown - t_seen <= 2 * SAMPLE_MS / 1000 + 2.0, why
             # Push the tight backend into swapping: long requests straight at it.
             assert not _text(driver, '.swap-marker[data-backend="l40s-tight"]')
             heavy = {"model": MODEL, "messages": [{"role": "user", "content": "word " * 6000}],
                      "max_tokens": 3000, "stream": True}
-            threading.Thread(target=_load, args=(tight.url, stop, time.monotonic() + 8, heavy,
-                                                 0.05), daemon=True).start()
+            pusher = threading.Thread(target=_load, args=(tight.url, stop,
+                                                          time.monotonic() + 8, heavy, 0.05, "",
+                                                          threads), daemon=True)
+            pusher.start()
+            threads.append(pusher)
             wait_until(lambda: _text(driver, '.swap-marker[data-backend="l40s-tight"]'),
                        "the swap marker for l40s-tight", 30, 0.1)
             assert "started swapping" in _text(driver, "#swaps")
@@ -155,4 +191,6 @@ def test_dashboard_live_in_chromium() -> None:
             assert not _text(driver, "#error")
         finally:
             stop.set()
+            for t in loaders:
+                t.join(10)  # no new client threads once the pool closes
             driver.quit()
