@@ -225,16 +225,19 @@ class Gateway:
             return error_response(status, d.message, d.reason,
                                   retry_after_s=None if status == 400 else d.retry_after_s)
         try:
-            return await self._dispatch(req, body, raw, chat, stream, want_usage, other, ex, vs)
+            return await self._dispatch(req, body, raw, chat, stream, want_usage, other, vs, ex)
         except BaseException:
             self.admission.settle(req, 0, self.now())
             raise
 
     async def _dispatch(self, req: Request, body: dict, raw: bytes, chat: bool, stream: bool,
-                        want_usage: bool, exclude: frozenset[int], ex: Exchange,
-                        first_views: list | None = None) -> Response:
+                        want_usage: bool, exclude: frozenset[int],
+                        first_views: list | None = None, ex: Exchange | None = None
+                        ) -> Response:
         """Pick a backend, send, relay; one that fails before its first byte is retried on
-        another, up to ``limits.retries`` more times."""
+        another, up to ``limits.retries`` more times; ``ex`` learns which backend answered."""
+        if ex is None:
+            ex = Exchange()
         strip = stream and not want_usage
         payload = self._payload(body, raw, strip)
         path = CHAT_PATH if chat else COMPLETIONS_PATH
