@@ -105,3 +105,41 @@ def test_disciplines_by_name_and_the_finish_hook():
     res = eng.run([Request(0, 0.0, 300, 5), Request(1, 0.0, 300, 5),
                    Request(2, 0.001, 300, 5, priority=2)])
     assert res[2].first_scheduled < res[1].first_scheduled
+
+
+def _long_then_short(share: float):
+    """A 40k-token prompt, then a 1k one 50 ms later, on one engine with isolation; each
+    iteration's long prefill tokens, and the short request's TTFT."""
+    policy = IsolationPolicy(long_threshold=16384, long_prefill_share=share)
+    eng = Engine(CM, EngineConfig(check=True), isolation=policy)
+    eng.add_request(Request(0, 0.0, 40000, 50), 0.0)
+    short = Request(1, 0.05, 1000, 20)
+    long_chunks, added = [], False
+    for _ in range(100_000):  # bounded: one event at a time
+        if not added and eng.now >= short.arrival:
+            eng.add_request(short, eng.now)
+            added = True
+        if not eng.sched.has_work() and added:
+            break
+        eng.advance_to(eng.now + 1e-6)
+        long_chunks.append(sum(c for q, c in eng.sched.plan if q.id == 0))
+    res = {r.id: r for r in eng.results()}
+    assert res[0].output_tokens == 50 and res[1].finish > 0
+    return long_chunks, res[1].first_token - res[1].arrival, res[0].first_token
+
+
+def test_a_long_prefill_cap_lets_short_prefills_run_beside_a_long_one():
+    chunks, ttft, long_first = _long_then_short(1 / 16)
+    assert max(chunks) == 512  # 1/16 of max_num_batched_tokens 8192, never more
+    whole, ttft_whole, long_first_whole = _long_then_short(1.0)
+    assert max(whole) == 8192
+    # The short prompt no longer waits for the long one's whole-iteration chunks ...
+    assert ttft < 0.5 * ttft_whole, (ttft, ttft_whole)
+    # ... and the long prefill, in small chunks, takes about as long (attention over its
+    # context dominates either way).
+    assert long_first < 1.25 * long_first_whole, (long_first, long_first_whole)
+
+
+def test_long_prefill_share_is_checked():
+    with pytest.raises(ValueError, match="long_prefill_share"):
+        IsolationPolicy(long_prefill_share=0.0)

@@ -273,3 +273,13 @@ def test_client_gone_mid_stream_stops_the_relay() -> None:
         wait_until(lambda: not sim.active, "the backend to drop the abandoned stream")
         metrics = httpx.get(gw.url + "/metrics").text
         assert 'outcome="cancelled",tenant="default"} 1.0' in metrics
+        assert 'reason="client_gone"' in metrics
+        # ... and aborted it, as vLLM does: out of the batch, its KV freed, counted as an abort.
+        engine = sim.engine
+        wait_until(lambda: not engine.sched.running and engine.sched.n_waiting == 0,
+                   "the engine to drop the aborted request")
+        assert engine.bm.used == 0
+        assert engine.stats.aborted == 1
+        backend = httpx.get(sims[0].url + "/metrics").text
+        assert 'vllm:request_success_total{finished_reason="abort",model_name="llama-3.1-8b"} 1.0' \
+            in backend

@@ -215,6 +215,21 @@ class Engine:
             raise ValueError(f"request {req_id} is still on {self.name}: finish it first")
         del self.seqs[req_id]
 
+    def abort(self, req_id: int) -> bool:
+        """Drop ``req_id`` now, at the end of the iteration in flight, wherever it is: a client
+        that went away (vLLM's abort). Its KV is freed and it counts as finished, ``reason``
+        "aborted"; False when it had already finished or was never queued here."""
+        seq = self.seqs.get(req_id)
+        if seq is None or seq.state in (FINISHED, REJECTED):
+            return False
+        self.sched.abort(seq, self.s, self.now)
+        seq.reason = "aborted"
+        self.stats.aborted += 1
+        self._version += 1
+        if self._on_finished is not None:
+            self._on_finished(seq.req)
+        return True
+
     def compact(self, t: float) -> None:
         """Forget the token-time log before ``t`` (``tokens_by`` is then exact from ``t`` on
         only) and the finished requests ``advance_to`` has already returned. A server that asks

@@ -148,3 +148,4 @@ class EngineStats:
     evictions: int = 0
     rejected: int = 0
     finished: int = 0
+    aborted: int = 0  # dropped before their end (``Engine.abort``: the client went away)

@@ -13,6 +13,12 @@ The order of one ``schedule`` call, and why:
    allow; the first that does not fit stops admission (no overtaking, as in vLLM). With size-
    class isolation (``EngineConfig.isolation``), a long request the policy blocks (the KV and
    slots reserved for short ones) is set aside instead, so the short ones behind it go on.
+   Isolation may also cap long requests' prefill chunks, together, at a share of the token
+   budget (``IsolationPolicy.long_prefill_share``): an iteration that holds a long chunk stays
+   short, and short prefills (running, then admitted, overtaking long ones over the cap) take
+   the rest. The cap is strict: under the cost model a long prompt's prefill throughput barely
+   depends on its chunk size (attention over its context dominates), so a small chunk costs the
+   long request little and keeps every short one's wait to a short iteration.
 
 With ``EngineConfig.prefill_first`` (vLLM V0, SGLang) the order is another: unless requests are
 swapped out, the running chunked prefills and then the waiting requests (5) are tried first, with
@@ -51,7 +57,7 @@ from tokenpilot.engine.sequence import (
     EngineConfig,
     Seq,
 )
-from tokenpilot.policy.disciplines import FCFS, QueueDiscipline
+from tokenpilot.policy.disciplines import FCFS, QueueDiscipline, heap_remove
 from tokenpilot.policy.isolation import LONG
 
 OPEN = NEVER  # end of a decode segment still running
@@ -104,6 +110,13 @@ class Scheduler:
         self.long_blocks = 0
         self.long_seqs = 0
         self.held: list[Seq] = []
+        # Long prefill tokens one iteration may run (the cap), and what is left of it in the
+        # iteration being decided; the cap is off (the whole budget) without isolation.
+        self.long_cap = (self.iso.long_prefill_tokens(cfg.max_num_batched_tokens)
+                         if self.iso is not None else cfg.max_num_batched_tokens)
+        # Without chunked prefill a prompt runs whole: no cap can split it.
+        self.capping = self.long_cap < cfg.max_num_batched_tokens and cfg.chunked_prefill
+        self.long_left = self.long_cap
         # ``add``'s limits: a request longer than these may be rejected (``why_not``); the KV
         # limit is the pool's tokens, unless a window smaller than that caps the KV.
         self.max_model_len = max_model_len
@@ -182,11 +195,16 @@ class Scheduler:
         return -(-tokens // self.bs)
 
     def _chunk(self, seq: Seq, budget: int) -> tuple[int, int]:
-        """The next prefill chunk of ``seq`` within ``budget`` tokens: its tokens, and the KV
-        blocks it adds to those ``seq`` holds."""
+        """The next prefill chunk of ``seq`` within ``budget`` tokens (and, for a long request
+        under a prefill cap, within what is left of the cap): its tokens (0: none this
+        iteration), and the KV blocks it adds to those ``seq`` holds."""
         c = seq.num_tokens - seq.computed
         if c > budget:
             c = budget
+        if self.capping and seq.long_blocks:
+            if c > self.long_left:
+                c = self.long_left
+            self.long_left -= c
         return c, self.blocks_for(seq.computed + c) - len(seq.hashed) - seq.anon
 
     def has_work(self) -> bool:
@@ -211,12 +229,15 @@ class Scheduler:
         need = dec.cnt[(1 - s) % bs] if dec.n_unc else 0  # dec.need(s)
         plan: list[tuple[Seq, int]] = []
         prefilling = self.prefilling
+        self.long_left = self.long_cap
         if prefilling:
             adds = []
             for seq in prefilling.values():
                 if budget <= 0:
                     break
                 c, add = self._chunk(seq, budget)
+                if c == 0:
+                    continue  # a long prefill over the cap: short ones first this iteration
                 plan.append((seq, c))
                 adds.append(add)
                 need += add
@@ -242,10 +263,13 @@ class Scheduler:
         budget = self.max_tokens
         plan: list[tuple[Seq, int]] = []
         self.plan = plan
+        self.long_left = self.long_cap
         for seq in self.prefilling.values():
             if budget <= 0:
                 break
             c, add = self._chunk(seq, budget)
+            if c == 0:
+                continue  # over the long prefill cap
             if add > bm.available:
                 return bool(plan)  # a prefill does not preempt; a decode iteration may
             bm.take(add)
@@ -277,6 +301,8 @@ class Scheduler:
             if self._budget <= 0:
                 break
             c, add = self._chunk(seq, self._budget)
+            if c == 0:
+                continue  # over the long prefill cap
             if not self._make_room(add, seq, s, t, sched):
                 continue
             bm.take(add)
@@ -399,6 +425,9 @@ class Scheduler:
                 if not self.chunked and c <= self.max_tokens:
                     break  # it waits to run whole (only a recompute beyond the budget chunks)
                 c = budget
+            capped = self.capping and seq.long_blocks > 0
+            if capped and c > self.long_left:  # > 0: ``_next_isolated`` holds longs at 0
+                c = self.long_left
             tokens = computed + c
             if w is not None and tokens > w:
                 tokens = w
@@ -431,6 +460,8 @@ class Scheduler:
             prefilling[seq.id] = seq
             plan.append((seq, c))
             budget -= c
+            if capped:
+                self.long_left -= c
 
     def _next_isolated(self) -> tuple[Seq | None, bool]:
         """The next waiting request isolation lets start (and whether it was set aside).
@@ -444,20 +475,23 @@ class Scheduler:
         iso, held, seqs, q = self.iso, self.held, self.seqs, self.waiting
         assert iso is not None  # only called with isolation on
         total, max_seqs = self.bm.num_blocks, self.cfg.max_num_seqs
+        # This iteration's long prefill cap is spent: long requests wait (held, in order) and
+        # the short ones behind them start; the cap is whole again at the next iteration.
+        spent = self.capping and self.long_left == 0
         head_checked = None
         while True:
             if held and held[0] is not head_checked:
                 head = head_checked = held[0]
-                if iso.can_schedule(head.req, self.long_blocks, total, self.long_seqs,
-                                    max_seqs, head.long_blocks):
+                if not spent and iso.can_schedule(head.req, self.long_blocks, total,
+                                                  self.long_seqs, max_seqs, head.long_blocks):
                     return head, True
             if self.n_waiting <= len(held):
                 return None, False
             seq = seqs[q.peek().id]
             if not seq.long_blocks:
                 return seq, False
-            if held or not iso.can_schedule(seq.req, self.long_blocks, total, self.long_seqs,
-                                            max_seqs, seq.long_blocks):
+            if held or spent or not iso.can_schedule(seq.req, self.long_blocks, total,
+                                                     self.long_seqs, max_seqs, seq.long_blocks):
                 q.pop()
                 # By arrival: a request preempted by recompute goes back to its place, which
                 # may be ahead of the held head; the new head is then asked at once (else it
@@ -525,6 +559,35 @@ class Scheduler:
         if seq.long_blocks:
             self.long_blocks -= seq.long_blocks
             self.long_seqs -= 1
+
+    def abort(self, seq: Seq, s: int, t: float) -> None:
+        """Drop ``seq`` before iteration ``s``, wherever it is (its client went away, as vLLM's
+        abort): its KV is freed (prefix blocks stay cached) and it ends at ``t``."""
+        state = seq.state
+        if state != DECODE:  # what it added to the queued books (see ``add`` and ``preempt``)
+            self.queued_prefill -= seq.num_tokens - seq.computed
+            self.nd_rem -= seq.output - seq.produced
+        if state in (WAITING, SWAPPED):
+            if state == SWAPPED:
+                self.swapped.remove(seq)
+                if self.host_free >= 0:
+                    self.host_free += self.blocks_for(seq.computed)
+            else:
+                if seq in self.held:
+                    self.held.remove(seq)
+                elif self._heap is not None:
+                    heap_remove(self._heap, seq.req)
+                else:
+                    self.waiting.remove(seq.req)
+                self.n_waiting -= 1
+            seq.state = FINISHED
+            seq.finish = t
+            return
+        if state == DECODE:
+            self.dec.remove(seq, s)
+        else:
+            del self.prefilling[seq.id]
+        self.finish(seq, t)
 
     def check(self, s: int) -> None:
         """Recount every running sequence's blocks one by one against the books."""

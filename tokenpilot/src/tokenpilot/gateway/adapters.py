@@ -21,6 +21,9 @@ class MetricsSnapshot:
     prefix_hits: float | None = None  # cumulative (tokens, or a rate for SGLang)
     prefix_queries: float | None = None
     preemptions: float | None = None  # cumulative
+    swapped: float | None = None  # requests swapped out to host memory now
+    compute_bound_s: float | None = None  # cumulative busy seconds bound by compute ...
+    memory_bound_s: float | None = None  # ... and by memory bandwidth (the simulated backend)
     info: dict[str, str] = field(default_factory=dict)  # tokenpilot:sim_info labels, if any
 
     @property
@@ -42,6 +45,9 @@ VLLM = {
     "vllm:prefix_cache_hits": "prefix_hits",
     "vllm:prefix_cache_queries": "prefix_queries",
     "vllm:num_preemptions": "preemptions",
+    "vllm:num_requests_swapped": "swapped",  # vLLM V0 (V1 preempts by recompute only)
+    "tokenpilot:sim_compute_bound_seconds": "compute_bound_s",
+    "tokenpilot:sim_memory_bound_seconds": "memory_bound_s",
 }
 SGLANG = {
     "sglang:num_running_reqs": "running",

@@ -15,17 +15,22 @@ import json
 import logging
 import time
 from collections.abc import AsyncIterator
+from html import escape
 from typing import Any
 
 import httpx
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request as HTTPRequest
-from starlette.responses import JSONResponse, Response
+from starlette.requests import cookie_parser
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from starlette.routing import Route
 
+from tokenpilot.gateway.accesslog import AccessLog, Exchange
 from tokenpilot.gateway.asgi import GatewayApp, Receive, RelayResponse, Scope
 from tokenpilot.gateway.backends import Backend, views
 from tokenpilot.gateway.config import GatewayConfig
+from tokenpilot.gateway.dashboard import LiveView, page
 from tokenpilot.gateway.health import check_all, health_loop
 from tokenpilot.gateway.metrics import GatewayMetrics
 from tokenpilot.gateway.openai import (
@@ -52,6 +57,7 @@ from tokenpilot.policy.disciplines import make_discipline
 from tokenpilot.workload.request import Request
 
 log = logging.getLogger("tokenpilot.gateway")
+ADMIN_COOKIE = "tokenpilot_admin"
 REJECT_STATUS = {"context_too_long": 400, "tenant_context_limit": 400, "rate_limited": 429,
                  "inflight_limit": 429, "overloaded": 503}
 
@@ -71,8 +77,10 @@ class Gateway:
         self.admission = Admission(cfg.admission)
         self.tenants = Tenants(cfg.tenants)
         self.counter = TokenCounter(cfg.tokenizer)
+        self.budgets = self._budgets()
         self.metrics = GatewayMetrics(self.backends, self.counter.source,
-                                      lambda: len(self.slots))
+                                      lambda: len(self.slots), self.budgets)
+        self.access = AccessLog(cfg.access_log) if cfg.access_log.enabled else None
         self.client: httpx.AsyncClient | None = None  # health checks
         self.upstream = Upstream()  # proxied requests: the hot path, without httpx
         for b in cfg.backends:
@@ -88,9 +96,47 @@ class Gateway:
         self.relay = Relay(cfg, self.metrics, self._finish)
         self.last_decision: tuple[Request, list, int] | None = None  # for tests and debugging
         self._models: tuple[tuple[str, ...], list[str]] = ((), [])
+        self.live = LiveView(self)
 
     def now(self) -> float:
         return time.monotonic() - self._t0
+
+    def _budgets(self) -> dict[str, float]:
+        """Each known tenant's tokens-per-minute budget, where it has one."""
+        adm = self.cfg.admission
+        out = {}
+        for t in sorted({*self.tenants.names(), *adm.tenants}):
+            tpm = adm.limits_for(t).tokens_per_minute
+            if tpm is not None:
+                out[t] = float(tpm)
+        return out
+
+    def dashboard_refusal(self, scope: Scope) -> Response | None:
+        """None when the request of ``scope`` may see the dashboard, else the answer that
+        refuses it: with tenants configured, it needs a key of ``dashboard.admin_keys``, as a
+        Bearer key or the cookie ``/dashboard?key=...`` set."""
+        if self.tenants.open:
+            return None
+        keys = self.cfg.dashboard.admin_keys
+        if not keys:
+            return error_response(403, "the dashboard is closed: this gateway has tenants and "
+                                  "no dashboard.admin_keys; add one to its config",
+                                  "dashboard_closed")
+        auth = header(scope, b"authorization") or ""
+        given = auth[7:].strip() if auth.lower().startswith("bearer ") else ""
+        if not given:
+            given = cookie_parser(header(scope, b"cookie") or "").get(ADMIN_COOKIE, "")
+        if given in keys:
+            return None
+        return error_response(401, "the dashboard needs an admin key: send 'Authorization: "
+                              "Bearer <key>' or open /dashboard?key=<key> once (a key from "
+                              "dashboard.admin_keys)", "invalid_admin_key")
+
+    def responded(self, route: str, ex: Exchange) -> None:
+        """``ex``'s response is out: count it, and write its access-log line."""
+        self.metrics.responded(route, ex.status, ex.reason, ex.latency_s)
+        if self.access is not None:
+            self.access.write(ex)
 
     @property
     def queued(self) -> int:
@@ -111,10 +157,12 @@ class Gateway:
         await check_all(self.client, self.backends, self.cfg.health)
         self._health = asyncio.create_task(health_loop(self.client, self.backends,
                                                        self.cfg.health))
+        self.live.start()
         log.info("gateway: %d backend(s), router %s, prompt tokens by %s", len(self.backends),
                  self.policy, self.counter.source)
 
     async def stop(self) -> None:
+        await self.live.stop()
         if self._health is not None:
             self._health.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -122,6 +170,8 @@ class Gateway:
         if self.client is not None:
             await self.client.aclose()
         await self.upstream.aclose()
+        if self.access is not None:
+            self.access.close()
 
     def models(self) -> list[str]:
         """The models served, sorted; asked on every request, so kept until one changes."""
@@ -131,11 +181,15 @@ class Gateway:
         return self._models[1]
 
     # ---- one request -----------------------------------------------------------------------
-    async def completions(self, scope: Scope, receive: Receive, chat: bool) -> Response:
+    async def completions(self, scope: Scope, receive: Receive, chat: bool,
+                          ex: Exchange | None = None) -> Response:
         """One completion request, from its ASGI scope and ``receive``: authenticate, validate,
-        admit, then dispatch."""
+        admit, then dispatch; ``ex`` is filled in with what the access log says of it."""
+        if ex is None:
+            ex = Exchange()
         tenants = self.tenants
         tenant = tenants.resolve(None if tenants.open else header(scope, b"authorization"))
+        ex.tenant = tenant
         if tenant is None:
             return error_response(401, "missing or unknown API key; send 'Authorization: Bearer "
                                   "<key>' with a key from the gateway's tenants", "invalid_api_key")
@@ -151,6 +205,7 @@ class Gateway:
                 return error_response(404, f"model {model!r} is not served here; available: "
                                       f"{', '.join(served) or 'none yet'}", "model_not_found",
                                       "model")
+            ex.model = model
             text = prompt_text(body, chat)
             max_tokens = max_tokens_of(body, lim.default_max_tokens, lim.max_tokens)
             stream, want_usage = stream_flags(body)
@@ -160,6 +215,7 @@ class Gateway:
         req = Request(next(self._ids), now, self.counter.count_body(body, chat, text),
                       max_tokens, tenant,
                       prefix_hashes(text))
+        ex.stream, ex.prompt_tokens = stream, req.prompt_tokens
         other = frozenset(i for i, b in enumerate(self.backends) if b.model and b.model != model)
         vs = views(self.backends, other)
         d = self.admission.admit(req, vs, now)
@@ -169,16 +225,19 @@ class Gateway:
             return error_response(status, d.message, d.reason,
                                   retry_after_s=None if status == 400 else d.retry_after_s)
         try:
-            return await self._dispatch(req, body, raw, chat, stream, want_usage, other, vs)
+            return await self._dispatch(req, body, raw, chat, stream, want_usage, other, vs, ex)
         except BaseException:
             self.admission.settle(req, 0, self.now())
             raise
 
     async def _dispatch(self, req: Request, body: dict, raw: bytes, chat: bool, stream: bool,
                         want_usage: bool, exclude: frozenset[int],
-                        first_views: list | None = None) -> Response:
+                        first_views: list | None = None, ex: Exchange | None = None
+                        ) -> Response:
         """Pick a backend, send, relay; one that fails before its first byte is retried on
-        another, up to ``limits.retries`` more times."""
+        another, up to ``limits.retries`` more times; ``ex`` learns which backend answered."""
+        if ex is None:
+            ex = Exchange()
         strip = stream and not want_usage
         payload = self._payload(body, raw, strip)
         path = CHAT_PATH if chat else COMPLETIONS_PATH
@@ -197,12 +256,13 @@ class Gateway:
                 continue
             resp, it, first, t_send = sent
             b = self.backends[i]
+            ex.backend = b.name
             if resp.status != 200:  # the backend refused the request itself: pass it on
                 return await self._refused(req, b, i, resp)
             if it is not None:
-                return RelayResponse(self.relay.stream(req, b, i, resp, it, first, strip, t_send),
-                                     b.name, first_ready=True)
-            return await self.relay.whole(req, b, i, resp, t_send)
+                return RelayResponse(self.relay.stream(req, b, i, resp, it, first, strip, t_send,
+                                                       ex), b.name, first_ready=True)
+            return await self.relay.whole(req, b, i, resp, t_send, ex)
         self.admission.settle(req, 0, self.now())
         return error_response(503, "every backend tried failed; retry later", "no_healthy_backend",
                               retry_after_s=1.0)
@@ -291,7 +351,9 @@ class Gateway:
             data = b""
         resp.close()
         self._finish(req, b, i, "client_error", 0, 0)
-        return Response(data, resp.status, media_type="application/json")
+        out = Response(data, resp.status, media_type="application/json")
+        out.reason = "backend_refused"  # type: ignore[attr-defined]
+        return out
 
     def _unavailable(self, req: Request, first: bool) -> Response:
         """503: no backend can take ``req`` now (``first``: before any was tried)."""
@@ -315,8 +377,8 @@ class Gateway:
         m.outcome(outcome).inc()
         if prompt and outcome == "success":
             m.prompt_tokens.inc(prompt)
-        if completion:
-            m.completion_tokens.inc(completion)
+        if completion > accounted:  # the relay counted ``accounted`` as they streamed
+            m.completion_tokens.inc(completion - accounted)
 
 
 def create_app(cfg: GatewayConfig, router: Router | None = None) -> GatewayApp:
@@ -350,6 +412,29 @@ def create_app(cfg: GatewayConfig, router: Router | None = None) -> GatewayApp:
     async def metrics(request: HTTPRequest) -> Response:
         return Response(gw.metrics.render(), media_type="text/plain; version=0.0.4")
 
+    async def dashboard(request: HTTPRequest) -> Response:
+        key = request.query_params.get("key")
+        if key is not None and key in gw.cfg.dashboard.admin_keys:
+            out = RedirectResponse("/dashboard", 303)  # the key leaves the address bar
+            out.set_cookie(ADMIN_COOKIE, key, httponly=True, samesite="strict",
+                           path="/dashboard")
+            return out
+        refused = gw.dashboard_refusal(request.scope)
+        if refused is not None:
+            return refused
+        d = gw.cfg.dashboard
+        html = page()
+        for k, v in {"router": gw.policy, "backends": str(len(gw.backends)),
+                     "history": str(d.history_s), "interval": f"{d.sample_ms / 1000:g}",
+                     "data_url": "/dashboard/data", "poll_ms": str(d.sample_ms)}.items():
+            html = html.replace("{{" + k + "}}", escape(v))
+        return HTMLResponse(html, headers={"cache-control": "no-store"})
+
+    async def dashboard_data(request: HTTPRequest) -> Response:
+        # Only other ASGI servers' oddities get here: ``GatewayApp`` serves GETs itself.
+        return gw.dashboard_refusal(request.scope) or Response(
+            gw.live.data(), media_type="application/json", headers={"cache-control": "no-store"})
+
     async def http_error(request: HTTPRequest, exc: Exception) -> Response:
         code = getattr(exc, "status_code", 500)
         msg = ("no such endpoint; try POST /v1/chat/completions" if code == 404 else
@@ -357,7 +442,10 @@ def create_app(cfg: GatewayConfig, router: Router | None = None) -> GatewayApp:
                if code == 405 and getattr(exc, "headers", None) else str(exc))
         return error_response(code, msg)
 
-    app = Starlette(routes=openai_routes(completions, models, health, metrics), lifespan=lifespan,
+    routes = [*openai_routes(completions, models, health, metrics),
+              Route("/dashboard", dashboard, methods=["GET"]),
+              Route("/dashboard/data", dashboard_data, methods=["GET"])]
+    app = Starlette(routes=routes, lifespan=lifespan,
                     exception_handlers={HTTPException: http_error})
     app.state.gateway = gw
     return GatewayApp(gw, app)  # the completion routes go straight to ``gw``

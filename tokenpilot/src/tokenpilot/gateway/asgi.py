@@ -4,7 +4,8 @@ Per proxied request, Starlette's router, its two exception middlewares and ``Str
 (which runs every stream in an anyio task group with a cancel scope) cost more CPU than the
 routing decision itself. ``GatewayApp`` serves ``POST /v1/chat/completions`` and
 ``POST /v1/completions`` directly and hands every other request (and the lifespan) to the
-Starlette app, which keeps the rare routes and the JSON 404/405 errors. ``RelayResponse``
+Starlette app, which keeps the rare routes and the JSON 404/405 errors. Every response, of
+either kind, is counted (and logged) once its last byte is out. ``RelayResponse``
 streams one relay the plain way: one watcher task notices a client that went away and stops
 the relay, as Starlette's task group did, so the backend stops generating for nobody.
 """
@@ -15,12 +16,14 @@ import asyncio
 import contextlib
 import logging
 import socket
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from starlette.applications import Starlette
 
-from tokenpilot.gateway.openai import COMPLETION_PATHS, error_response
+from tokenpilot.gateway.accesslog import Exchange
+from tokenpilot.gateway.openai import COMPLETION_PATHS, REASONS, error_response
 
 if TYPE_CHECKING:
     from tokenpilot.gateway.app import Gateway
@@ -33,6 +36,12 @@ SSE = b"text/event-stream; charset=utf-8"
 DONE = b"data: [DONE]\n\n"
 _TCP_CORK = getattr(socket, "TCP_CORK", None)  # Linux
 _HEADERS: dict[str, list[tuple[bytes, bytes]]] = {}  # backend name -> response headers
+# The ``route`` label of ``tokenpilot_responses``: a path of the gateway's, else "other" (any
+# path a client makes up must not become a series of its own).
+DASHBOARD_DATA = "/dashboard/data"
+ROUTES = {"/v1/chat/completions": "chat", "/v1/completions": "completions",
+          "/v1/models": "models", "/health": "health", "/metrics": "metrics",
+          "/dashboard": "dashboard", "/dashboard/data": "dashboard"}
 
 
 class RelayResponse:
@@ -147,19 +156,71 @@ class GatewayApp:
         self.state = rest.state
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and scope["method"] == "POST":
-            chat = COMPLETION_PATHS.get(scope["path"])
+        if scope["type"] != "http":
+            await self.rest(scope, receive, send)  # the lifespan
+            return
+        path = scope["path"]
+        if scope["method"] == "POST":
+            chat = COMPLETION_PATHS.get(path)
             if chat is not None:
                 await self._completions(scope, receive, send, chat)
                 return
-        await self.rest(scope, receive, send)
+        elif path == DASHBOARD_DATA and scope["method"] == "GET":
+            await self._dashboard_data(scope, receive, send)
+            return
+        ex = Exchange(scope["method"], path, self.gateway.now())
+
+        async def sent(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                ex.status = message["status"]
+            await send(message)
+
+        try:
+            await self.rest(scope, receive, sent)
+        finally:
+            self._responded(ROUTES.get(path, "other"), ex,
+                            "ok" if 0 < ex.status < 400 else REASONS.get(ex.status,
+                                                                         f"http_{ex.status}"))
 
     async def _completions(self, scope: Scope, receive: Receive, send: Send,
                            chat: bool) -> None:
+        gw = self.gateway
+        ex = Exchange("POST", scope["path"], gw.now())
         try:
-            response = await self.gateway.completions(scope, receive, chat)
+            response = await gw.completions(scope, receive, chat, ex)
         except Exception:  # a bug: answer like a server, keep the traceback in the log
             log.exception("unhandled error on %s", scope["path"])
             response = error_response(500, "internal error in the gateway; see its log",
                                       "internal_error")
-        await response(scope, receive, send)
+        ex.status = getattr(response, "status_code", 200)  # a RelayResponse: always 200
+        try:
+            await response(scope, receive, send)
+        finally:
+            # A stream's reason is its outcome, known once it ended (the relay sets it).
+            self._responded("chat" if chat else "completions", ex,
+                            ex.reason or getattr(response, "reason", "") or "success")
+
+    async def _dashboard_data(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """The dashboard's JSON (made once per sample) in two sends, off Starlette's stack:
+        an open page polls it under whatever load the gateway carries."""
+        gw = self.gateway
+        ex = Exchange("GET", DASHBOARD_DATA, gw.now())
+        refused = gw.dashboard_refusal(scope)
+        try:
+            if refused is not None:
+                ex.status = refused.status_code
+                await refused(scope, receive, send)
+                return
+            body = gw.live.data()
+            ex.status = 200
+            await send({"type": "http.response.start", "status": 200, "headers": [
+                (b"content-type", b"application/json"), (b"cache-control", b"no-store"),
+                (b"content-length", str(len(body)).encode())]})
+            await send({"type": "http.response.body", "body": body})
+        finally:
+            self._responded("dashboard", ex, getattr(refused, "reason", "ok"))
+
+    def _responded(self, route: str, ex: Exchange, reason: str) -> None:
+        ex.reason = reason
+        ex.latency_s = time.perf_counter() - ex.t0
+        self.gateway.responded(route, ex)

@@ -46,6 +46,7 @@ class Backend:
         self.prefill_pending = 0  # prompt tokens sent, first token not yet back
         self.decode_pending = 0  # output tokens asked for and not yet streamed back
         self.metrics: MetricsSnapshot | None = None
+        self.bound_share: float | None = None  # compute-bound share since the last scrape
         self.max_model_len = 0
         self.block_size = 16
         self.kv_blocks_total = 0
@@ -85,6 +86,35 @@ class Backend:
             self.kv_blocks_total = kv_blocks
         if max_model_len:
             self.max_model_len = max_model_len
+
+    def observe(self, snap: MetricsSnapshot) -> None:
+        """Take a new scrape of the backend's ``/metrics``; a backend that reports its busy
+        time by roofline side gets its compute-bound share since the last scrape from it."""
+        old = self.metrics
+        if (old is not None and snap.compute_bound_s is not None
+                and snap.memory_bound_s is not None and old.compute_bound_s is not None
+                and old.memory_bound_s is not None):
+            dc = snap.compute_bound_s - old.compute_bound_s
+            dm = snap.memory_bound_s - old.memory_bound_s
+            if dc >= 0 and dm >= 0 and dc + dm > 0:  # else idle, or restarted: keep the last
+                self.bound_share = dc / (dc + dm)
+        self.metrics = snap
+
+    def compute_bound_share(self) -> tuple[float | None, str]:
+        """The share of busy time bound by compute, and where it comes from: ``reported``
+        (the backend's own counters), ``estimate`` (the cost model on the batch it runs now:
+        1 or 0), or None when neither can tell."""
+        m = self.metrics
+        if m is not None and m.compute_bound_s is not None:
+            return self.bound_share, "reported"
+        cm = self.cm
+        if cm is None or m is None or not m.running:
+            return None, "estimate"
+        n = int(m.running)
+        ctx = int((m.kv_usage or 0.0) * self.kv_blocks_total * self.block_size)
+        chunk = min(max(self.prefill_pending, 0), BUDGET)
+        _, compute = cm.iteration_timing(((chunk, 0),) if chunk else (), n, ctx)
+        return (1.0 if compute else 0.0), "estimate"
 
     @property
     def available(self) -> bool:

@@ -26,6 +26,8 @@
     limits: {max_body_bytes: 4194304, max_tokens: 32768, default_max_tokens: 256, retries: 2}
     tokenizer: path/to/tokenizer.json  # else prompt tokens are estimated (~4 chars/token)
     queue_discipline: vtc            # fcfs | priority | vtc: order of requests waiting for a slot
+    access_log: {enabled: true, path: access.jsonl, fields: [ts, path, status, reason, tenant]}
+    dashboard: {admin_keys: [sk-ops-1], history_s: 300, sample_ms: 1000}
 """
 
 from __future__ import annotations
@@ -54,6 +56,10 @@ from tokenpilot.policy.disciplines import DisciplineName
 
 Kind = Literal["openai", "vllm", "sglang", "llamacpp"]  # whose /metrics to read
 Port = Annotated[int, Bounds(ge=0, le=65535)]
+# What an access-log line may hold (``gateway.accesslog``), in this order by default.
+ACCESS_LOG_FIELDS = ("ts", "arrival_s", "method", "path", "status", "reason", "tenant", "model",
+                     "backend", "stream", "prompt_tokens", "output_tokens", "ttft_s", "tpot_s",
+                     "latency_s")
 _TOKEN = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")  # an HTTP header name (RFC 9110 token)
 
 
@@ -149,6 +155,38 @@ class Limits:
     max_queue: NonNegativeInt = 4096
 
 
+@dataclass(frozen=True)
+class AccessLogConfig:
+    """One JSON line per request answered (``gateway.accesslog``)."""
+
+    enabled: bool = False
+    path: str = "-"  # a file, appended to; "-": standard error
+    fields: tuple[str, ...] = ACCESS_LOG_FIELDS
+
+    def __post_init__(self) -> None:
+        unknown = [f for f in self.fields if f not in ACCESS_LOG_FIELDS]
+        if unknown:
+            raise ValueError(f"fields: {', '.join(map(repr, unknown))} not known; choose from "
+                             f"{', '.join(ACCESS_LOG_FIELDS)}")
+        if not self.fields:
+            raise ValueError("fields: name at least one field")
+
+
+@dataclass(frozen=True)
+class DashboardConfig:
+    """``/dashboard``: the operator's live view (``gateway.dashboard``)."""
+
+    # With tenants configured, the page and its data need one of these keys (as a Bearer key,
+    # or once as ``/dashboard?key=...``, which sets a cookie); tenants' keys do not open it.
+    admin_keys: tuple[str, ...] = field(default=(), repr=False)
+    history_s: Annotated[int, Bounds(ge=10, le=3600)] = 300  # how far back the charts go
+    sample_ms: Annotated[int, Bounds(ge=100, le=60000)] = 1000  # one point per this
+
+    def __post_init__(self) -> None:
+        if any(not k or any(c.isspace() for c in k) for k in self.admin_keys):
+            raise ValueError("admin_keys: a key must be non-empty, without spaces")
+
+
 @dataclass
 class GatewayConfig:
     listen: Listen = field(default_factory=Listen)
@@ -162,6 +200,8 @@ class GatewayConfig:
     limits: Limits = field(default_factory=Limits)
     tokenizer: str | None = None
     queue_discipline: DisciplineName = "fcfs"  # who gets a free slot
+    access_log: AccessLogConfig = field(default_factory=AccessLogConfig)
+    dashboard: DashboardConfig = field(default_factory=DashboardConfig)
 
     @classmethod
     def load(cls, path: str | Path) -> GatewayConfig:

@@ -30,7 +30,7 @@ async def check(client: httpx.AsyncClient, b: Backend, timeout_s: float) -> bool
         if ok and b.cfg.kind != "openai":
             m = await client.get(b.url + "/metrics", timeout=timeout_s, headers=h)
             if m.status_code == 200:
-                b.metrics = parse_metrics(m.text, b.cfg.kind)
+                b.observe(parse_metrics(m.text, b.cfg.kind))
                 info = b.metrics.info
                 if info:
                     b.learn(info.get("gpu", ""), info.get("model", ""),
@@ -71,8 +71,14 @@ async def check_all(client: httpx.AsyncClient, backends: list[Backend], cfg: Hea
 
 async def health_loop(client: httpx.AsyncClient, backends: list[Backend], cfg: HealthConfig
                       ) -> None:
-    """Check every backend every ``interval_ms`` until cancelled."""
-    while True:
-        with contextlib.suppress(Exception):  # a bug in one round must not stop the checks
-            await check_all(client, backends, cfg)
-        await asyncio.sleep(cfg.interval_ms / 1000)
+    """Check every backend every ``interval_ms`` until cancelled, each on its own clock: a
+    backend slow to answer its check (up to ``timeout_s``) delays no other's, so a dead one is
+    seen within its interval whatever the rest of the fleet is doing."""
+
+    async def every(b: Backend) -> None:
+        while True:
+            with contextlib.suppress(Exception):  # a bug in one check must not stop them
+                await check(client, b, cfg.timeout_s)
+            await asyncio.sleep(cfg.interval_ms / 1000)
+
+    await asyncio.gather(*(every(b) for b in backends))

@@ -1,23 +1,37 @@
 """The gateway's ``/metrics``: one registry per app, so several gateways can share a process.
 
-Per backend and per tenant: requests by outcome, prompt and completion tokens, TTFT and TPOT;
-per backend: queue length, requests and tokens in flight, KV usage and health (read from the
-live state at scrape time); rejections by reason; routing decisions by policy.
+Per backend and per tenant: requests by outcome, prompt and completion tokens (completion tokens
+counted as they stream), TTFT and TPOT; per backend: queue length, requests and tokens in
+flight, KV usage, prefix-cache hits and lookups, preemptions, swapped-out requests, the share of
+busy time bound by compute and health (read from the live state at scrape time); rejections by
+reason; routing decisions by policy. Every response the gateway sends, whatever its route, is
+counted by status, class and reason (``tokenpilot_responses``), and its end-to-end time is
+observed (``tokenpilot_request_duration_seconds``). No ``_created`` series: they double every
+counter and histogram for a value no dashboard reads.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
-from prometheus_client.core import GaugeMetricFamily
+from prometheus_client import (
+    CollectorRegistry,
+    Counter,
+    Histogram,
+    disable_created_metrics,
+    generate_latest,
+)
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 
 from tokenpilot.gateway.backends import Backend
+
+disable_created_metrics()  # process-wide: the simulated backend's registries too
 
 TTFT_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0,
                 30.0, 60.0)
 TPOT_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
+DURATION_BUCKETS = (*TTFT_BUCKETS, 120.0, 300.0, 600.0)
 
 
 @dataclass
@@ -42,7 +56,8 @@ class _PerPair:
 
 class GatewayMetrics:
     def __init__(self, backends: Sequence[Backend], token_source: str,
-                 queue_len: Callable[[], int] = lambda: 0) -> None:
+                 queue_len: Callable[[], int] = lambda: 0,
+                 budgets: Mapping[str, float] | None = None) -> None:
         self.registry = r = CollectorRegistry()
         bt = ["backend", "tenant"]
         self.requests = Counter("tokenpilot_requests", "Requests by outcome",
@@ -61,9 +76,18 @@ class GatewayMetrics:
                               ["policy", "backend"], registry=r)
         self.retries = Counter("tokenpilot_retries", "Requests retried on another backend after "
                                "this one failed before the first byte", ["backend"], registry=r)
-        r.register(_LiveCollector(backends, token_source, queue_len))
+        self.responses = Counter("tokenpilot_responses", "Responses sent, every route, by "
+                                 "status, status class and reason (the error code, a limit, "
+                                 "or a relayed request's outcome)",
+                                 ["route", "status", "class", "reason"], registry=r)
+        self.duration = Histogram("tokenpilot_request_duration_seconds",
+                                  "End-to-end time of a request through the gateway, from its "
+                                  "arrival to its response's last byte",
+                                  ["route", "class"], buckets=DURATION_BUCKETS, registry=r)
+        r.register(_LiveCollector(backends, token_source, queue_len, budgets or {}))
         self._pairs: dict[tuple[str, str], _PerPair] = {}
         self._routed: dict[tuple[str, str], Counter] = {}
+        self._responses: dict[tuple[str, int, str], tuple[Counter, Histogram]] = {}
 
     def of(self, backend: str, tenant: str) -> _PerPair:
         """The children for one (backend, tenant), created on first use."""
@@ -82,16 +106,28 @@ class GatewayMetrics:
             c = self._routed[key] = self.routed.labels(*key)
         return c
 
+    def responded(self, route: str, status: int, reason: str, seconds: float) -> None:
+        """Count one response sent and observe its end-to-end time."""
+        key = (route, status, reason)
+        pair = self._responses.get(key)
+        if pair is None:
+            cls = f"{status // 100}xx"
+            pair = self._responses[key] = (self.responses.labels(route, str(status), cls, reason),
+                                           self.duration.labels(route, cls))
+        pair[0].inc()
+        pair[1].observe(seconds)
+
     def render(self) -> bytes:
         return generate_latest(self.registry)
 
 
 class _LiveCollector:
     def __init__(self, backends: Sequence[Backend], token_source: str,
-                 queue_len: Callable[[], int]) -> None:
+                 queue_len: Callable[[], int], budgets: Mapping[str, float]) -> None:
         self.backends = backends
         self.token_source = token_source
         self.queue_len = queue_len
+        self.budgets = budgets
 
     def collect(self):  # noqa: ANN201 - the prometheus_client collector protocol
         fams = {
@@ -106,16 +142,57 @@ class _LiveCollector:
                                     "Backend KV-cache usage (1 = full)", labels=["backend"]),
             "healthy": GaugeMetricFamily("tokenpilot_backend_healthy",
                                          "1 if the backend takes requests", labels=["backend"]),
+            "ejected": GaugeMetricFamily("tokenpilot_backend_ejected",
+                                         "1 if the backend was taken out of routing after "
+                                         "consecutive request failures", labels=["backend"]),
+            "swapped": GaugeMetricFamily("tokenpilot_backend_swapped_requests",
+                                         "Requests the backend swapped out to host memory "
+                                         "(vLLM's num_requests_swapped)", labels=["backend"]),
+            "compute": GaugeMetricFamily("tokenpilot_backend_compute_bound_share",
+                                         "Share of the backend's busy time bound by compute "
+                                         "rather than memory bandwidth: as reported, else the "
+                                         "cost model's estimate for its running batch",
+                                         labels=["backend", "source"]),
+            # The backends' own counters as last scraped, so one query over the gateway gives
+            # the fleet's prefix-cache hit rate (``rate(hits) / rate(queries)``).
+            "hits": CounterMetricFamily("tokenpilot_backend_prefix_cache_hits",
+                                        "Prompt tokens the backend found in its prefix cache",
+                                        labels=["backend"]),
+            "queries": CounterMetricFamily("tokenpilot_backend_prefix_cache_queries",
+                                           "Prompt tokens the backend looked up in its prefix "
+                                           "cache", labels=["backend"]),
+            "preempt": CounterMetricFamily("tokenpilot_backend_preemptions",
+                                           "Preemptions the backend reported", labels=["backend"]),
         }
         for i, b in enumerate(self.backends):
             v = b.view(i)
+            m = b.metrics
             fams["queue"].add_metric([b.name], v.num_waiting)
             fams["inflight"].add_metric([b.name], b.inflight)
             fams["tokens"].add_metric([b.name], v.outstanding_tokens)
-            kv = b.metrics.kv_usage if b.metrics and b.metrics.kv_usage is not None else 0.0
+            kv = m.kv_usage if m and m.kv_usage is not None else 0.0
             fams["kv"].add_metric([b.name], kv)
             fams["healthy"].add_metric([b.name], 1.0 if b.healthy and not b.ejected else 0.0)
+            fams["ejected"].add_metric([b.name], 1.0 if b.ejected else 0.0)
+            if m is None:
+                continue
+            if m.swapped is not None:
+                fams["swapped"].add_metric([b.name], m.swapped)
+            share, source = b.compute_bound_share()
+            if share is not None:
+                fams["compute"].add_metric([b.name, source], share)
+            if m.prefix_queries is not None and m.prefix_hits is not None:
+                fams["hits"].add_metric([b.name], m.prefix_hits)
+                fams["queries"].add_metric([b.name], m.prefix_queries)
+            if m.preemptions is not None:
+                fams["preempt"].add_metric([b.name], m.preemptions)
         yield from fams.values()
+        budget = GaugeMetricFamily("tokenpilot_tenant_tokens_per_minute_limit",
+                                   "The tenant's admission budget (tokens_per_minute)",
+                                   labels=["tenant"])
+        for tenant, limit in self.budgets.items():
+            budget.add_metric([tenant], limit)
+        yield budget
         info = GaugeMetricFamily("tokenpilot_prompt_token_counting",
                                  "How prompt tokens are counted for admission and routing",
                                  labels=["source"])

@@ -29,6 +29,8 @@ ERROR_TYPES = {
     503: "service_unavailable",
     504: "timeout",
 }
+# The reason a response without a code of its own is counted under (``tokenpilot_responses``).
+REASONS = {404: "not_found", 405: "method_not_allowed", 500: "internal_error"}
 
 
 def openai_routes(completions: Callable[[HTTPRequest, bool], Awaitable[Response]],
@@ -62,8 +64,10 @@ def error_response(status: int, message: str, code: str | None = None, param: st
     headers = {}
     if retry_after_s is not None:
         headers["Retry-After"] = str(max(1, int(retry_after_s + 0.999)))
-    return Response(json.dumps(error_body(status, message, code, param)), status,
+    resp = Response(json.dumps(error_body(status, message, code, param)), status,
                     headers=headers, media_type="application/json")
+    resp.reason = code or REASONS.get(status, f"http_{status}")  # type: ignore[attr-defined]
+    return resp
 
 
 def sse_error(message: str, code: str = "upstream_error") -> bytes:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from starlette.responses import Response
 
+from tokenpilot.gateway.accesslog import Exchange
 from tokenpilot.gateway.backends import Backend
 from tokenpilot.gateway.config import GatewayConfig
 from tokenpilot.gateway.metrics import GatewayMetrics
@@ -30,6 +31,8 @@ from tokenpilot.gateway.wire import WireResponse
 from tokenpilot.workload.request import Request
 
 SEP = b"\n\n"
+# A streamed answer's reason in ``tokenpilot_responses`` (its status is 200 whatever happened).
+STREAM_REASONS = {"success": "success", "error": "upstream_error", "cancelled": "client_gone"}
 log = logging.getLogger("tokenpilot.gateway")
 # The gateway's books for one request that left its backend: (req, backend, its index, outcome,
 # prompt tokens, completion tokens, started, tokens already taken off its outstanding work).
@@ -96,7 +99,7 @@ class Relay:
         self.finish = finish
 
     async def whole(self, req: Request, b: Backend, i: int, resp: WireResponse,
-                    t_send: float) -> Response:
+                    t_send: float, ex: Exchange) -> Response:
         """A whole-body (not streamed) answer, read and passed on."""
         try:
             data = await read_body(resp, self.cfg.timeouts.first_byte_s)
@@ -114,15 +117,17 @@ class Relay:
         done = time.perf_counter()
         b.first_token(req)
         out = int(usage.get("completion_tokens") or 0)
+        prompt = int(usage.get("prompt_tokens") or req.prompt_tokens)
         self.metrics.of(b.name, req.tenant).ttft.observe(done - t_send)
-        self.finish(req, b, i, "success", int(usage.get("prompt_tokens") or req.prompt_tokens),
-                    out, True, 0)
+        ex.reason, ex.prompt_tokens, ex.output_tokens = "success", prompt, out
+        ex.ttft_s = ex.since_arrival(done)
+        self.finish(req, b, i, "success", prompt, out, True, 0)
         return Response(data, 200, media_type="application/json",
                         headers={"x-tokenpilot-backend": b.name})
 
     async def stream(self, req: Request, b: Backend, i: int, resp: WireResponse,
                      it: AsyncIterator[bytes], first: bytes, strip: bool,
-                     t_send: float) -> AsyncIterator[bytes]:
+                     t_send: float, ex: Exchange) -> AsyncIterator[bytes]:
         """The SSE stream from ``first`` on, chunk by chunk; ``strip``: cut out the usage event
         the gateway asked for and the client did not. A backend failing mid-stream ends it with
         an error event."""
@@ -133,6 +138,7 @@ class Relay:
         outcome = "cancelled"
         t_last = t_first
         accounted, owed = 0, req.output_tokens
+        m = self.metrics.of(b.name, req.tenant)
         try:
             chunk = first
             while True:
@@ -150,6 +156,7 @@ class Relay:
                 done = min(tally.tokens_out, owed) - accounted
                 if done > 0:
                     b.decoded(done)
+                    m.completion_tokens.inc(done)  # counted as they stream: a live rate
                     accounted += done
                 t_last = time.perf_counter()
                 if t_last > deadline:
@@ -170,10 +177,13 @@ class Relay:
                             "response is incomplete")
         finally:
             resp.close()  # a no-op once the body was read to its end (and pooled)
-            m = self.metrics.of(b.name, req.tenant)
             m.ttft.observe(t_first - t_send)
             n = tally.tokens_out
+            prompt = tally.prompt_tokens or req.prompt_tokens
+            ex.reason = STREAM_REASONS[outcome]
+            ex.prompt_tokens, ex.output_tokens = prompt, n
+            ex.ttft_s = ex.since_arrival(t_first)
             if n > 1 and outcome == "success":
-                m.tpot.observe((t_last - t_first) / (n - 1))
-            self.finish(req, b, i, outcome, tally.prompt_tokens or req.prompt_tokens, n, True,
-                        accounted)
+                ex.tpot_s = tpot = (t_last - t_first) / (n - 1)
+                m.tpot.observe(tpot)
+            self.finish(req, b, i, outcome, prompt, n, True, accounted)

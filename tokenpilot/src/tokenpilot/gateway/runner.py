@@ -119,6 +119,10 @@ class ServerPool:
                 server = handle.server
                 server.force_exit = True
                 server.should_exit = True
+                # A dead process's port refuses connections at once: stop listening now, not
+                # after the shutdown (until then a new connection would wait unanswered).
+                for listener in getattr(server, "servers", ()):
+                    listener.close()
                 # Close every connection now, mid-response, the way a dead process would.
                 for conn in list(getattr(server.server_state, "connections", ())):
                     transport = getattr(conn, "transport", None)

@@ -6,6 +6,10 @@ to the present every tick and hands each stream the tokens its request has produ
 every token's SSE chunk leaves at (the tick after) its simulated time. The completion text is
 synthetic words; ``usage`` is exact. ``/metrics`` speaks vLLM's metric names, so the gateway's
 vLLM adapter reads this backend as it reads a real vLLM.
+
+A stream whose client goes away is aborted in the engine, as vLLM aborts it: it leaves the
+batch at once and its KV blocks are freed, so nobody sees load that no one waits for;
+``vllm:request_success{finished_reason="abort"}`` counts it.
 """
 
 from __future__ import annotations
@@ -59,6 +63,10 @@ class SimConfig:
     default_max_tokens: int = 256
     tick_s: float = 0.002  # wall seconds between driver steps while work is in flight
     max_body_bytes: int = 4 << 20
+    # None: the engine profile's. A smaller KV pool (memory share) and swap preemption push an
+    # instance into swapping under less load (the dashboard's swap marker, in the tests).
+    gpu_memory_utilization: float | None = None
+    preemption: str | None = None  # recompute | swap
 
     def __post_init__(self) -> None:
         if self.speedup <= 0:
@@ -84,7 +92,9 @@ class SimInstance:
         self.cfg = cfg
         model = get_model(cfg.model)
         spec = InstanceSpec(gpu=cfg.gpu, model=cfg.model, tp=cfg.tp, engine=cfg.engine,
-                            max_num_seqs=cfg.max_num_seqs)
+                            max_num_seqs=cfg.max_num_seqs,
+                            gpu_memory_utilization=cfg.gpu_memory_utilization,
+                            preemption=cfg.preemption)
         self.cm = spec.cost_model()
         spec.check_fits(self.cm)
         self.engine = Engine(self.cm, spec.engine_config(), name=cfg.name or f"sim-{cfg.gpu}")
@@ -98,6 +108,7 @@ class SimInstance:
         self.prompt_tokens = 0
         self.generation_tokens = 0
         self.successes = 0
+        self.aborted = 0
         self.registry = CollectorRegistry()
         self.registry.register(_EngineCollector(self))
         self.ttft = Histogram("vllm:time_to_first_token_seconds",
@@ -159,6 +170,16 @@ class SimInstance:
             engine.compact(now)
             await asyncio.sleep(tick)
 
+    def abort(self, st: _Stream) -> None:
+        """``st``'s client went away: stop its request in the engine and free its KV."""
+        if self.active.pop(st.id, None) is None:
+            return  # finished (or the instance crashed) meanwhile
+        self.engine.advance_to(self.sim_now())
+        if self.engine.abort(st.id):
+            self.aborted += 1
+            self.generation_tokens += st.ready
+        self.engine.forget(st.id)
+
     def crash(self) -> None:
         """Fail every open stream at once (the process died)."""
         self.crashed = True
@@ -205,7 +226,18 @@ class _EngineCollector:
                       sched.preempt_recompute + sched.preempt_swap)
         yield counter("vllm:prompt_tokens", "Prompt tokens received", sim.prompt_tokens)
         yield counter("vllm:generation_tokens", "Tokens generated", sim.generation_tokens)
-        yield counter("vllm:request_success", "Requests finished", sim.successes)
+        done = CounterMetricFamily("vllm:request_success", "Requests finished, by why",
+                                   labels=["model_name", "finished_reason"])
+        done.add_metric([sim.model_name, "length"], sim.successes)
+        done.add_metric([sim.model_name, "abort"], sim.aborted)
+        yield done
+        yield gauge("vllm:num_requests_swapped", "Requests swapped out to host memory",
+                    len(sched.swapped))
+        st = e.stats
+        yield counter("tokenpilot:sim_compute_bound_seconds", "Busy time bound by compute",
+                      st.compute_bound_s)
+        yield counter("tokenpilot:sim_memory_bound_seconds", "Busy time bound by memory "
+                      "bandwidth", st.memory_bound_s)
         info = GaugeMetricFamily("tokenpilot:sim_info", "The simulated instance",
                                  labels=["gpu", "model", "speedup", "kv_blocks", "block_size",
                                          "max_model_len"])
@@ -323,5 +355,5 @@ async def _sse(sim: SimInstance, st: _Stream, rid: str, chat: bool, prompt: int,
             if parts:  # every token ready at this tick, in one write
                 yield "".join(parts).encode()
     finally:
-        if st.sent < st.output:  # the client went away: stop tracking the request
-            sim.active.pop(st.id, None)
+        if st.sent < st.output and not st.failed:  # the client went away: abort the request
+            sim.abort(st)

@@ -41,8 +41,10 @@ class QueueDiscipline(Protocol):
 
     def on_service(self, req: Request, tokens: int) -> None: ...
 
-    # Optional (the gateway uses it when present): ``remove(req) -> bool`` takes a request
-    # out unserved, e.g. one that gave up waiting, without charging anyone for it.
+    def remove(self, req: Request) -> bool:
+        """Take ``req`` out unserved (it gave up waiting, or its client went away), charging
+        no one for it; False if it is not queued."""
+        ...
 
 
 class HeapQueue:

@@ -5,9 +5,12 @@ prefill occupies whole iterations; short interactive requests queued behind it m
 Two pure tools separate them:
 
 - ``IsolationPolicy``: size classes by prompt length (``short < long_threshold <= long``), a share
-  of each instance's KV blocks and batch slots that only short requests may use, and a cap on the
-  KV share any one request may hold. An engine scheduler consults ``can_schedule`` before
-  admitting a waiting request, and ``max_request_blocks`` to cap one sequence.
+  of each instance's KV blocks and batch slots that only short requests may use, a cap on the
+  KV share any one request may hold, and a cap on the share of an iteration's token budget
+  (``max_num_batched_tokens``) long requests' prefill chunks may take, so short prefills run in
+  the same iterations instead of waiting for a long prompt's chunks to pass. An engine
+  scheduler consults ``can_schedule`` before admitting a waiting request, and
+  ``max_request_blocks`` to cap one sequence.
 - ``SizeClassRouter``: wraps any router; long requests go only to instances labelled
   ``long-context`` when any is healthy, short ones preferably to the others.
 """
@@ -33,6 +36,9 @@ class IsolationPolicy:
     short_kv_reserve: float = 0.0  # share of KV blocks long requests may not use
     short_seq_reserve: float = 0.0  # share of batch slots long requests may not use
     max_request_kv_share: float = 1.0  # the most of the KV blocks one request may hold
+    # The most of one iteration's token budget long requests' prefill chunks may take together
+    # (1: no cap); short prefills run in the rest of the iteration.
+    long_prefill_share: float = 1.0
 
     def __post_init__(self) -> None:
         if self.long_threshold < 1:
@@ -42,6 +48,12 @@ class IsolationPolicy:
                 raise ValueError(f"{name} must be in [0, 1)")
         if not 0.0 < self.max_request_kv_share <= 1.0:
             raise ValueError("max_request_kv_share must be in (0, 1]")
+        if not 0.0 < self.long_prefill_share <= 1.0:
+            raise ValueError("long_prefill_share must be in (0, 1]")
+
+    def long_prefill_tokens(self, max_num_batched_tokens: int) -> int:
+        """Prefill tokens long requests may run in one iteration (at least one)."""
+        return max(1, int(max_num_batched_tokens * self.long_prefill_share))
 
     def size_class(self, req: Request) -> str:
         return LONG if req.prompt_tokens >= self.long_threshold else SHORT

@@ -9,11 +9,16 @@ Four H100s serve llama-3.1-8b; one is labelled ``long-context``. Configurations:
 - ``vtc``: FCFS routing but each engine's queue is VTC, long and short as two tenants.
 - ``engine isolation``: least-tokens routing over all four, each engine with an
   ``IsolationPolicy`` (``ENGINE_ISOLATION``): long requests may not take the KV and batch slots
-  reserved for short ones, and a blocked long request is skipped over by the short ones behind.
+  reserved for short ones, a blocked long request is skipped over by the short ones behind, and
+  long prefill chunks take at most 1/16 of each iteration's token budget (512 of 8192), so a
+  short prompt never waits behind a whole-iteration long chunk.
 
 Targets: with isolation the short requests' p99 TTFT is within 1.5x of ``no-long``, while
 the long requests' throughput (their output tokens per second of their span) drops by at most
-10% versus ``fcfs``.
+10% versus ``fcfs``; the same for engine isolation. Engine isolation misses the first: its long
+requests still share iterations with short ones (a capped chunk over a 40k-token context, and
+their decode steps reading that KV, lengthen each iteration a short request runs in); the
+prefill cap took its p99 from ~9x the baseline to ~1.9x, and routing them apart removes the rest.
 """
 
 from __future__ import annotations
@@ -28,7 +33,8 @@ NAME = "long-context-starvation"
 TITLE = "a few 32k+ prompts among many short ones: FCFS vs size-class isolation vs VTC"
 LONG_THRESHOLD = 16384
 ENGINE_ISOLATION = IsolationPolicy(long_threshold=LONG_THRESHOLD, short_kv_reserve=0.2,
-                                   short_seq_reserve=0.25, max_request_kv_share=0.5)
+                                   short_seq_reserve=0.25, max_request_kv_share=0.5,
+                                   long_prefill_share=1 / 16)
 
 FLEET = fleet_from_dict({"name": "h100x4-long", "instances": [
     {"gpu": "h100-sxm", "count": 3, "model": "llama-3.1-8b"},
@@ -83,14 +89,14 @@ def run_scenario(quick: bool = False) -> ScenarioResult:
             "long served": int(long["served"]) if long else None,
         })
     base = figs["no-long"][0]["ttft_p99"]
-    iso_s, iso_l = figs["isolation"]
     fcfs_l = figs["fcfs"][1]
-    res.checks = {
-        f"isolation short p99 TTFT {ms(iso_s['ttft_p99']):.0f}ms <= 1.5x no-long "
-        f"{ms(base):.0f}ms": iso_s["ttft_p99"] <= 1.5 * base,
-        f"isolation long tok/s {iso_l['tok_per_s']:.1f} >= 0.9x fcfs "
-        f"{fcfs_l['tok_per_s']:.1f}": iso_l["tok_per_s"] >= 0.9 * fcfs_l["tok_per_s"],
-    }
+    res.checks = {}
+    for label in ("isolation", "engine isolation"):
+        iso_s, iso_l = figs[label]
+        res.checks[f"{label} short p99 TTFT {ms(iso_s['ttft_p99']):.0f}ms <= 1.5x no-long "
+                   f"{ms(base):.0f}ms"] = iso_s["ttft_p99"] <= 1.5 * base
+        res.checks[f"{label} long tok/s {iso_l['tok_per_s']:.1f} >= 0.9x fcfs "
+                   f"{fcfs_l['tok_per_s']:.1f}"] = iso_l["tok_per_s"] >= 0.9 * fcfs_l["tok_per_s"]
     res.notes = [
         f"{len(short_ids)} short requests (~1000-token prompts, load 0.6 of the 4 instances) and "
         f"{len(long_ids)} long ones (~40k-token prompts, 300 output tokens).",
@@ -98,7 +104,10 @@ def run_scenario(quick: bool = False) -> ScenarioResult:
         "short ones to the other three (which then run at ~0.8 of their capacity).",
         "long tok/s = long requests' output tokens / (last long finish - first long arrival).",
         "engine isolation: every engine keeps 20% of its KV blocks and 25% of its batch slots "
-        "for short requests and caps one request at half its KV; routing ignores size.",
+        "for short requests, caps one request at half its KV and long prefill chunks at 1/16 "
+        "of an iteration's tokens; routing ignores size. Its long requests still share "
+        "iterations with short ones (a chunk over a 40k context, decode steps reading it): what "
+        "keeps its p99 above 1.5x.",
         "vtc: long and short are two tenants; VTC charges a 40k prompt on dispatch, so short "
         "requests queued on the same engine go first.",
     ]

@@ -1,0 +1,329 @@
+"""``/dashboard``: the operator's live view, drawn from the very metrics ``/metrics`` exports.
+
+``LiveView`` reads the gateway's Prometheus registry once per ``dashboard.sample_ms`` (the same
+``collect()`` a scrape runs) and turns the difference from the previous reading into one point
+per backend and for the fleet: prompt and generation tokens per second, TTFT and TPOT p50/p99
+(interpolated in the histograms' buckets, as ``histogram_quantile`` does), requests per second
+by outcome, queue depth, KV usage, prefix-cache hit rate, preemptions, swapped-out requests (a
+*swap marker* where a backend goes from none to some), the compute-bound share, health; the
+fleet's fake-balance index (token-load imbalance beside request-count imbalance, max/mean over
+the backends, as ``cluster.metrics`` defines it); tenants' token use against their budgets;
+responses by reason. ``dashboard.history_s`` of points are kept (percentiles and hit rates
+over the last ``WINDOW_S`` of them, rates per point). ``/dashboard/data`` answers
+with the JSON made once per sample, so a page polling it costs the gateway one ``collect()``
+per sample whoever watches, and the answer itself is a cached byte string.
+
+The page is one HTML document with an inline script and inline SVG: no build step, nothing
+fetched from elsewhere.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import math
+import time
+from collections import deque
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from tokenpilot.gateway.app import Gateway
+
+PAGE = Path(__file__).with_name("dashboard.html")
+Buckets = dict[str, dict[float, float]]  # backend -> upper bound -> cumulative count
+
+
+def quantile(q: float, buckets: dict[float, float]) -> float | None:
+    """``histogram_quantile(q, ...)`` over one histogram's (upper bound -> cumulative count),
+    linear within the bucket; None without observations."""
+    bounds = sorted(buckets)
+    if not bounds:
+        return None
+    total = buckets[bounds[-1]]
+    if total <= 0:
+        return None
+    rank, lo, below = q * total, 0.0, 0.0
+    for b in bounds:
+        c = buckets[b]
+        if c >= rank:
+            if math.isinf(b):
+                return lo  # beyond the last finite bound: its value, as Prometheus answers
+            return lo + (b - lo) * ((rank - below) / (c - below) if c > below else 0.0)
+        lo, below = b, c
+    return lo
+
+
+def imbalance(values: Iterable[float]) -> float | None:
+    """max / mean (1 = even); None when nothing was there to spread."""
+    v = list(values)
+    mean = sum(v) / len(v) if v else 0.0
+    return max(v) / mean if mean > 0 else None
+
+
+class _Reading:
+    """One ``collect()`` of the registry, summed into what the dashboard shows."""
+
+    def __init__(self, gw: Gateway, t: float) -> None:
+        self.t = t
+        self.c: dict[tuple[str, str], float] = {}  # (metric, backend or tenant or reason) -> v
+        self.g: dict[tuple[str, str], float] = {}  # gauges, the same way
+        self.h: dict[str, Buckets] = {"ttft": {}, "tpot": {}}
+        self.outcomes: dict[tuple[str, str], float] = {}  # (backend, outcome) -> requests
+        self.reasons: dict[tuple[str, str], float] = {}  # (class, reason) -> responses
+        hist = {"tokenpilot_ttft_seconds_bucket": "ttft", "tokenpilot_tpot_seconds_bucket": "tpot"}
+        counters = {"tokenpilot_prompt_tokens_total": "prompt",
+                    "tokenpilot_completion_tokens_total": "gen",
+                    "tokenpilot_routing_decisions_total": "routed",
+                    "tokenpilot_backend_prefix_cache_hits_total": "hits",
+                    "tokenpilot_backend_prefix_cache_queries_total": "queries",
+                    "tokenpilot_backend_preemptions_total": "preempt"}
+        gauges = {"tokenpilot_backend_queue_length": "queue",
+                  "tokenpilot_backend_inflight_requests": "inflight",
+                  "tokenpilot_backend_kv_usage": "kv", "tokenpilot_backend_healthy": "healthy",
+                  "tokenpilot_backend_swapped_requests": "swapped",
+                  "tokenpilot_backend_compute_bound_share": "compute"}
+        c, g = self.c, self.g
+        for fam in gw.metrics.registry.collect():
+            for s in fam.samples:
+                name, lab, v = s.name, s.labels, s.value
+                if name in counters:
+                    key = counters[name]
+                    if "backend" in lab:
+                        k = (key, lab["backend"])
+                        c[k] = c.get(k, 0.0) + v
+                    if "tenant" in lab:  # tokens by tenant, for the budgets
+                        k = (key + "@tenant", lab["tenant"])
+                        c[k] = c.get(k, 0.0) + v
+                elif name in gauges:
+                    g[(gauges[name], lab["backend"])] = v
+                elif name in hist:
+                    per = self.h[hist[name]].setdefault(lab["backend"], {})
+                    le = float(lab["le"])
+                    per[le] = per.get(le, 0.0) + v
+                elif name == "tokenpilot_requests_total":
+                    k = (lab["backend"], lab["outcome"])
+                    self.outcomes[k] = self.outcomes.get(k, 0.0) + v
+                elif name == "tokenpilot_responses_total":
+                    k = (lab["class"], lab["reason"])
+                    self.reasons[k] = self.reasons.get(k, 0.0) + v
+                elif name == "tokenpilot_rejections_total":
+                    k = ("rejected", lab["reason"])
+                    c[k] = c.get(k, 0.0) + v
+
+
+def _rate(new: float, old: float, dt: float) -> float:
+    d = new - old
+    return d / dt if d > 0 and dt > 0 else 0.0  # a reset (backend restart) reads as 0
+
+
+def _diff(new: dict[float, float], old: dict[float, float] | None) -> dict[float, float]:
+    if not old:
+        return dict(new)
+    return {b: max(v - old.get(b, 0.0), 0.0) for b, v in new.items()}
+
+
+def _r(x: float | None, nd: int = 4) -> float | None:
+    return None if x is None else round(x, nd)
+
+
+WINDOW_S = 5.0  # percentiles and hit rates over the last this many seconds of points
+
+
+class LiveView:
+    """The dashboard's state: a ring of points, and the JSON of the latest, made per sample."""
+
+    def __init__(self, gw: Gateway) -> None:
+        self.gw = gw
+        cfg = gw.cfg.dashboard
+        self.interval_s = cfg.sample_ms / 1000
+        self.points: deque[dict[str, Any]] = deque(maxlen=max(2, int(cfg.history_s /
+                                                                     self.interval_s)))
+        self.swaps: deque[dict[str, Any]] = deque(maxlen=64)  # the swap markers
+        self._last: _Reading | None = None
+        self._swapping: dict[str, bool] = {}
+        # The last WINDOW_S of per-point histogram and prefix-cache differences, for
+        # percentiles and hit rates that one short sample alone would leave mostly empty.
+        self._recent: deque[dict[str, Any]] = deque(maxlen=max(1, round(WINDOW_S /
+                                                                        self.interval_s)))
+        self._json = b""
+        self._task: asyncio.Task | None = None
+        self.samples = 0
+        self.sample_s = 0.0  # the serving thread's CPU time the samples took (the benchmark)
+
+    # ---- sampling ---------------------------------------------------------------------------
+    def sample(self) -> None:
+        """Read the registry now and add a point (from the second reading on)."""
+        t0 = time.thread_time()
+        gw = self.gw
+        now = gw.now()
+        new = _Reading(gw, now)
+        old, self._last = self._last, new
+        if old is not None:
+            self.points.append(self._point(new, old))
+        self._json = json.dumps(self._data(), separators=(",", ":")).encode()
+        self.samples += 1
+        self.sample_s += time.thread_time() - t0
+
+    def _point(self, new: _Reading, old: _Reading) -> dict[str, Any]:
+        dt = new.t - old.t
+        names = [b.name for b in self.gw.backends]
+        per: dict[str, dict[str, Any]] = {}
+        fleet_h: dict[str, dict[float, float]] = {"ttft": {}, "tpot": {}}
+        fleet_out: dict[str, float] = {}
+
+        def delta(key: str, n: str) -> float:
+            return max(new.c.get((key, n), 0.0) - old.c.get((key, n), 0.0), 0.0)
+
+        self._recent.append({
+            "ttft": {n: _diff(new.h["ttft"].get(n, {}), old.h["ttft"].get(n)) for n in names},
+            "tpot": {n: _diff(new.h["tpot"].get(n, {}), old.h["tpot"].get(n)) for n in names},
+            "hits": {n: delta("hits", n) for n in names},
+            "queries": {n: delta("queries", n) for n in names}})
+        recent = list(self._recent)
+        for name in names:
+            p: dict[str, Any] = {}
+            for key in ("prompt", "gen", "preempt"):
+                p[key] = _rate(new.c.get((key, name), 0.0), old.c.get((key, name), 0.0), dt)
+            for key in ("ttft", "tpot"):
+                d: dict[float, float] = {}
+                for r in recent:
+                    for b, v in r[key][name].items():
+                        d[b] = d.get(b, 0.0) + v
+                for b, v in d.items():
+                    fleet_h[key][b] = fleet_h[key].get(b, 0.0) + v
+                p[key + "_p50"], p[key + "_p99"] = quantile(0.5, d), quantile(0.99, d)
+            rps = {}
+            for (b, outcome), v in new.outcomes.items():
+                if b == name:
+                    r = _rate(v, old.outcomes.get((b, outcome), 0.0), dt)
+                    rps[outcome] = r
+                    fleet_out[outcome] = fleet_out.get(outcome, 0.0) + r
+            p["rps"] = rps
+            dh = sum(r["hits"][name] for r in recent)
+            dq = sum(r["queries"][name] for r in recent)
+            p["hits"], p["queries"] = dh, dq
+            p["hit_rate"] = dh / dq if dq > 0 else None
+            for key in ("queue", "inflight", "kv", "healthy", "swapped", "compute"):
+                p[key] = new.g.get((key, name))
+            p["routed"] = _rate(new.c.get(("routed", name), 0.0),
+                                old.c.get(("routed", name), 0.0), dt)
+            swapping = bool(p["swapped"])
+            if swapping and not self._swapping.get(name):
+                self.swaps.append({"t": round(new.t, 2), "backend": name,
+                                   "swapped": p["swapped"]})
+            self._swapping[name] = swapping
+            per[name] = p
+        up = [per[n] for n in names if per[n]["healthy"]]
+        hits = sum(p["hits"] for p in up)
+        queries = sum(p["queries"] for p in up)
+        kvs = [p["kv"] for p in up if p["kv"] is not None]
+        # Token load per backend: tokens served over its prefill speed where the cost model
+        # knows it (a slow GPU given as many tokens carries more load), else the tokens.
+        speed = {b.name: b.prefill_tps or 1.0 for b in self.gw.backends}
+        loads = [(per[n]["prompt"] + per[n]["gen"]) / speed[n] for n in names if per[n]["healthy"]]
+        imb_r = imbalance(per[n]["routed"] for n in names if per[n]["healthy"])
+        imb_t = imbalance(loads)
+        fleet = {
+            "prompt": sum(p["prompt"] for p in per.values()),
+            "gen": sum(p["gen"] for p in per.values()),
+            "preempt": sum(p["preempt"] for p in per.values()),
+            "rps": fleet_out,
+            "queue": sum(p["queue"] or 0 for p in per.values()) + self.gw.queued,
+            "kv": sum(kvs) / len(kvs) if kvs else None,
+            "hit_rate": hits / queries if queries > 0 else None,
+            "swapped": sum(p["swapped"] or 0 for p in per.values()),
+            "healthy": len(up),
+            "imb_requests": imb_r, "imb_tokens": imb_t,
+            "fake_balance": imb_t - imb_r if imb_r is not None and imb_t is not None else None,
+        }
+        for key in ("ttft", "tpot"):
+            fleet[key + "_p50"] = quantile(0.5, fleet_h[key])
+            fleet[key + "_p99"] = quantile(0.99, fleet_h[key])
+        tenants = {}
+        for (key, t), v in new.c.items():
+            if key in ("prompt@tenant", "gen@tenant"):
+                tenants[t] = tenants.get(t, 0.0) + _rate(v, old.c.get((key, t), 0.0), dt) * 60
+        reasons = {f"{cls} {reason}": _rate(v, old.reasons.get((cls, reason), 0.0), dt)
+                   for (cls, reason), v in new.reasons.items()}
+        rejected = {r: _rate(v, old.c.get(("rejected", r), 0.0), dt)
+                    for (key, r), v in new.c.items() if key == "rejected"}
+        return {"t": round(new.t, 2), "backends": per, "fleet": fleet, "tenants_tpm": tenants,
+                "responses": reasons, "rejected": rejected}
+
+    def _data(self) -> dict[str, Any]:
+        """The JSON the page polls: the points as series, and the totals since start."""
+        pts = list(self.points)
+        gw = self.gw
+        last = self._last
+        backends = []
+        for b in gw.backends:
+            series: dict[str, list] = {}
+            for key in ("prompt", "gen", "ttft_p50", "ttft_p99", "tpot_p50", "tpot_p99", "queue",
+                        "kv", "hit_rate", "preempt", "swapped", "compute", "healthy"):
+                series[key] = [_r(p["backends"][b.name][key]) for p in pts]
+            series["rps"] = _by_key([p["backends"][b.name]["rps"] for p in pts])
+            # Down (its health check fails) before ejected (its requests failed, its health
+            # check not yet asked): the cause an operator acts on.
+            status = "down" if not b.healthy else "ejected" if b.ejected else "up"
+            share, source = b.compute_bound_share()
+            backends.append({"name": b.name, "gpu": b.gpu, "status": status,
+                             "inflight": b.inflight, "compute_source": source,
+                             "compute_now": _r(share), "series": series})
+        fleet: dict[str, Any] = {}
+        for key in ("prompt", "gen", "ttft_p50", "ttft_p99", "tpot_p50", "tpot_p99", "queue", "kv",
+                    "hit_rate", "preempt", "swapped", "healthy", "imb_requests", "imb_tokens",
+                    "fake_balance"):
+            fleet[key] = [_r(p["fleet"][key]) for p in pts]
+        fleet["rps"] = _by_key([p["fleet"]["rps"] for p in pts])
+        budgets = gw.budgets
+        tenants = []
+        for t in sorted({*budgets, *(k for p in pts[-1:] for k in p["tenants_tpm"])}):
+            recent = [p["tenants_tpm"].get(t, 0.0) for p in pts[-max(1, int(60 /
+                                                                         self.interval_s)):]]
+            used = sum(recent) / len(recent) if recent else 0.0
+            tpm = budgets.get(t)
+            tenants.append({"tenant": t, "tokens_per_minute": round(used, 1), "budget": tpm,
+                            "share": _r(used / tpm) if tpm else None})
+        rejected = {}
+        if last is not None:
+            rejected = {r: v for (k, r), v in last.c.items() if k == "rejected"}
+        return {"t": [p["t"] for p in pts], "interval_s": self.interval_s,
+                "health_interval_s": gw.cfg.health.interval_ms / 1000,
+                "backends": backends, "fleet": fleet, "tenants": tenants,
+                "rejected_total": rejected,
+                "responses": _by_key([p["responses"] for p in pts]),
+                "swaps": list(self.swaps), "router": gw.policy, "now": round(gw.now(), 2)}
+
+    # ---- serving ----------------------------------------------------------------------------
+    def data(self) -> bytes:
+        if not self._json:
+            self.sample()
+        return self._json
+
+    async def run(self) -> None:
+        while True:
+            with contextlib.suppress(Exception):  # a bug in one sample must not stop the view
+                self.sample()
+            await asyncio.sleep(self.interval_s)
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self.run())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+
+
+def _by_key(rows: list[dict[str, float]]) -> dict[str, list[float | None]]:
+    """Per-point dicts as one series per key (0 where a point lacks it)."""
+    keys = sorted({k for r in rows for k in r})
+    return {k: [_r(r.get(k, 0.0)) for r in rows] for k in keys}
+
+
+def page() -> str:
+    return PAGE.read_text(encoding="utf-8")

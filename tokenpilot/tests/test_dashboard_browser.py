@@ -1,0 +1,196 @@
+"""``/dashboard`` in a real browser: Debian's Chromium driven by Selenium (chromium-driver)
+against a gateway over simulated backends under load.
+
+The DOM shows numbers that change as load runs, a killed backend shown down within its health
+interval, and the swap marker once a backend is pushed into swapping. A screenshot of the page
+is saved to ``tmp/artifacts/dashboard.png`` at the top of the checkout (not committed; the
+folder is ignored), or under ``$TOKENPILOT_ARTIFACTS``.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import re
+import shutil
+import threading
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+from builders import MODEL, wait_until
+
+from tokenpilot.gateway.app import create_app
+from tokenpilot.gateway.fleet import gateway_config, start_sims
+from tokenpilot.gateway.runner import ServerPool
+from tokenpilot.gateway.simbackend import SimConfig, create_sim_app
+
+webdriver = pytest.importorskip("selenium.webdriver", reason="selenium not installed (the "
+                                "dev extra)")
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+DRIVER = shutil.which("chromedriver")
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.skipif(CHROMIUM is None or DRIVER is None, reason="no chromium/chromedriver on "
+                       "PATH (apt-get install chromium chromium-driver)"),
+]
+ARTIFACTS = Path(os.environ.get("TOKENPILOT_ARTIFACTS")
+                 or Path(__file__).resolve().parents[2] / "tmp" / "artifacts")
+HEALTH_MS, SAMPLE_MS = 300, 250
+
+
+def _browser():
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+
+    opts = Options()
+    opts.binary_location = CHROMIUM
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--window-size=1400,1400"):
+        opts.add_argument(arg)
+    return webdriver.Chrome(service=Service(DRIVER), options=opts)
+
+
+def _load(url: str, stop: threading.Event, deadline: float, body: dict, every_s: float,
+          key: str = "", spawned: list | None = None) -> None:
+    """Streamed requests, one every ``every_s``, each on its own thread (added to ``spawned``),
+    until ``stop`` or ``deadline`` (bounded: at most (deadline - now) / every_s requests)."""
+    headers = {"Authorization": f"Bearer {key}"} if key else {}
+
+    def one() -> None:
+        try:
+            with httpx.stream("POST", url + "/v1/chat/completions", json=body, headers=headers,
+                              timeout=30) as r:
+                for _ in r.iter_bytes():
+                    pass
+        except httpx.HTTPError:
+            pass  # a killed backend's streams end badly: that is part of the test
+
+    while not stop.is_set() and time.monotonic() < deadline:
+        t = threading.Thread(target=one, daemon=True)
+        t.start()
+        if spawned is not None:
+            spawned.append(t)
+        stop.wait(every_s)
+
+
+def _text(driver, css: str) -> str:
+    """The text of the first element ``css`` selects, "" if none: read in the page in one go
+    (the page re-renders every poll, so a found element may be gone a moment later)."""
+    return driver.execute_script(
+        "const e = document.querySelector(arguments[0]); return e ? e.textContent.trim() : ''",
+        css)
+
+
+def _number(text: str) -> float | None:
+    m = re.search(r"[-\d.]+", text.replace("k", ""))
+    return float(m.group()) * (1000 if "k" in text else 1) if m else None
+
+
+def test_dashboard_live_in_chromium() -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    stop = threading.Event()
+    threads: list[threading.Thread] = []
+    try:
+        _run(stop, threads)
+    finally:
+        # Every client thread ends before the test does (the servers are gone, so at once):
+        # none may outlive it into the next test or pytest's own teardown.
+        stop.set()
+        for t in threads:
+            t.join(10)
+        # The killed server's pending lifespan task is finalized here, not in whatever pytest
+        # runs next (Python 3.11 fails an ast.parse that a finalizer interrupts).
+        gc.collect()
+        assert not any(t.is_alive() for t in threads), "a load thread did not end"
+
+
+def _run(stop: threading.Event, threads: list[threading.Thread]) -> None:
+    with ServerPool() as pool:
+        sims = start_sims(pool, ("h100-sxm", "a100-80gb"), speedup=10)
+        # A small KV pool that swaps when preempted: pushed into swapping on purpose below.
+        tight = pool.start(create_sim_app(SimConfig(gpu="l40s", speedup=10, name="l40s-tight",
+                                                    gpu_memory_utilization=0.4,
+                                                    preemption="swap")))
+        cfg = gateway_config([*sims, tight], "least-requests",
+                             tenants={"sk-acme": "acme", "sk-beta": "beta"},
+                             admission={"tenants": {"acme": {"tokens_per_minute": 400000},
+                                                    "beta": {"tokens_per_minute": 300}}},
+                             health={"interval_ms": HEALTH_MS},
+                             dashboard={"admin_keys": ["sk-ops"], "sample_ms": SAMPLE_MS})
+        gw = pool.start(create_app(cfg))
+        # Tenants configured: the dashboard needs the admin key; a tenant's key is not one.
+        assert httpx.get(gw.url + "/dashboard/data").status_code == 401
+        assert httpx.get(gw.url + "/dashboard/data",
+                         headers={"Authorization": "Bearer sk-acme"}).status_code == 401
+        body = {"model": MODEL, "messages": [{"role": "user", "content": "hello " * 300}],
+                "max_tokens": 60, "stream": True}
+        t_end = time.monotonic() + 60
+        loaders = [threading.Thread(target=_load, args=(gw.url, stop, t_end, body, 0.04,
+                                                        "sk-acme", threads), daemon=True),
+                   threading.Thread(target=_load, args=(gw.url, stop, t_end, body, 0.5,
+                                                        "sk-beta", threads), daemon=True)]
+        for t in loaders:
+            t.start()
+        threads.extend(loaders)
+        driver = _browser()
+        try:
+            driver.get(gw.url + "/dashboard?key=sk-ops")  # sets the cookie, drops the key
+            assert driver.current_url.endswith("/dashboard")
+            # Numbers present, and changing as the load runs.
+            first = wait_until(lambda: _number(_text(driver, "#fleet-gen .v")),
+                               "generation tokens/s on the page", timeout=15, interval=0.1)
+            seen = {first}
+            wait_until(lambda: seen.add(_number(_text(driver, "#fleet-gen .v"))) or
+                       len(seen) >= 3, "the generation rate to change", 15, 0.1)
+            wait_until(lambda: _number(_text(driver, '#backends tr[data-backend="h100-sxm-0"] '
+                                             '.gen')), "h100-sxm-0's generation rate", 15, 0.1)
+            assert _text(driver, '#backends tr[data-backend="h100-sxm-0"] .status') == "up"
+            assert "%" in _text(driver, "#fleet-kv .v")
+            # The over-budget tenant: its rejections by reason, its use against its budget.
+            wait_until(lambda: _text(driver, '#reasons tr[data-rejection="rate_limited"]'),
+                       "rate_limited rejections on the page", 15, 0.1)
+            assert "acme" in _text(driver, "#tenants")
+            # A killed backend is shown down within its health interval: the gateway sees it
+            # within HEALTH_MS of the kill (ServerPool.kill itself may take a while: it waits
+            # for the server task), the page within a sample and a poll (both SAMPLE_MS) of
+            # that; the slack is for a 2-core machine other jobs share (the page took 0.1-0.4 s
+            # on quiet moments, 1.6-1.7 s with a load average of 11).
+            row = '#backends tr[data-backend="a100-80gb-1"] .status'
+            assert _text(driver, row) == "up"
+            gateway = gw.app.state.gateway
+            assert gateway.backends[1].name == "a100-80gb-1"
+            t_kill = time.monotonic()
+            pool.kill(sims[1])
+            t_dead = time.monotonic()
+            wait_until(lambda: not gateway.backends[1].healthy, "the gateway to see it down",
+                       10, 0.01)
+            t_seen = time.monotonic()
+            wait_until(lambda: _text(driver, row) == "down", "the killed backend shown down",
+                       10, 0.02)
+            t_shown = time.monotonic()
+            why = (f"killing took {t_dead - t_kill:.2f} s; the gateway saw it down "
+                   f"{t_seen - t_dead:.2f} s after, the page {t_shown - t_seen:.2f} s after that")
+            assert t_seen - t_dead <= HEALTH_MS / 1000 + 0.5, why
+            assert t_shown - t_seen <= 2 * SAMPLE_MS / 1000 + 2.0, why
+            # Push the tight backend into swapping: long requests straight at it.
+            assert not _text(driver, '.swap-marker[data-backend="l40s-tight"]')
+            heavy = {"model": MODEL, "messages": [{"role": "user", "content": "word " * 6000}],
+                     "max_tokens": 3000, "stream": True}
+            pusher = threading.Thread(target=_load, args=(tight.url, stop,
+                                                          time.monotonic() + 8, heavy, 0.05, "",
+                                                          threads), daemon=True)
+            pusher.start()
+            threads.append(pusher)
+            wait_until(lambda: _text(driver, '.swap-marker[data-backend="l40s-tight"]'),
+                       "the swap marker for l40s-tight", 30, 0.1)
+            assert "started swapping" in _text(driver, "#swaps")
+            time.sleep(1.0)  # a few more points on the charts for the screenshot
+            driver.save_screenshot(str(ARTIFACTS / "dashboard.png"))
+            assert not _text(driver, "#error")
+        finally:
+            stop.set()
+            for t in loaders:
+                t.join(10)  # no new client threads once the pool closes
+            driver.quit()
