@@ -43,3 +43,25 @@ def test_calibrate_cli():
     assert d["mape_pct"]["splitwise decode"] <= 15.0
     assert len(d["rows"]) > 600
     assert CliRunner().invoke(app, ["calibrate"]).exit_code == 2
+
+
+def test_published_static_target(report):
+    """The issue's target for the published static rows: mean abs. error <= 20%."""
+    assert report.mape["published static"] <= 20.0
+
+
+def test_splitwise_rows_run_under_the_legacy_engine_profile(report):
+    """The a100 family holds the newer engines' per-sequence overhead; the Splitwise timings
+    (a 2023 vLLM) are simulated with vllm-v0-legacy's added, without which decode is too fast."""
+    from tokenpilot.costmodel import calibration_for
+    from tokenpilot.engines import get_engine
+    from tokenpilot.fidelity import SPLITWISE, SPLITWISE_ENGINE, splitwise_rows
+
+    assert get_engine(SPLITWISE_ENGINE).seq_overhead_s > calibration_for("a100").seq_overhead_s
+    def big_batch_decode_bias(rows):  # mean signed % over decode steps of >= 16 sequences
+        errs = [r.error_pct for r in rows if r.group.startswith("splitwise decode")
+                and int(r.condition.split("batch ")[1].split(",")[0]) >= 16]
+        return sum(errs) / len(errs)
+
+    bare = splitwise_rows(fidelity_dir() / SPLITWISE, calibration_for)  # family alone
+    assert big_batch_decode_bias(bare) < -8.0 < big_batch_decode_bias(report.rows) < 8.0

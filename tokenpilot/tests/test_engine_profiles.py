@@ -230,3 +230,14 @@ def test_sim_backend_runs_the_engine_profile():
     assert SimInstance(SimConfig()).engine.cfg.max_num_seqs == 256
     r = cli("sim-backend", "--engine", "vllm-v9")
     assert r.exit_code == 2 and "unknown engine 'vllm-v9'" in r.stderr
+
+
+def test_a_measurement_engine_label_names_its_profile():
+    from tokenpilot.fidelity import engine_of
+
+    assert [engine_of(x) for x in ("vllm-0.2.7", "vllm-0.6.0", "vllm-0.7", "vllm-0.8.5",
+                                   "sglang-0.3.0", "nim-1.8.0")] == [
+        "vllm-v0-legacy", "vllm-v0", "vllm-v0", "vllm-v1", "sglang", None]
+    legacy, v0 = get_engine("vllm-v0-legacy"), get_engine("vllm-v0")
+    assert (legacy.prefill_first, legacy.max_num_batched_tokens) == (v0.prefill_first, 0)
+    assert legacy.seq_overhead_s > 0 == v0.seq_overhead_s

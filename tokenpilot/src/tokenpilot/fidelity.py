@@ -19,13 +19,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tokenpilot.calibrate.phases import IDEAL, phase_ms
-from tokenpilot.costmodel import Calibration, CostModel
+from tokenpilot.costmodel import Calibration, CostModel, calibration_for
+from tokenpilot.engines import get_engine, with_engine_overheads
 from tokenpilot.hardware import get_gpu
 from tokenpilot.models import get_model
 from tokenpilot.paths import shared_dir
 
 SPLITWISE = "splitwise_llama2_70b_a100.csv"
 PUBLISHED = "published_measurements.csv"
+SPLITWISE_ENGINE = "vllm-v0-legacy"  # the Splitwise timings' engine: a 2023 vLLM (engines.yaml)
 SPLITWISE_SOURCE = ("Splitwise per-phase timings, Llama-2-70B on DGX-A100 (Mutinifni/splitwise-sim "
                     "data/perf_model.csv, MIT)")
 # The issue's targets (mean absolute error, %), where it sets one.
@@ -74,6 +76,28 @@ def _catalog_profile(_family: str) -> Calibration | None:
     return None
 
 
+def engine_of(label: str) -> str | None:
+    """The engine profile of a measurement's engine label (``vllm-0.6.0``, ``sglang-0.3.0``),
+    None for an engine without one (NIM: TensorRT-LLM; the family's calibration alone)."""
+    m = re.fullmatch(r"vllm-(\d+)\.(\d+)(?:\.\d+)?", label)
+    if m:
+        version = (int(m.group(1)), int(m.group(2)))
+        return ("vllm-v0-legacy" if version < (0, 6) else "vllm-v0" if version < (0, 8)
+                else "vllm-v1")  # V1 is the default engine from 0.8.0
+    return "sglang" if label.startswith("sglang") else None
+
+
+def _calibration(calibration_for_: CalibrationFor, family: str,
+                 engine: str | None) -> Calibration:
+    """A given profile as it is (it measured the engine end to end), else the catalog's
+    family with the engine's overheads added, as an instance of that engine gets it."""
+    given = calibration_for_(family)
+    if given is not None:
+        return given
+    cal = calibration_for(family)
+    return cal if engine is None else with_engine_overheads(get_engine(engine), cal)
+
+
 def splitwise_rows(
     path: Path, calibration_for: CalibrationFor = _catalog_profile
 ) -> list[FidelityRow]:
@@ -87,7 +111,8 @@ def splitwise_rows(
             tp, p, b = int(r["tensor_parallel"]), int(r["prompt_size"]), int(r["batch_size"])
             g = int(r["token_size"])
             if tp not in cms:
-                cms[tp] = CostModel(model, gpu, tp, calibration=calibration_for(gpu.family))
+                cms[tp] = CostModel(model, gpu, tp, calibration=_calibration(
+                    calibration_for, gpu.family, SPLITWISE_ENGINE))
                 ideal[tp] = CostModel(model, gpu, tp, calibration=IDEAL)
             cm = cms[tp]
             cond = f"tp{tp} prompt {p} x batch {b}, {g} out"
@@ -172,7 +197,8 @@ def published_rows(
             gpu = get_gpu(r["gpu"])
             cm = CostModel(get_model(r["model"]), gpu, int(r["tp"]),
                            weight_dtype=r["weights_dtype"],
-                           calibration=calibration_for(gpu.family))
+                           calibration=_calibration(calibration_for, gpu.family,
+                                                    engine_of(r["engine"])))
             isl, osl = _workload(r["workload"])
             pred = predict_static(cm, metric, isl, osl, conc)
             out.append(FidelityRow(**row, predicted=pred, included=True))
