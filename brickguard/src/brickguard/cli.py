@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from brickguard import __version__, cli_check, cli_sdk
+from brickguard import __version__, cli_check, cli_demos, cli_sdk
 
 app = typer.Typer(
     name="brickguard",
@@ -36,6 +36,7 @@ app.command("rules")(cli_check.list_rules)
 app.command()(cli_check.demo)
 app.command("sdk-index")(cli_sdk.sdk_index)
 app.command("eval-mutations")(cli_sdk.eval_mutations)
+app.add_typer(cli_demos.app, name="demos")
 
 
 def main() -> None:

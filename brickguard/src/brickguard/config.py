@@ -66,6 +66,11 @@ enabled = true                    # or `brickguard check --misra`
 cppcheck = "cppcheck"             # the executable
 flags = ["--suppress=misra-c2012-2.5"]   # extra cppcheck arguments
 
+[demos]                           # BG4xx: the vendor's example projects (brickguard demos)
+folders = ["vendor/Projects/STM32F4-Discovery/Examples"]   # mined (and cached) when checked
+index = "DEMOS.json"              # or a prebuilt index (brickguard demos index --out)
+min_support = 3                   # examples that must agree before a rule is kept
+
 [rules]
 select = ["BG1"]                  # rule ids or prefixes; default: all
 ignore = ["BG104"]
@@ -85,6 +90,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from brickguard.demos.model import DEFAULT_MIN_SUPPORT, DemosSpec
 from brickguard.errors import ConfigError
 from brickguard.findings import FailOn
 from brickguard.profiles import (
@@ -188,6 +194,9 @@ class Config:
     misra: bool = False  # run cppcheck's MISRA C:2012 addon too
     cppcheck: str = "cppcheck"
     misra_flags: list[str] = field(default_factory=list)
+    # [demos]: the vendor examples (folders or a prebuilt index) the BG4xx rules learn from.
+    demos: DemosSpec | None = None
+    collect_uses: bool = False  # the front end records API uses (set by [demos] and the miner)
 
     def has_dcache(self) -> bool:
         """Whether the target has a data cache that DMA bypasses (BG501/BG502 apply)."""
@@ -266,6 +275,13 @@ class RulesTable:
 
 
 @dataclass(frozen=True)
+class DemosTable:
+    folders: list[str] = field(default_factory=list)
+    index: str | None = None
+    min_support: int = checked(lambda n: n >= 2, "2 or more", default=DEFAULT_MIN_SUPPORT)
+
+
+@dataclass(frozen=True)
 class ConfigFile:
     target: TargetTable = field(default_factory=TargetTable)
     build: BuildTable = field(default_factory=BuildTable)
@@ -276,6 +292,7 @@ class ConfigFile:
     misra: MisraTable = field(default_factory=MisraTable)
     rules: RulesTable = field(default_factory=RulesTable)
     sdk: SdkTable | list[SdkTable] | None = None  # [sdk] or [[sdk]]: see sdk/spec.py
+    demos: DemosTable | None = None  # [demos]: see demos/
 
 
 def load_config(path: Path | None = None, start: Path | None = None) -> Config:
@@ -347,6 +364,14 @@ def config_from_dict(data: dict[str, Any], root: Path, source: Path | None = Non
     cfg.cppcheck = file.misra.cppcheck if file.misra.cppcheck is not None else cfg.cppcheck
     cfg.misra_flags = list(file.misra.flags)
     cfg.sdks = specs_from_config(file.sdk, root, where) if file.sdk is not None else []
+    if file.demos is not None:
+        d = file.demos
+        if not d.folders and not d.index:
+            raise ConfigError(f"{where}: [demos]: give folders (example projects) or index "
+                              "(a DEMOS.json from brickguard demos index)")
+        cfg.demos = DemosSpec(tuple(rel(f) for f in d.folders),
+                              rel(d.index) if d.index else None, d.min_support)
+        cfg.collect_uses = True
     for spec in cfg.sdks:  # the target SDK's headers are on the project's include path
         if spec.target:
             cfg.include += [p for p in spec.include if p not in cfg.include]

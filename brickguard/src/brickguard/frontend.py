@@ -35,6 +35,7 @@ from clang.cindex import (
     TypeKind,
 )
 
+from brickguard import uses
 from brickguard.bodies import ARRAYS, BodyWalker
 from brickguard.build_flags import (
     BUILTIN_HEADER,
@@ -245,6 +246,8 @@ class UnitContext:
             elif c.kind == K.VAR_DECL and not c.location.is_in_system_header:
                 self.vector_table(c)
         unit.objects = list(self.objects.values())
+        if self.config.collect_uses:
+            uses.collect(self)
         return unit
 
     def function(self, c: Cursor) -> None:
