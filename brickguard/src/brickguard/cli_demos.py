@@ -20,6 +20,8 @@ def index(
     out: Path = typer.Option(None, "--out", "-o", help="Write the index (DEMOS.json) here."),
     min_support: int = typer.Option(3, "--min-support", min=2,
                                     help="Examples that must agree before a rule is kept."),
+    search: list[Path] = typer.Option(
+        None, "--search", help="Another folder holding the SDK's headers (repeat)."),
     cache: Path = typer.Option(None, "--cache", help="Cache folder (default: the user's)."),
     jobs: int = typer.Option(0, "--jobs", "-j", min=0, help="Parser processes (0: one per CPU)."),
     fmt: Format = FORMAT_OPTION,
@@ -30,7 +32,8 @@ def index(
     start = time.perf_counter()
     info: list[tuple[Path, bool]] = []
     try:
-        idx = load_index(folders, min_support, cache or default_cache_dir(), jobs, info)
+        idx = load_index(folders, min_support, cache or default_cache_dir(), jobs, info,
+                         search or [])
     except OSError as exc:
         raise fail(f"cannot index the demos: {exc}") from exc
     took = time.perf_counter() - start

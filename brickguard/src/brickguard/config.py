@@ -70,6 +70,7 @@ flags = ["--suppress=misra-c2012-2.5"]   # extra cppcheck arguments
 folders = ["vendor/Projects/STM32F4-Discovery/Examples"]   # mined (and cached) when checked
 index = "DEMOS.json"              # or a prebuilt index (brickguard demos index --out)
 min_support = 3                   # examples that must agree before a rule is kept
+search = ["vendor/Drivers"]       # where else the SDK's headers are (default: beside folders)
 
 [rules]
 select = ["BG1"]                  # rule ids or prefixes; default: all
@@ -278,6 +279,7 @@ class RulesTable:
 class DemosTable:
     folders: list[str] = field(default_factory=list)
     index: str | None = None
+    search: list[str] = field(default_factory=list)
     min_support: int = checked(lambda n: n >= 2, "2 or more", default=DEFAULT_MIN_SUPPORT)
 
 
@@ -370,7 +372,8 @@ def config_from_dict(data: dict[str, Any], root: Path, source: Path | None = Non
             raise ConfigError(f"{where}: [demos]: give folders (example projects) or index "
                               "(a DEMOS.json from brickguard demos index)")
         cfg.demos = DemosSpec(tuple(rel(f) for f in d.folders),
-                              rel(d.index) if d.index else None, d.min_support)
+                              rel(d.index) if d.index else None, d.min_support,
+                              tuple(rel(f) for f in d.search))
         cfg.collect_uses = True
     for spec in cfg.sdks:  # the target SDK's headers are on the project's include path
         if spec.target:

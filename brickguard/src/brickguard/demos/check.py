@@ -11,7 +11,6 @@ program that has ``main``: a lone driver file is not told it lacks the start-up 
 
 from __future__ import annotations
 
-import fnmatch
 import sys
 from collections import defaultdict
 from functools import lru_cache
@@ -19,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from brickguard.demos.model import BEFORE, DemoIndex, DemosSpec, ProtocolRule
-from brickguard.demos.protocol import IN_MSP, Event, ProgramModel
+from brickguard.demos.protocol import Event, ProgramModel, applies
 from brickguard.facts import UseFact, Where
 from brickguard.findings import Finding, Level, Location
 from brickguard.sdk.suggest import suggest
@@ -43,7 +42,7 @@ def load(spec: DemosSpec, root: Path, jobs: int = 0) -> tuple[DemoIndex | None, 
         except ValueError as exc:
             notes.append(f"[demos] index: {exc}; the BG4xx checks do not run")
     if spec.folders:
-        got = _cached(tuple(spec.folders), spec.min_support, str(root), jobs)
+        got = _cached(tuple(spec.folders), spec.min_support, str(root), jobs, spec.search)
         idx = got if idx is None else _merge(idx, got)
     if idx is not None:
         notes = [*idx.notes, *notes]
@@ -53,10 +52,12 @@ def load(spec: DemosSpec, root: Path, jobs: int = 0) -> tuple[DemoIndex | None, 
 
 
 @lru_cache(maxsize=8)
-def _cached(folders: tuple[Path, ...], min_support: int, root: str, jobs: int) -> DemoIndex:
+def _cached(folders: tuple[Path, ...], min_support: int, root: str, jobs: int,
+            search: tuple[Path, ...]) -> DemoIndex:
     from brickguard.demos import index as build
 
-    return build.load_index(list(folders), min_support, build.default_cache_dir(Path(root)), jobs)
+    return build.load_index(list(folders), min_support, build.default_cache_dir(Path(root)),
+                            jobs, search=search)
 
 
 def _merge(a: DemoIndex, b: DemoIndex) -> DemoIndex:
@@ -107,39 +108,29 @@ def findings_for(units, idx: DemoIndex, handler_patterns: list[str]) -> list[Fin
     return [*missing_steps(m, idx.rules), *callbacks(m, idx)]
 
 
-def _applies(r: ProtocolRule, o: Event) -> bool:
-    if r.api.endswith(IN_MSP):
-        return bool(o.msp) and o.name == r.api[: -len(IN_MSP)]
-    return r.api == o.name or ("*" in r.api and fnmatch.fnmatchcase(o.name, r.api))
-
-
 def missing_steps(m: ProgramModel, rules: list[ProtocolRule]) -> list[Finding]:
     by_name: dict[str, list[ProtocolRule]] = defaultdict(list)
     for r in rules:
         by_name[r.api].append(r)
-    patterns = [r for r in rules if "*" in r.api or r.api.endswith(IN_MSP)]
+    patterns = [r for r in rules if "*" in r.api or "@" in r.api]
     found: dict[tuple[str, str, str], list[tuple[Event, Finding]]] = {}
     for o in m.trace:
-        mine = [*by_name.get(o.name, ()), *(r for r in patterns if _applies(r, o))]
+        mine = [*by_name.get(o.name, ()), *(r for r in patterns if applies(r.api, o))]
         if not mine:
             continue
-        links = m.links(o.handle)
-        before = m.keys(m.trace[: o.pos], o, links)
-        present = m.keys(m.present, o, links)
-        present.update(m.handler_keys(o, links))
+        every = m.links(o.handle)
+        # A step on a linked handle is asked of each linked handle (both DMA streams).
+        views = [every] + [{h} for h in sorted(every) if m.instances.get(h)]
+        keyed = []
+        for links in views:
+            before = m.keys(m.trace[: o.pos], o, links)
+            present = m.keys(m.present, o, links)
+            present.update(m.handler_keys(o, links))
+            keyed.append((links, before, present))
         for r in mine:
-            if r.order == BEFORE and r.step in before:
-                continue
-            if r.order != BEFORE and r.step in present:
-                continue
-            shown = m.shown(r.step, o, links)
-            if not _checkable(r, o, m, links) or not m.provides(shown):
-                continue
-            step = _show(shown)
-            # One finding per missing step (per handle, for a step on the use's handle).
-            key = (r.rule, step, o.handle if r.step[:1] in "=~@" else "")
-            late = present.get(r.step) if r.order == BEFORE else None
-            found.setdefault(key, []).append((o, _finding(r, o, step, late)))
+            linked = "{l" in r.step or r.step.startswith(("~", "handler~"))
+            for links, before, present in keyed[1:] if linked and len(keyed) > 1 else keyed[:1]:
+                _check_one(m, r, o, links, before, present, found)
     # Reported at the first use that needs it, preferring a use on a handle (HAL_I2C_Init)
     # to a step of its MSP init that happens to come first; several steps one use lacks under
     # one rule are one finding.
@@ -156,6 +147,22 @@ def _merge_findings(fs: list[Finding]) -> Finding:
     related = tuple(loc for f in fs for loc in f.related[:1])
     return Finding(first.rule, first.level, f"{first.message}; also {more}", first.location,
                    related)
+
+
+def _check_one(m: ProgramModel, r: ProtocolRule, o: Event, links: set[str], before: dict,
+               present: dict, found: dict) -> None:
+    if r.order == BEFORE and r.step in before:
+        return
+    if r.order != BEFORE and r.step in present:
+        return
+    shown = m.shown(r.step, o, links)
+    if not _checkable(r, o, m, links) or not m.provides(shown):
+        return
+    step = _show(shown)
+    # One finding per missing step (per handle, for a step on the use's handle).
+    key = (r.rule, step, o.handle if r.step[:1] in "=~@" else "")
+    late = present.get(r.step) if r.order == BEFORE else None
+    found.setdefault(key, []).append((o, _finding(r, o, step, late)))
 
 
 def _checkable(r: ProtocolRule, o: Event, m: ProgramModel, links: set[str]) -> bool:

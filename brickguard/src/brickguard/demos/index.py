@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import tempfile
 import time
 from collections.abc import Sequence
@@ -28,7 +29,8 @@ from brickguard.frontend import FrontEnd
 from brickguard.sdk.cache import _clang_version
 
 
-def discover(folders: Sequence[Path], notes: list[str]) -> list[Project]:
+def discover(folders: Sequence[Path], notes: list[str],
+             search: Sequence[Path] = ()) -> list[Project]:
     """The projects under ``folders``, their include paths completed; a folder with none, or a
     project without sources, is one line in ``notes``."""
     projects: list[Project] = []
@@ -42,7 +44,10 @@ def discover(folders: Sequence[Path], notes: list[str]) -> list[Project]:
             notes.append(f"{folder}: no example project found (no .uvprojx, .ewp or .cproject "
                          "file); skipped")
         projects += found
-    roots = []
+    # A header the IDE's include paths do not reach is looked for beside the examples (the
+    # demo folders and the two folders above each: the SDK unpacked next to its examples),
+    # and in the search folders given.
+    roots: list[Path] = [Path(r) for r in search]
     for folder in folders:
         folder = Path(folder)
         if folder.is_dir():
@@ -60,6 +65,9 @@ def discover(folders: Sequence[Path], notes: list[str]) -> list[Project]:
         finder.complete(p)
         usable.append(p)
     return usable
+
+
+_NOT_FOUND = re.compile(r"'([^']+)' file not found")
 
 
 def cache_key(projects: Sequence[Project], min_support: int) -> str:
@@ -114,11 +122,12 @@ def model_of(p: Project, units: list[UnitFacts]) -> ProgramModel:
 
 
 def build(folders: Sequence[Path], min_support: int = DEFAULT_MIN_SUPPORT, jobs: int = 0,
-          projects: list[Project] | None = None, notes: list[str] | None = None) -> DemoIndex:
+          projects: list[Project] | None = None, notes: list[str] | None = None,
+          search: Sequence[Path] = ()) -> DemoIndex:
     start = time.perf_counter()
     notes = [] if notes is None else notes
     if projects is None:
-        projects = discover(folders, notes)
+        projects = discover(folders, notes, search)
     models = models_of(projects, jobs, notes)
     index = index_of(models, min_support, notes)
     index.folders = [str(Path(f).resolve()) for f in folders]
@@ -148,6 +157,16 @@ def parse_projects(projects: Sequence[Project], jobs: int = 0) -> dict[str, list
 def models_of(projects: Sequence[Project], jobs: int, notes: list[str]) -> dict[str, ProgramModel]:
     parsed = parse_projects(projects, jobs)
     models: dict[str, ProgramModel] = {}
+    lost: dict[str, set[str]] = {}
+    for p in projects:
+        for u in parsed[p.name]:
+            for d in u.diagnostics:
+                m = _NOT_FOUND.search(d.message)
+                if m:
+                    lost.setdefault(m.group(1), set()).add(p.name)
+    for name, who in sorted(lost.items()):
+        notes.append(f"{name}: not found for {len(who)} example project(s), on their include "
+                     "paths or beside them; parsed on without it")
     for p in projects:
         units = parsed[p.name]
         if all(any(d.severity == "fatal" and d.message.startswith("cannot parse")
@@ -176,7 +195,9 @@ def index_of(models: dict[str, ProgramModel], min_support: int, notes: list[str]
                     Site(name, d.where.file, d.where.line, d.name))
     index.vocabulary = sorted(vocab)
     index.instances = sorted(inst)
-    if not index.rules:
+    if not models:
+        notes.append("no example project could be used; the BG4xx checks do not run")
+    elif not index.rules:
         notes.append(
             f"the {len(models)} example project(s) support no protocol rule (a rule needs "
             f"{min_support} examples using one API that agree); the BG4xx checks do not run")
@@ -191,21 +212,22 @@ def default_cache_dir(root: Path | None = None) -> Path:
 
 def load_index(folders: Sequence[Path], min_support: int = DEFAULT_MIN_SUPPORT,
                cache_dir: Path | None = None, jobs: int = 0,
-               info: list[tuple[Path, bool]] | None = None) -> DemoIndex:
+               info: list[tuple[Path, bool]] | None = None,
+               search: Sequence[Path] = ()) -> DemoIndex:
     """The index of ``folders``: from the cache when nothing it was built from changed.
 
     Two keys: the contents of every file the index was built from (read, parsed, hashed), and
     before it a fast path, the size and modification time of each of those files (a file
     touched without change fails the fast path and is then matched by content)."""
     folder = Path(cache_dir) if cache_dir is not None else default_cache_dir()
-    manifest = folder / f"demos-files-{_folders_key(folders, min_support)}.json"
+    manifest = folder / f"demos-files-{_folders_key([*folders, *search], min_support)}.json"
     index = _fast(manifest)
     if index is not None:
         if info is not None:
             info.append((manifest, True))
         return index
     notes: list[str] = []
-    projects = discover(folders, notes)
+    projects = discover(folders, notes, search)
     path = folder / f"demos-{cache_key(projects, min_support)[:24]}.json"
     index = _read(path)
     hit = index is not None

@@ -51,7 +51,9 @@ def classify(step: str, api: str, order: str, events: list[Event]) -> str | None
         # examples of the mode happen to share with the polling ones.
         return "BG402" if is_mode(api) else None
     if step.startswith("@"):
-        return "BG404"  # the handle handed to another call: a DMA link, in the MSP init
+        # The handle handed to another call (a DMA link): asked of the MSP init's handles
+        # only (a memory-to-memory DMA handle is linked to no peripheral).
+        return "BG404" if api.endswith(IN_MSP) else None
     if order == PRESENT:
         # Only a pair by name: what the examples merely also have (a de-initialisation that
         # is never called) is not a protocol rule.

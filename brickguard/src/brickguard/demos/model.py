@@ -23,6 +23,7 @@ class DemosSpec:
     folders: tuple[Path, ...] = ()
     index: Path | None = None
     min_support: int = DEFAULT_MIN_SUPPORT
+    search: tuple[Path, ...] = ()  # where else the SDK's headers may be
 
 
 @dataclass(frozen=True)

@@ -35,6 +35,7 @@ class Project:
     defines: list[str] = field(default_factory=list)
     ide_files: list[Path] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # one line each: what could not be read
+    wanted: list[Path] = field(default_factory=list)  # the include paths as the IDE files say
 
 
 def _ide_files(folder: Path) -> list[Path]:
@@ -138,6 +139,7 @@ def read_project(name: str, root: Path, ide_files: list[Path]) -> Project:
         own = sorted(q for q in root.rglob("*.c") if not _in_ide_dir(q, root))
     p.sources = _unique(own)
     p.include = _unique(p.include)
+    p.wanted = list(p.include)
     p.defines = list(dict.fromkeys(p.defines))
     return p
 
@@ -165,17 +167,23 @@ class HeaderFinder:
     def __init__(self, roots: list[Path], skip: list[Path]) -> None:
         self.by_name: dict[str, list[Path]] = {}
         self._includes: dict[Path, list[str]] = {}
-        skip_set = {s.resolve() for s in skip}
+        self.skip = {s.resolve() for s in skip}
+        self.walked: set[Path] = set()
         for r in roots:
-            for dirpath, dirnames, filenames in os.walk(r):
-                here = Path(dirpath)
-                if here.resolve() in skip_set:
-                    dirnames[:] = []
-                    continue
-                dirnames[:] = [d for d in sorted(dirnames) if not d.startswith(".")]
-                for fn in filenames:
-                    if fn.endswith(".h"):
-                        self.by_name.setdefault(fn, []).append(here)
+            self.add(r)
+
+    def add(self, root: Path) -> None:
+        """Search ``root`` too (the folders already searched are not walked again)."""
+        for dirpath, dirnames, filenames in os.walk(root):
+            here = Path(dirpath).resolve()
+            if here in self.skip or here in self.walked:
+                dirnames[:] = []
+                continue
+            self.walked.add(here)
+            dirnames[:] = [d for d in sorted(dirnames) if not d.startswith(".")]
+            for fn in filenames:
+                if fn.endswith(".h"):
+                    self.by_name.setdefault(fn, []).append(here)
 
     def includes(self, f: Path) -> list[str]:
         """The names ``f`` includes (each header is read once for all projects)."""
@@ -187,14 +195,16 @@ class HeaderFinder:
             self._includes[f] = [m.decode("utf-8", "replace") for m in _INCLUDE.findall(text)]
         return self._includes[f]
 
-    def complete(self, p: Project) -> None:
+    def complete(self, p: Project) -> list[str]:
         """Replace the project's missing include folders by the folders of the headers its
-        sources include (transitively) that are not found on the existing ones."""
-        present = [d for d in p.include if d.is_dir()]
-        missing = [d for d in p.include if not d.is_dir()]
+        sources include (transitively) that are not found on the existing ones; the headers
+        found nowhere."""
+        present = [d for d in p.wanted if d.is_dir()]
+        missing = [d for d in p.wanted if not d.is_dir()]
         seen: set[str] = set()
         todo = list(p.sources)
         added: list[Path] = []
+        lost: list[str] = []
         while todo:
             f = todo.pop()
             for name in self.includes(f):
@@ -210,7 +220,10 @@ class HeaderFinder:
                         hit = dirs[0] / Path(name).name
                 if hit is not None:
                     todo.append(hit)
+                elif missing:
+                    lost.append(name)
         p.include = _unique(present + added)
+        return lost
 
 
 def system_include_dirs() -> list[Path]:

@@ -29,8 +29,10 @@ from brickguard.facts import DefFact, UnitFacts, UseFact, Where
 
 # What the SDK calls back from inside one of its calls (ST HAL's documented convention).
 # HAL_Init -> HAL_MspInit, HAL_I2C_Init -> HAL_I2C_MspInit, HAL_TIM_Base_DeInit -> ..._MspDeInit
-SDK_CALLBACKS = ((re.compile(r"^(\w+)_DeInit$"), r"\1_MspDeInit"),
-                 (re.compile(r"^(\w+)_Init$"), r"\1_MspInit"))
+# HAL_Init also starts the time base through HAL_InitTick, which a program may define.
+SDK_CALLBACKS = ((re.compile(r"^(\w+)_DeInit$"), (r"\1_MspDeInit",)),
+                 (re.compile(r"^HAL_Init$"), ("HAL_MspInit", "HAL_InitTick")),
+                 (re.compile(r"^(\w+)_Init$"), (r"\1_MspInit",)))
 _MAX_DEPTH = 8
 REGISTER_BLOCK = "_TypeDef"  # a pointer to a CMSIS register block is a peripheral instance
 IRQ_SUFFIX = "_IRQn"
@@ -174,12 +176,13 @@ class ProgramModel:
             if name is None:
                 continue
             e = self._event(x, name, args, msp)
-            cb = _callback_of(name)
-            if cb and cb in self.defs and cb not in stack and depth < _MAX_DEPTH:
-                # The SDK runs the callback inside the call: its steps come before the call ends.
-                d = self.defs[cb]
-                inner = {d.params[0]: e.handle} if d.params and e.handle else {}
-                self._walk(cb, inner, cb, depth + 1, stack, out, reached)
+            for cb in _callbacks_of(name):
+                if cb in self.defs and cb not in stack and depth < _MAX_DEPTH:
+                    # The SDK runs the callback inside the call: its steps come first.
+                    d = self.defs[cb]
+                    inner = {d.params[0]: e.handle} if d.params and e.handle else {}
+                    msp_of = cb if "Msp" in cb else msp
+                    self._walk(cb, inner, msp_of, depth + 1, stack, out, reached)
             out.append(e)
         stack.pop()
 
@@ -288,11 +291,20 @@ class ProgramModel:
 
     def uses_of(self, api: str) -> list[Event]:
         """The trace's uses of ``api``, or of an API family (``HAL_I2C_*_IT``)."""
-        if api.endswith(IN_MSP):
-            return [e for e in self.trace if e.name == api[: -len(IN_MSP)] and e.msp]
-        if "*" in api:
-            return [e for e in self.trace if fnmatch.fnmatchcase(e.name, api)]
-        return [e for e in self.trace if e.name == api]
+        return [e for e in self.trace if applies(api, e)]
+
+
+def applies(api: str, e: Event) -> bool:
+    """Whether a rule for ``api`` (an API, ``X@MspInit``, or a family ``HAL_I2C_*_{IT,DMA}``)
+    covers the use ``e``."""
+    if api.endswith(IN_MSP):
+        return bool(e.msp) and e.name == api[: -len(IN_MSP)]
+    if "{" in api:
+        head, _, alts = api.partition("{")
+        return any(fnmatch.fnmatchcase(e.name, head + a) for a in alts.rstrip("}").split(","))
+    if "*" in api:
+        return fnmatch.fnmatchcase(e.name, api)
+    return e.name == api
 
 
 def peripheral(api: str) -> str:
@@ -314,7 +326,8 @@ def families(api: str) -> list[str]:
     starts it; and every peripheral's initialisation (``HAL_*_Init``: its MSP steps)."""
     m = re.match(r"^([A-Za-z]+)_([A-Za-z0-9]+)_\w+_(IT|DMA)$", api)
     if m:
-        return [f"{m[1]}_{m[2]}_*_{m[3]}", f"{m[1]}_*_{m[3]}"]
+        # A peripheral's DMA mode needs its interrupt mode's companions too (I2C: EV and ER).
+        return [f"{m[1]}_{m[2]}_*_{m[3]}", f"{m[1]}_*_{m[3]}", f"{m[1]}_{m[2]}_*_{{IT,DMA}}"]
     m = re.match(r"^([A-Za-z]+)_([A-Za-z0-9]+)_(?:\w+_)?(Init)$", api)
     return [f"{m[1]}_*_{m[3]}"] if m else []
 
@@ -331,11 +344,11 @@ def _at(e: Event, pos: int) -> Event:
                  e.function, e.msp, pos)
 
 
-def _callback_of(name: str) -> str:
-    for pat, repl in SDK_CALLBACKS:
+def _callbacks_of(name: str) -> list[str]:
+    for pat, repls in SDK_CALLBACKS:
         if pat.match(name):
-            return pat.sub(repl, name)
-    return ""
+            return [pat.sub(r, name) for r in repls]
+    return []
 
 
 def _ident(text: str) -> bool:
