@@ -33,11 +33,8 @@ CALLBACK_SUFFIX = "Callback"  # what the SDK calls back is named so (HAL_I2C_Mas
 class Aliases:
     """Macro definitions of a unit, read lazily: a name -> (body tokens, function-like, file)."""
 
-    def __init__(self, top: list[Cursor]) -> None:
-        self.defs: dict[str, Cursor] = {}
-        for c in top:
-            if c.kind == K.MACRO_DEFINITION:
-                self.defs.setdefault(c.spelling, c)
+    def __init__(self, defs: dict[str, Cursor]) -> None:
+        self.defs = defs
         self._body: dict[str, tuple[list[str], bool, str] | None] = {}
 
     def body(self, name: str) -> tuple[list[str], bool, str] | None:
@@ -147,27 +144,37 @@ def _word_arg(words: list[str], aliases: Aliases) -> str:
 
 
 def collect(u: UnitContext) -> None:
-    """Fill ``u.unit``'s uses, definitions and instances from the parsed unit."""
+    """Fill ``u.unit``'s uses, definitions, instances and names from the parsed unit (one
+    pass over the unit's top level: a unit that includes a device header has 20,000 cursors)."""
     main = u.main_file
-    aliases = Aliases(u._top)
-    insts = sorted(
-        (c.extent.start.offset, c) for c in u._top
-        if c.kind == K.MACRO_INSTANTIATION and c.location.file is not None
-        and c.location.file.name == main
-    )
+    defs: dict[str, Cursor] = {}
+    insts: list[tuple[int, Cursor]] = []
+    functions: list[Cursor] = []
+    names: set[str] = set()
+    for c in u._top:
+        k = c.kind
+        if k == K.MACRO_DEFINITION:
+            defs.setdefault(c.spelling, c)
+        elif k == K.MACRO_INSTANTIATION:
+            f = c.location.file
+            if f is not None and f.name == main:
+                insts.append((c.extent.start.offset, c))
+        elif k == K.FUNCTION_DECL:
+            functions.append(c)
+        elif k == K.ENUM_DECL:
+            names.update(e.spelling for e in c.get_children() if e.kind == K.ENUM_CONSTANT_DECL)
+    aliases = Aliases(defs)
+    insts.sort(key=lambda t: t[0])
     offsets = [o for o, _ in insts]
-    names = set(aliases.defs)
-    for f in u._top:
-        if f.kind == K.FUNCTION_DECL:
-            names.add(f.spelling)
-        elif f.kind == K.ENUM_DECL:
-            names.update(e.spelling for e in f.get_children() if e.kind == K.ENUM_CONSTANT_DECL)
-    u.unit.names = frozenset(names)
-    for f in u._top:
-        if f.kind != K.FUNCTION_DECL or f.location.file is None:
+    names.update(defs)
+    for f in functions:
+        name = f.spelling
+        names.add(name)
+        file = f.location.file
+        if file is None:
             continue
-        if f.location.file.name != main:
-            if f.spelling.endswith(CALLBACK_SUFFIX) and not f.is_definition():
+        if file.name != main:
+            if name.endswith(CALLBACK_SUFFIX) and not f.is_definition():
                 _definition(u, f, defined=False)
             continue
         if not f.is_definition():
@@ -176,7 +183,6 @@ def collect(u: UnitContext) -> None:
         if body is None:
             continue
         _definition(u, f)
-        name = f.spelling
         for c in body.walk_preorder():
             if c.kind == K.CALL_EXPR:
                 _call(u, aliases, name, c)
@@ -194,6 +200,7 @@ def collect(u: UnitContext) -> None:
                 name, m.spelling, aliases.chain(m.spelling), Where(main, loc.line, loc.column),
                 off, "macro", args,
             ))
+    u.unit.names = frozenset(names)
 
 
 def _definition(u: UnitContext, f: Cursor, defined: bool = True) -> None:
