@@ -143,10 +143,10 @@ def missing_steps(m: ProgramModel, rules: list[ProtocolRule]) -> list[Finding]:
 
 def _merge_findings(fs: list[Finding]) -> Finding:
     first = fs[0]
-    more = "; ".join(f.message.split(": in ", 1)[0] for f in fs[1:])
+    more = "; ".join(f.message.split(": in ", 1)[0].split(" without ", 1)[-1] for f in fs[1:])
     related = tuple(loc for f in fs for loc in f.related[:1])
-    return Finding(first.rule, first.level, f"{first.message}; also {more}", first.location,
-                   related)
+    return Finding(first.rule, first.level, f"{first.message}; also without {more}",
+                   first.location, related)
 
 
 def _check_one(m: ProgramModel, r: ProtocolRule, o: Event, links: set[str], before: dict,
@@ -162,6 +162,8 @@ def _check_one(m: ProgramModel, r: ProtocolRule, o: Event, links: set[str], befo
     # One finding per missing step (per handle, for a step on the use's handle).
     key = (r.rule, step, o.handle if r.step[:1] in "=~@" else "")
     late = present.get(r.step) if r.order == BEFORE else None
+    if late is not None and (late.function == o.function or (o.msp and late.msp == o.msp)):
+        return  # both in one set-up function: its order among them is the author's choice
     found.setdefault(key, []).append((o, _finding(r, o, step, late)))
 
 

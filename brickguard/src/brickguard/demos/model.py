@@ -9,7 +9,7 @@ import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-FORMAT = 1  # bump when the JSON shape or what gets mined changes
+FORMAT = 2  # bump when the JSON shape or what gets mined changes
 DEFAULT_MIN_SUPPORT = 3  # examples that must agree before a rule is kept (bench_demo_protocol)
 
 # How a rule's step relates to its API; which BG4xx rule reports it missing.

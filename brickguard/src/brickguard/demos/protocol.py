@@ -37,6 +37,7 @@ _MAX_DEPTH = 8
 REGISTER_BLOCK = "_TypeDef"  # a pointer to a CMSIS register block is a peripheral instance
 IRQ_SUFFIX = "_IRQn"
 MODES = ("_IT", "_DMA")  # the SDK's interrupt and DMA mode calls end so
+MSP = "Msp"  # the SDK's callbacks for a peripheral's low-level set-up: HAL_I2C_MspInit
 IN_MSP = "@MspInit"  # an API's uses inside an SDK MSP callback: HAL_DMA_Init@MspInit
 
 
@@ -54,13 +55,13 @@ class Event:
     pos: int  # position in the trace; -1 when outside it
 
 
-def template(text: str, instance: str, mark: str) -> str:
+def template(text: str, instance: str, mark: str, split: bool = True) -> str:
     """``text`` with ``instance`` (a whole name part) as ``{mark}``; a stream's controller
-    (``DMA1`` of ``DMA1_Stream6``) as ``{mark0}``."""
+    (``DMA1`` of ``DMA1_Stream6``) as ``{mark0}`` when ``split``."""
     if not instance:
         return text
     out = _part(instance).sub("{" + mark + "}", text)
-    if "_" in instance:
+    if split and "_" in instance:
         out = _part(instance.split("_")[0]).sub("{" + mark + "0}", out)
     return out
 
@@ -176,14 +177,19 @@ class ProgramModel:
             if name is None:
                 continue
             e = self._event(x, name, args, msp)
-            for cb in _callbacks_of(name):
-                if cb in self.defs and cb not in stack and depth < _MAX_DEPTH:
-                    # The SDK runs the callback inside the call: its steps come first.
-                    d = self.defs[cb]
-                    inner = {d.params[0]: e.handle} if d.params and e.handle else {}
-                    msp_of = cb if "Msp" in cb else msp
-                    self._walk(cb, inner, msp_of, depth + 1, stack, out, reached)
-            out.append(e)
+            callbacks = [cb for cb in _callbacks_of(name)
+                         if cb in self.defs and cb not in stack and depth < _MAX_DEPTH]
+            # The SDK runs a callback inside the call: an MSP init's steps come before the call
+            # is done (the clock before HAL_I2C_Init), the rest after it has begun (the time
+            # base HAL_Init starts comes after HAL_Init).
+            if not any(MSP in cb for cb in callbacks):
+                out.append(e)
+            for cb in callbacks:
+                d = self.defs[cb]
+                inner = {d.params[0]: e.handle} if d.params and e.handle else {}
+                self._walk(cb, inner, cb if MSP in cb else msp, depth + 1, stack, out, reached)
+            if any(MSP in cb for cb in callbacks):
+                out.append(e)
         stack.pop()
 
     def _event(self, x: UseFact, name: str, args: tuple[str, ...], msp: str) -> Event:
@@ -227,7 +233,8 @@ class ProgramModel:
             prefix, linked = "", [self.instances.get(h, "") for h in sorted(links)]
         arg = e.args[0] if e.args and not e.handle and e.args[0] else ""
         text = e.name + (f"({arg})" if arg and _ident(arg) else "")
-        text = template(text, o.instance, "i")
+        # An IRQ's own name (I2C1_EV) is not a stream of a controller: no {i0} for it.
+        text = template(text, o.instance, "i", split=not _irq_instance(o))
         for link in linked:
             text = template(text, link, "l")
         text = template(text, peripheral(o.name), "p")
@@ -330,6 +337,10 @@ def families(api: str) -> list[str]:
         return [f"{m[1]}_{m[2]}_*_{m[3]}", f"{m[1]}_*_{m[3]}", f"{m[1]}_{m[2]}_*_{{IT,DMA}}"]
     m = re.match(r"^([A-Za-z]+)_([A-Za-z0-9]+)_(?:\w+_)?(Init)$", api)
     return [f"{m[1]}_*_{m[3]}"] if m else []
+
+
+def _irq_instance(o: Event) -> bool:
+    return not o.handle and bool(o.args) and o.args[0].endswith(IRQ_SUFFIX)
 
 
 def _bound(arg: str, bind: dict[str, str]) -> str:
