@@ -126,7 +126,10 @@ def missing_steps(m: ProgramModel, rules: list[ProtocolRule]) -> list[Finding]:
             before = m.keys(m.trace[: o.pos], o, links)
             present = m.keys(m.present, o, links)
             present.update(m.handler_keys(o, links))
-            keyed.append((links, before, present))
+            # Compared as this program writes them: an instance named like its peripheral
+            # (DAC) templates either way ({i} or {p}), the filled-in step is one.
+            keyed.append((links, _shown_all(m, before, o, links),
+                          _shown_all(m, present, o, links)))
         for r in mine:
             linked = "{l" in r.step or r.step.startswith(("~", "handler~"))
             for links, before, present in keyed[1:] if linked and len(keyed) > 1 else keyed[:1]:
@@ -149,19 +152,27 @@ def _merge_findings(fs: list[Finding]) -> Finding:
                    first.location, related)
 
 
+def _shown_all(m: ProgramModel, keys: dict[str, Event], o: Event,
+               links: set[str]) -> dict[str, Event]:
+    out: dict[str, Event] = {}
+    for k, e in keys.items():
+        out.setdefault(m.shown(k, o, links), e)
+    return out
+
+
 def _check_one(m: ProgramModel, r: ProtocolRule, o: Event, links: set[str], before: dict,
                present: dict, found: dict) -> None:
-    if r.order == BEFORE and r.step in before:
-        return
-    if r.order != BEFORE and r.step in present:
-        return
     shown = m.shown(r.step, o, links)
+    if r.order == BEFORE and shown in before:
+        return
+    if r.order != BEFORE and shown in present:
+        return
     if not _checkable(r, o, m, links) or not m.provides(shown):
         return
     step = _show(shown)
     # One finding per missing step (per handle, for a step on the use's handle).
     key = (r.rule, step, o.handle if r.step[:1] in "=~@" else "")
-    late = present.get(r.step) if r.order == BEFORE else None
+    late = present.get(shown) if r.order == BEFORE else None
     if late is not None and (late.function == o.function or (o.msp and late.msp == o.msp)):
         return  # both in one set-up function: its order among them is the author's choice
     found.setdefault(key, []).append((o, _finding(r, o, step, late)))
