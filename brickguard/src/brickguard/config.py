@@ -198,6 +198,7 @@ class Config:
     # [demos]: the vendor examples (folders or a prebuilt index) the BG4xx rules learn from.
     demos: DemosSpec | None = None
     collect_uses: bool = False  # the front end records API uses (set by [demos] and the miner)
+    uses_only: bool = False  # ... and nothing else (the demo miner)
 
     def has_dcache(self) -> bool:
         """Whether the target has a data cache that DMA bypasses (BG501/BG502 apply)."""

@@ -228,6 +228,9 @@ class UnitContext:
                 unit.diagnostics.append(DiagnosticFact(where, sev, d.spelling))
         unit.lines = self.source(self.main_file).count(b"\n")
         top = self._top = list(self.tu.cursor.get_children())
+        if self.config.uses_only:  # the demo miner: API uses only, no interrupt analysis
+            uses.collect(self)
+            return unit
         for c in top:
             if c.kind == K.MACRO_INSTANTIATION and c.spelling in self.enters | self.exits:
                 f = c.location.file

@@ -255,11 +255,12 @@ def callbacks(m: ProgramModel, idx: DemoIndex) -> list[Finding]:
         if not best:
             continue  # nothing the SDK calls is near: a function of the program's own
         mean = f"; did you mean {', '.join(best)}?"
-        cite = ""
-        if best:
-            sites = idx.defined_callbacks.get(known.get(best[0], ""), {}).get(best[0])
-            if sites:
-                cite = f" ({len(sites)} examples define {best[0]}: see {sites[0].short()})"
+        cite, related = "", ()
+        sites = idx.defined_callbacks.get(known.get(best[0], ""), {}).get(best[0])
+        if sites:
+            cite = f" ({len(sites)} examples define {best[0]}: see {sites[0].short()})"
+            related = tuple(Location(x.file, x.line, 1, f"example: {x.written}")
+                            for x in sites[:3])
         msg = f"the SDK never calls {d.name}: {why}{mean}{cite}"
-        out.append(Finding("BG403", LEVEL, msg, _loc(d.where)))
+        out.append(Finding("BG403", LEVEL, msg, _loc(d.where), related))
     return out

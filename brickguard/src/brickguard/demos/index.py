@@ -95,7 +95,7 @@ def _digest(f: Path) -> bytes:
 def _config(p: Project, system: list[Path]) -> Config:
     flags = [x for d in system for x in ("-isystem", str(d))]
     return Config(root=p.root, include=list(p.include), defines=list(p.defines),
-                  extra_flags=flags, collect_uses=True, jobs=1)
+                  extra_flags=flags, collect_uses=True, uses_only=True, jobs=1)
 
 
 def _parse(job: tuple[Config, str]) -> UnitFacts:
