@@ -14,6 +14,7 @@ import pytest
 from builders import TEST_SDK, fixture_config, isolate_sdk_cache
 
 from brickguard.analyze import analyze
+from brickguard.demos.model import DemosSpec
 from brickguard.rules import all_rules
 from brickguard.rules.base import Rule
 from brickguard.sdk.spec import pick_target, resolve_sdk
@@ -55,6 +56,14 @@ media_pipeline_t *pipeline;
 void example(void)
 {
 """
+# The vendor-demo rules' examples are checked against the miniature example set's protocol.
+DEMOS = Path(__file__).parent / "demos"
+DEMO_PLATFORM = """\
+#include "mini_hal.h"
+I2C_HandleTypeDef hi2c;
+uint8_t buf[4];
+GPIO_InitTypeDef pins;
+"""
 RULES = [r for r in all_rules() if r.id.startswith("BG")]
 
 
@@ -65,6 +74,11 @@ def _run(rule: Rule, code: str, tmp_path: Path) -> set[str]:
                                 resolve_sdk(TEST_SDK / "v1.toml")])
         cfg.include += [p for p in cfg.sdks[0].include if p not in cfg.include]
         text = f"{SDK_PLATFORM}{code}\n}}\n"
+    elif rule.id.startswith("BG4"):
+        cfg.include.append(DEMOS / "hal" / "Inc")
+        cfg.demos = DemosSpec((DEMOS / "examples",))
+        cfg.collect_uses = True
+        text = f"{DEMO_PLATFORM}{code}\n"
     elif rule.id == "BG000":
         # The good example names the include folder in the configuration: give it one.
         (tmp_path / "Core" / "Inc").mkdir(parents=True, exist_ok=True)

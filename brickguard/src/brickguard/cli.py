@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from brickguard import __version__, cli_check, cli_init, cli_sdk, cli_soak
+from brickguard import __version__, cli_check, cli_demos, cli_init, cli_sdk, cli_soak
 
 app = typer.Typer(
     name="brickguard",
@@ -38,6 +38,7 @@ app.command()(cli_init.init)
 app.command("sdk-index")(cli_sdk.sdk_index)
 app.command("eval-mutations")(cli_sdk.eval_mutations)
 app.command()(cli_soak.soak)
+app.add_typer(cli_demos.app, name="demos")
 
 
 def main() -> None:

@@ -75,6 +75,12 @@ vendor = false                    # also report MISRA in vendor/RTOS code (Drive
 [soak]                            # `brickguard soak`: see soak/settings.py for every key
 scenario = "main"
 
+[demos]                           # BG4xx: the vendor's example projects (brickguard demos)
+folders = ["vendor/Projects/STM32F4-Discovery/Examples"]   # mined (and cached) when checked
+index = "DEMOS.json"              # or a prebuilt index (brickguard demos index --out)
+min_support = 3                   # examples that must agree before a rule is kept
+search = ["vendor/Drivers"]       # where else the SDK's headers are (default: beside folders)
+
 [rules]
 select = ["BG1"]                  # rule ids or prefixes; default: all
 ignore = ["BG104"]
@@ -95,6 +101,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from brickguard.demos.model import DEFAULT_MIN_SUPPORT, DemosSpec
 from brickguard.errors import ConfigError
 from brickguard.findings import FALLBACK, NOT_RUN, FailOn
 from brickguard.profiles import (
@@ -206,6 +213,10 @@ class Config:
     fail_on_skip: bool | None = None  # None: on in CI mode (cli_check.ci_mode)
     compiler: str | None = None  # [target] compiler; None: toolchain.find_gcc()'s default
     soak: SoakTable | None = None  # [soak]: what `brickguard soak` runs (soak/settings.py)
+    # [demos]: the vendor examples (folders or a prebuilt index) the BG4xx rules learn from.
+    demos: DemosSpec | None = None
+    collect_uses: bool = False  # the front end records API uses (set by [demos] and the miner)
+    uses_only: bool = False  # ... and nothing else (the demo miner)
 
     def has_dcache(self) -> bool:
         """Whether the target has a data cache that DMA bypasses (BG501/BG502 apply)."""
@@ -297,6 +308,14 @@ class RulesTable:
 
 
 @dataclass(frozen=True)
+class DemosTable:
+    folders: list[str] = field(default_factory=list)
+    index: str | None = None
+    search: list[str] = field(default_factory=list)
+    min_support: int = checked(lambda n: n >= 2, "2 or more", default=DEFAULT_MIN_SUPPORT)
+
+
+@dataclass(frozen=True)
 class ConfigFile:
     target: TargetTable = field(default_factory=TargetTable)
     build: BuildTable = field(default_factory=BuildTable)
@@ -308,6 +327,7 @@ class ConfigFile:
     rules: RulesTable = field(default_factory=RulesTable)
     sdk: SdkTable | list[SdkTable] | None = None  # [sdk] or [[sdk]]: see sdk/spec.py
     soak: SoakTable | None = None  # see soak/settings.py
+    demos: DemosTable | None = None  # [demos]: see demos/
 
 
 def load_config(path: Path | None = None, start: Path | None = None) -> Config:
@@ -384,6 +404,15 @@ def config_from_dict(data: dict[str, Any], root: Path, source: Path | None = Non
     cfg.misra_vendor = file.misra.vendor
     cfg.sdks = specs_from_config(file.sdk, root, where) if file.sdk is not None else []
     cfg.soak = file.soak
+    if file.demos is not None:
+        d = file.demos
+        if not d.folders and not d.index:
+            raise ConfigError(f"{where}: [demos]: give folders (example projects) or index "
+                              "(a DEMOS.json from brickguard demos index)")
+        cfg.demos = DemosSpec(tuple(rel(f) for f in d.folders),
+                              rel(d.index) if d.index else None, d.min_support,
+                              tuple(rel(f) for f in d.search))
+        cfg.collect_uses = True
     for spec in cfg.sdks:  # the target SDK's headers are on the project's include path
         if spec.target:
             cfg.include += [p for p in spec.include if p not in cfg.include]

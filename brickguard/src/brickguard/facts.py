@@ -182,6 +182,49 @@ class DiagnosticFact:
     hint: str = ""  # what to do when the user's set-up causes it (a missing include path...)
 
 
+@dataclass(frozen=True, slots=True)
+class UseFact:
+    """One use of an API in a function body, for the vendor-demo protocol rules (BG4xx):
+    a call, or a function-like macro (``__HAL_RCC_I2C1_CLK_ENABLE()``, ``__HAL_LINKDMA(...)``).
+    Collected only when the demo rules need them (``Config.demos``) or demos are indexed."""
+
+    function: str  # the name of the function whose body it is in
+    name: str  # the callee or macro as written
+    # For a macro, the names it is an alias of, outermost first, each with the file defining it
+    # (``I2Cx_CLK_ENABLE`` -> ``__HAL_RCC_I2C1_CLK_ENABLE``); () for a call.
+    chain: tuple[tuple[str, str], ...]
+    where: Where
+    order: int  # the offset in the file: program order within one body
+    kind: str  # "call" | "macro"
+    # Per argument: the variable it names ("I2cHandle" for &I2cHandle, a parameter's name) or
+    # the constant it is (an enumerator "I2C1_EV_IRQn", an instance "GPIOB" through its aliases).
+    args: tuple[str, ...] = ()
+    handle_type: str = ""  # the type the first argument points to ("I2C_HandleTypeDef")
+    var_args: tuple[bool, ...] = ()  # per argument of a call: it names a variable
+    declared_in: str = ""  # a call: the file declaring the callee
+
+
+@dataclass(frozen=True, slots=True)
+class DefFact:
+    """A function this unit defines, with what the demo rules need of it."""
+
+    name: str
+    where: Where
+    params: tuple[str, ...]  # parameter names
+    first_type: str  # the type the first parameter points to, "" when none
+    declared_in: str  # the header of its first declaration; "" when the definition is the first
+    defined: bool = True  # False: a callback a header declares (what the SDK calls back)
+
+
+@dataclass(frozen=True, slots=True)
+class InstanceFact:
+    """``hi2c.Instance = I2C1``: the peripheral instance a handle drives."""
+
+    handle: str
+    instance: str  # through the project's aliases: I2Cx -> I2C1
+    where: Where
+
+
 @dataclass
 class UnitFacts:
     file: str
@@ -199,3 +242,9 @@ class UnitFacts:
     incomplete: list[tuple[str, int]] = field(default_factory=list)  # (name, line)
     # Set when the compile database has no entry for the file and [build] flags were used.
     fallback_flags: bool = False
+    uses: list[UseFact] = field(default_factory=list)  # BG4xx (when Config.demos is set)
+    defs: list[DefFact] = field(default_factory=list)
+    instances: list[InstanceFact] = field(default_factory=list)
+    # Every macro, function and enumerator the unit's headers declare: what the SDK provides
+    # (a step for an instance is only asked for when the SDK has it: no RTC_IRQn, no rule).
+    names: frozenset[str] = frozenset()

@@ -42,6 +42,7 @@ from clang.cindex import (
     TypeKind,
 )
 
+from brickguard import uses
 from brickguard.bodies import ARRAYS, BodyWalker
 from brickguard.build_flags import (
     BUILTIN_HEADER,
@@ -262,6 +263,9 @@ class UnitContext:
                 unit.diagnostics.append(DiagnosticFact(where, sev, d.spelling))
         unit.lines = self.source(self.main_file).count(b"\n")
         top = self._top = list(self.tu.cursor.get_children())
+        if self.config.uses_only:  # the demo miner: API uses only, no interrupt analysis
+            uses.collect(self)
+            return unit
         for c in top:
             if c.kind == K.MACRO_INSTANTIATION and c.spelling in self.enters | self.exits:
                 f = c.location.file
@@ -281,6 +285,8 @@ class UnitContext:
                 self.vector_table(c)
         unit.objects = list(self.objects.values())
         unit.incomplete = self.incomplete(top)
+        if self.config.collect_uses:
+            uses.collect(self)
         return unit
 
     def incomplete(self, top: list[Cursor]) -> list[tuple[str, int]]:

@@ -55,6 +55,7 @@ from brickguard.facts import (
     irq_key,
     join_paths,
 )
+from brickguard.findings import Finding
 from brickguard.races import Race, Shared
 from brickguard.sdk import engine as sdk_engine
 from brickguard.sdk.classify import SdkFinding
@@ -371,6 +372,13 @@ class Program:
     def sdk_findings(self) -> list[tuple[UnitFacts, SdkFinding]]:
         """Every unit's diagnostics classified against the configured SDKs (BG201-BG205)."""
         return sdk_engine.sdk_findings(self.units, self.config)
+
+    @cached_property
+    def demo_findings(self) -> list[Finding]:
+        """The program held to the vendor's examples (BG401-BG404), when [demos] is set."""
+        from brickguard.demos.check import demo_findings
+
+        return demo_findings(self, self.config)
 
     @cached_property
     def claimed_diagnostics(self) -> set[DiagnosticFact]:

@@ -15,6 +15,10 @@ from __future__ import annotations
 
 from brickguard.rules import (
     analysis_not_run,
+    demo_callback_never_called,
+    demo_missing_companion,
+    demo_missing_msp_step,
+    demo_missing_precondition,
     dma_buffer_placement,
     dma_cache_maintenance,
     frontend_diagnostic,
@@ -57,6 +61,11 @@ _MODULES = (
     sdk_unknown_name,  # BG203
     sdk_other_version,  # BG204
     sdk_argument_type,  # BG205
+    # BG4xx: vendor-demo protocol (with [demos] set)
+    demo_missing_precondition,  # BG401
+    demo_missing_companion,  # BG402
+    demo_callback_never_called,  # BG403
+    demo_missing_msp_step,  # BG404
     # BG5xx: DMA and data cache
     dma_cache_maintenance,  # BG501
     dma_buffer_placement,  # BG502

@@ -37,3 +37,13 @@ def sdk_check(rule_id: str) -> Callable[[Program, Config], Iterable[Finding]]:
         return (f.to_finding() for _, f in program.sdk_findings if f.rule == rule_id)
 
     return check
+
+
+def demo_check(rule_id: str) -> Callable[[Program, Config], Iterable[Finding]]:
+    """The check of vendor-demo rule ``rule_id`` (BG4xx): its share of
+    ``Program.demo_findings``."""
+
+    def check(program: Program, config: Config) -> Iterable[Finding]:
+        return (f for f in program.demo_findings if f.rule == rule_id)
+
+    return check

@@ -1,0 +1,23 @@
+#include "mini_hal.h"
+I2C_HandleTypeDef hi2c;
+static uint8_t rx[4];
+
+int main(void)
+{
+    HAL_Init();
+    hi2c.Instance = I2C1;
+    HAL_I2C_Init(&hi2c); /* expect: BG404 */
+    HAL_I2C_Slave_Receive_IT(&hi2c, rx, 4); /* expect: BG402 */
+    for (;;) {
+    }
+}
+
+void I2C1_EV_IRQHandler(void)
+{
+    HAL_I2C_EV_IRQHandler(&hi2c);
+}
+
+void I2C1_ER_IRQHandler(void)
+{
+    HAL_I2C_ER_IRQHandler(&hi2c);
+}
