@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from builders import TEST_SDK, fixture_config, isolate_sdk_cache
+from builders import CASES, TEST_SDK, fixture_config, isolate_sdk_cache
 
 from brickguard.analyze import analyze
 from brickguard.rules import all_rules
@@ -56,6 +56,9 @@ void example(void)
 {
 """
 RULES = [r for r in all_rules() if r.id.startswith("BG")]
+# The hardware rules' examples (BG3xx) use the real STM32F4 HAL headers and ST's pin data.
+FIRMWARE = Path(__file__).resolve().parents[3] / "shared" / "firmware"
+HAL_INCLUDE = ("stm32f4/hal/Inc", "stm32f4/cmsis_device/Include", "cmsis_core/CMSIS/Core/Include")
 
 
 def _run(rule: Rule, code: str, tmp_path: Path) -> set[str]:
@@ -65,6 +68,15 @@ def _run(rule: Rule, code: str, tmp_path: Path) -> set[str]:
                                 resolve_sdk(TEST_SDK / "v1.toml")])
         cfg.include += [p for p in cfg.sdks[0].include if p not in cfg.include]
         text = f"{SDK_PLATFORM}{code}\n}}\n"
+    elif rule.id.startswith("BG3"):
+        if not (FIRMWARE / "pins" / "stm32").is_dir():
+            pytest.skip(f"{FIRMWARE}: the shared firmware (HAL headers, pin data) is absent")
+        cfg.include = [CASES / "include_hal", *(FIRMWARE / p for p in HAL_INCLUDE)]
+        # BG304's example is code drafted against an STM32F429's header, for an F407 board.
+        cfg.defines = ["STM32F429xx" if rule.id == "BG304" else "STM32F407xx", "USE_HAL_DRIVER"]
+        if rule.id != "BG300":
+            cfg.mcu, cfg.pin_data = "STM32F407VGTx", FIRMWARE / "pins" / "stm32"
+        text = f'#include "stm32f4xx_hal.h"\n{code}\n'
     elif rule.id == "BG000":
         # The good example names the include folder in the configuration: give it one.
         (tmp_path / "Core" / "Inc").mkdir(parents=True, exist_ok=True)

@@ -27,6 +27,7 @@ from brickguard.facts import (
     AccessKind,
     CallFact,
     EntryFact,
+    IndirectCall,
     ObjectFact,
     PriorityFact,
     SectionIssue,
@@ -107,6 +108,7 @@ class BodyWalker:
         self.calls: dict[int, CallFact] = {}
         self.entries: list[EntryFact] = []
         self.priorities: list[PriorityFact] = []
+        self.indirect: list[IndirectCall] = []  # calls through pointers (the stack depth)
         self.sections = Sections(unit.enters, unit.exits, unit.pairs, unit.handover)
         self.targets: list[_Target] = []
         self.gotos: dict[str, set] = {}
@@ -433,6 +435,10 @@ class BodyWalker:
             self.calls[key] = CallFact(
                 self.usr, ref.get_usr(), name, where, prot, argf, seq, earliest, targets
             )
+        elif ref is None or ref.kind in (K.VAR_DECL, K.PARM_DECL, K.FIELD_DECL):
+            field_name = ref.spelling if ref is not None and ref.kind == K.FIELD_DECL else ""
+            text = self.text(next(iter(c.get_children()), c), name or "?")
+            self.indirect.append(IndirectCall(self.usr, where, text, field_name))
         if name in self.u.priority_setters:
             self.priority(name, args, where)
         if (name in self.u.mask_on or name in self.u.mask_off) and args:

@@ -182,6 +182,75 @@ class DiagnosticFact:
     hint: str = ""  # what to do when the user's set-up causes it (a missing include path...)
 
 
+@dataclass(frozen=True, slots=True)
+class Value:
+    """A value the code gives the hardware, as the preprocessor and compiler would see it."""
+
+    value: int | None  # the constant's value (32-bit), None when it is not a constant
+    names: tuple[str, ...] = ()  # the macros it went through: ("I2Cx_SCL_AF", "GPIO_AF4_I2C1")
+    text: str = ""  # as written
+
+
+@dataclass(frozen=True, slots=True)
+class HwCall:
+    """A call the hardware rules watch (HAL_GPIO_Init, HAL_RCC_OscConfig, xTaskCreate...)."""
+
+    function: str  # the caller's USR
+    callee: str  # its name
+    where: Where
+    offset: int  # in the caller's file: orders the facts of one body
+    args: tuple[Value, ...]
+    # (argument index, field path such as "PLL.PLLN", value) of a struct passed by address
+    fields: tuple[tuple[int, str, Value], ...] = ()
+
+    def field(self, path: str, arg: int | None = None) -> Value | None:
+        return next((v for n, p, v in self.fields if p == path and arg in (None, n)), None)
+
+
+@dataclass(frozen=True, slots=True)
+class RegisterAccess:
+    """``GPIOB->AFR[1] |= ...``: an access to a register block the code names by its macro."""
+
+    function: str
+    block: str  # "GPIOB", "RCC", "I2C1"
+    register: str  # "AFR[1]", "AHB1ENR"
+    kind: str  # "read" | "write" (=) | "set" (|=) | "clear" (&=) | "rmw" (another op=)
+    value: Value | None  # what is written (for a write or read-modify-write)
+    where: Where
+    offset: int
+
+
+@dataclass(frozen=True, slots=True)
+class MacroUse:
+    """A watched macro used in the main file (a clock enable, an instance name, an AF)."""
+
+    function: str  # the USR of the function whose body uses it; "" at file scope
+    name: str  # as written: "I2Cx_SCL_GPIO_CLK_ENABLE"
+    hits: tuple[str, ...]  # the watched names it is or expands to: "__HAL_RCC_GPIOB_CLK_ENABLE"
+    args: tuple[Value, ...]
+    where: Where
+    offset: int
+
+
+@dataclass(frozen=True, slots=True)
+class IndirectCall:
+    """A call through a pointer: ``hdma->XferCpltCallback(hdma)``, ``(*fn)()``."""
+
+    function: str
+    where: Where
+    text: str  # the callee expression as written
+    field: str  # the struct field called through ("XferCpltCallback"), or "" for a variable
+
+
+@dataclass(frozen=True, slots=True)
+class StoredFunction:
+    """A function whose address is stored into a struct field (``h->XferCpltCallback = f``)."""
+
+    field: str
+    function: str  # USR
+    name: str
+
+
 @dataclass
 class UnitFacts:
     file: str
@@ -194,3 +263,10 @@ class UnitFacts:
     diagnostics: list[DiagnosticFact] = field(default_factory=list)
     priorities: list[PriorityFact] = field(default_factory=list)
     lines: int = 0
+    # The hardware rules' facts (hwfacts.py): BG3xx and the stack depth.
+    hw_calls: list[HwCall] = field(default_factory=list)
+    registers: list[RegisterAccess] = field(default_factory=list)
+    macro_uses: list[MacroUse] = field(default_factory=list)
+    indirect_calls: list[IndirectCall] = field(default_factory=list)
+    stored_functions: list[StoredFunction] = field(default_factory=list)
+    constants: dict[str, Value] = field(default_factory=dict)  # HSE_VALUE... as the unit sees them

@@ -53,6 +53,10 @@ from brickguard.facts import (
     UnitFacts,
     Where,
 )
+from brickguard.hwfacts import HardwareWalker, Macros, macro_uses
+
+# Macros whose values the clock rules read as the unit sees them.
+CONSTANTS = ("HSE_VALUE", "HSI_VALUE")
 
 K = CursorKind
 SDK_WARNINGS = {"-Wenum-conversion", "-Wint-conversion", "-Wincompatible-pointer-types"}
@@ -160,6 +164,8 @@ class UnitContext:
         self.api_macros: dict[int, tuple[str, Where]] = {}
         self._macro_values: dict[str, str] | None = None
         self._top: list[Cursor] = []
+        self._macros: Macros | None = None
+        self._bodies: list[tuple[int, int, str]] = []  # main-file function bodies: (lo, hi, USR)
 
     def source(self, name: str) -> bytes:
         if name not in self._sources:
@@ -245,7 +251,21 @@ class UnitContext:
             elif c.kind == K.VAR_DECL and not c.location.is_in_system_header:
                 self.vector_table(c)
         unit.objects = list(self.objects.values())
+        self.hardware_constants()
         return unit
+
+    def macros(self) -> Macros:
+        if self._macros is None:
+            self._macros = Macros(self._top)
+        return self._macros
+
+    def hardware_constants(self) -> None:
+        """The watched macros used in the file and the clock constants (hwfacts.py)."""
+        unit = self.unit
+        unit.macro_uses = macro_uses(self, self.macros(), self._top, self._bodies)
+        for name in CONSTANTS:
+            if self.macros().get(name) is not None:
+                unit.constants[name] = self.macros().value([name])
 
     def function(self, c: Cursor) -> None:
         usr, name = c.get_usr(), c.spelling
@@ -270,6 +290,23 @@ class UnitContext:
         self.unit.entries.extend(w.entries)
         self.unit.section_issues.extend(w.section_issues())
         self.unit.priorities.extend(w.priorities)
+        self.unit.indirect_calls.extend(w.indirect)
+        self.hardware(c, body, usr)
+
+    def hardware(self, c: Cursor, body: Cursor, usr: str) -> None:
+        """The hardware facts of one main-file body, when its text names something watched."""
+        ext = body.extent
+        if ext.start.file is None or ext.start.file.name != self.main_file:
+            return
+        self._bodies.append((c.extent.start.offset, ext.end.offset, usr))
+        src = self.source(self.main_file)
+        if not HardwareWalker.wanted(src[ext.start.offset : ext.end.offset]):
+            return
+        hw = HardwareWalker(self, self.macros(), usr, self.main_file, src)
+        hw.walk(body)
+        self.unit.hw_calls.extend(hw.calls)
+        self.unit.registers.extend(hw.registers)
+        self.unit.stored_functions.extend(hw.stored)
 
     def macro_calls(self, body: Cursor, w: BodyWalker, usr: str) -> list[CallFact]:
         """Watched macros used in this body, as calls by the name written (after the call the

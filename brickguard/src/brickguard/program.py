@@ -40,7 +40,12 @@ from functools import cached_property
 from brickguard import chains as _chains
 from brickguard import dma as _dma
 from brickguard import races as _races
+from brickguard import stack as _stack
 from brickguard.chains import Chain
+from brickguard.chip import clock as _clock
+from brickguard.chip import gpio as _chip
+from brickguard.chip.clock import ClockTree
+from brickguard.chip.gpio import Chip
 from brickguard.config import Config
 from brickguard.dma import DmaStart
 from brickguard.facts import (
@@ -49,15 +54,22 @@ from brickguard.facts import (
     CallFact,
     DiagnosticFact,
     FunctionFact,
+    HwCall,
+    IndirectCall,
+    MacroUse,
     ObjectFact,
+    RegisterAccess,
     SectionIssue,
+    StoredFunction,
     UnitFacts,
+    Value,
     irq_key,
     join_paths,
 )
 from brickguard.races import Race, Shared
 from brickguard.sdk import engine as sdk_engine
 from brickguard.sdk.classify import SdkFinding
+from brickguard.stack import StackReport
 
 
 @dataclass(frozen=True)
@@ -109,6 +121,13 @@ class Program:
     # IRQ name without its suffix ("USART1") -> the priority the code sets it to with constants
     # (None: set to different values in different places, so not known).
     priorities: dict[str, int | None] = field(default_factory=dict)
+    # The hardware facts (hwfacts.py), every unit's merged: BG3xx and the stack depth.
+    hw_calls: list[HwCall] = field(default_factory=list)
+    registers: list[RegisterAccess] = field(default_factory=list)
+    macro_uses: list[MacroUse] = field(default_factory=list)
+    indirect_calls: list[IndirectCall] = field(default_factory=list)
+    stored_functions: list[StoredFunction] = field(default_factory=list)
+    constants: dict[str, Value] = field(default_factory=dict)
 
     @classmethod
     def build(cls, units: Iterable[UnitFacts], config: Config) -> Program:
@@ -118,6 +137,7 @@ class Program:
         calls: dict[tuple, CallFact] = {}
         issues: dict[tuple, SectionIssue] = {}
         entry_facts = []
+        indirect: dict[tuple, IndirectCall] = {}
         for u in units:
             for f in u.functions:
                 p.functions.setdefault(f.usr, f)
@@ -133,6 +153,14 @@ class Program:
             for s in u.section_issues:
                 issues.setdefault((s.kind, s.where), s)
             entry_facts.extend(u.entries)
+            p.hw_calls.extend(u.hw_calls)
+            p.registers.extend(u.registers)
+            p.macro_uses.extend(u.macro_uses)
+            p.stored_functions.extend(u.stored_functions)
+            for name, value in u.constants.items():
+                p.constants.setdefault(name, value)
+            for ic in u.indirect_calls:
+                indirect.setdefault((ic.function, ic.where), ic)
             for pf in u.priorities:
                 key = irq_key(pf.irq)
                 old = p.priorities.get(key, pf.priority)
@@ -154,6 +182,7 @@ class Program:
             for n in (c.callee_name,)
         ]
         p.section_issues = list(issues.values())
+        p.indirect_calls = list(indirect.values())
         p._find_entries(config, entry_facts, resolve)
         p._reach()
         p._protect()
@@ -366,6 +395,21 @@ class Program:
     def dma_starts(self) -> list[DmaStart]:
         """DMA transfers started with a known buffer (BG501, BG502)."""
         return _dma.dma_starts(self)
+
+    @cached_property
+    def chip(self) -> Chip:
+        """The target part's pin data and what the code configures on it (BG301-BG305)."""
+        return _chip.load_chip(self)
+
+    @cached_property
+    def clock_trees(self) -> list[ClockTree]:
+        """The clock set-ups the code makes with constants (BG310, BG311)."""
+        return _clock.clock_trees(self)
+
+    @cached_property
+    def stack(self) -> StackReport:
+        """Worst-case stack depth of every entry (BG510-BG512)."""
+        return _stack.stack_report(self)
 
     @cached_property
     def sdk_findings(self) -> list[tuple[UnitFacts, SdkFinding]]:

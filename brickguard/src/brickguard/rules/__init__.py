@@ -17,6 +17,8 @@ from brickguard.rules import (
     dma_buffer_placement,
     dma_cache_maintenance,
     frontend_diagnostic,
+    gpio_clock_disabled,
+    hw_checks_skipped,
     isr_blocking_call,
     isr_nonatomic_update,
     isr_not_reentrant,
@@ -24,6 +26,10 @@ from brickguard.rules import (
     isr_shared_unprotected,
     isr_task_api,
     isr_torn_access,
+    peripheral_missing,
+    pin_alternate_function,
+    pin_double_use,
+    pin_not_in_package,
     sdk_argument_count,
     sdk_argument_type,
     sdk_other_version,
@@ -50,6 +56,13 @@ _MODULES = (
     sdk_unknown_name,  # BG203
     sdk_other_version,  # BG204
     sdk_argument_type,  # BG205
+    # BG3xx: hardware truth (the part's pins, peripherals and clocks)
+    hw_checks_skipped,  # BG300
+    pin_alternate_function,  # BG301
+    pin_not_in_package,  # BG302
+    pin_double_use,  # BG303
+    peripheral_missing,  # BG304
+    gpio_clock_disabled,  # BG305
     # BG5xx: DMA and data cache
     dma_cache_maintenance,  # BG501
     dma_buffer_placement,  # BG502
