@@ -14,8 +14,10 @@ How the interrupt rules relate, so one bug gives one finding per place (not a fl
 from __future__ import annotations
 
 from brickguard.rules import (
+    clock_out_of_range,
     dma_buffer_placement,
     dma_cache_maintenance,
+    flash_wait_states,
     frontend_diagnostic,
     gpio_clock_disabled,
     hw_checks_skipped,
@@ -63,6 +65,8 @@ _MODULES = (
     pin_double_use,  # BG303
     peripheral_missing,  # BG304
     gpio_clock_disabled,  # BG305
+    clock_out_of_range,  # BG310
+    flash_wait_states,  # BG311
     # BG5xx: DMA and data cache
     dma_cache_maintenance,  # BG501
     dma_buffer_placement,  # BG502
