@@ -8,6 +8,7 @@ first, as its headers would in a real project.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -86,6 +87,11 @@ def _run(rule: Rule, code: str, tmp_path: Path) -> set[str]:
         text = code + "\n"
     else:
         text = f"{PLATFORM}{code}\n"
+    if rule.id.startswith("BG51"):  # the stack rules' examples name their settings
+        if m := re.search(r"main_stack = (\d+)", code):
+            cfg.main_stack = int(m.group(1))
+        if m := re.search(r'gcc = \\?"([^"\\]+)', code):
+            cfg.stack_gcc = m.group(1)
     source = tmp_path / "example.c"
     source.write_text(text)
     return {f.rule for f in analyze([source], cfg).findings}

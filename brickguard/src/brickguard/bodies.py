@@ -31,6 +31,7 @@ from brickguard.facts import (
     ObjectFact,
     PriorityFact,
     SectionIssue,
+    StoredFunction,
     Where,
     irq_key,
     join_paths,
@@ -109,6 +110,7 @@ class BodyWalker:
         self.entries: list[EntryFact] = []
         self.priorities: list[PriorityFact] = []
         self.indirect: list[IndirectCall] = []  # calls through pointers (the stack depth)
+        self.stored: list[StoredFunction] = []  # functions stored into struct fields
         self.sections = Sections(unit.enters, unit.exits, unit.pairs, unit.handover)
         self.targets: list[_Target] = []
         self.gotos: dict[str, set] = {}
@@ -358,6 +360,8 @@ class BodyWalker:
                 lhs = _strip(ch[0])
                 if lhs.kind == K.DECL_REF_EXPR:
                     self.note_pointer(lhs.referenced, ch[1])
+                elif lhs.kind == K.MEMBER_REF_EXPR:
+                    self.note_stored(lhs.spelling, ch[1])
                 mark = len(self.recent)
                 states = self.expr(ch[1], states, READ, None, start)
                 reads = {
@@ -653,6 +657,15 @@ class BodyWalker:
         if got is None or self.points.get(var.hash, got) != got:
             self.spoiled.add(var.hash)
         self.points[var.hash] = got
+
+    def note_stored(self, field_name: str, rhs: Cursor) -> None:
+        """``h->XferCpltCallback = f``: a call through that field may reach f (stack depth)."""
+        e = _strip(rhs)
+        if e.kind == K.UNARY_OPERATOR:
+            e = _strip(_first(e))
+        ref = e.referenced if e.kind == K.DECL_REF_EXPR else None
+        if ref is not None and ref.kind == K.FUNCTION_DECL:
+            self.stored.append(StoredFunction(field_name, ref.get_usr(), ref.spelling))
 
     def target_of(self, rhs: Cursor) -> tuple[ObjectFact, tuple[str, ...]] | None:
         """``&g``, ``&g.f``, ``&g[2]`` or an array ``g`` (its first element): the global and the

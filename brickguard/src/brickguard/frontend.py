@@ -291,6 +291,7 @@ class UnitContext:
         self.unit.section_issues.extend(w.section_issues())
         self.unit.priorities.extend(w.priorities)
         self.unit.indirect_calls.extend(w.indirect)
+        self.unit.stored_functions.extend(w.stored)
         self.hardware(c, body, usr)
 
     def hardware(self, c: Cursor, body: Cursor, usr: str) -> None:
@@ -306,7 +307,6 @@ class UnitContext:
         hw.walk(body)
         self.unit.hw_calls.extend(hw.calls)
         self.unit.registers.extend(hw.registers)
-        self.unit.stored_functions.extend(hw.stored)
 
     def macro_calls(self, body: Cursor, w: BodyWalker, usr: str) -> list[CallFact]:
         """Watched macros used in this body, as calls by the name written (after the call the

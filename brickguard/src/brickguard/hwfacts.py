@@ -14,8 +14,6 @@ configuration structs, register accesses) and is only run where it can find some
 - *Macro uses* in the file: ``__HAL_RCC_GPIOB_CLK_ENABLE()`` (also behind a project alias such
   as ``I2Cx_SCL_GPIO_CLK_ENABLE()``), ``__HAL_PWR_VOLTAGESCALING_CONFIG(...)``, instance names
   (``SPI4``), alternate-function macros.
-- *Functions stored into struct fields* (``h->XferCpltCallback = f``), for the stack depth: a
-  call through that field may reach them.
 
 Values are read the way the preprocessor would: the expression's tokens, macros expanded from
 the unit's own definitions, then evaluated as a C integer constant expression (casts dropped);
@@ -34,7 +32,6 @@ from brickguard.facts import (
     HwCall,
     MacroUse,
     RegisterAccess,
-    StoredFunction,
     Value,
     Where,
 )
@@ -209,7 +206,7 @@ class _Field:
 
 
 class HardwareWalker:
-    """One function body: struct fields, watched calls, register accesses, pointer calls."""
+    """One function body: struct fields, watched calls, register accesses."""
 
     def __init__(self, unit, macros: Macros, usr: str, file: str, src: bytes) -> None:
         self.u = unit
@@ -220,7 +217,6 @@ class HardwareWalker:
         self.fields: dict[int, dict[str, _Field]] = {}  # struct variable (decl hash) -> fields
         self.calls: list[HwCall] = []
         self.registers: list[RegisterAccess] = []
-        self.stored: list[StoredFunction] = []
         self.path: list[tuple[int, int]] = []
 
     @staticmethod
@@ -321,7 +317,6 @@ class HardwareWalker:
             self.init_list(var.hash, "", var.type.get_canonical(), e)
         else:
             self.walk(init[-1])
-            self.store(var.spelling, init[-1])
 
     def init_list(self, h: int, prefix: str, rtype, e: Cursor) -> None:
         """``= {0}``: every field 0; ``{.Pin = X, ...}`` / positional: those fields (libclang
@@ -371,9 +366,8 @@ class HardwareWalker:
             if span_lhs and span_all:
                 op = (self.text_tokens(span_lhs[1], span_all[1]) or ["?"])[0]
             kind = {"|=": "set", "&=": "clear"}.get(op, "rmw")
-        member = _strip(lhs).kind in (K.MEMBER_REF_EXPR, K.ARRAY_SUBSCRIPT_EXPR)
-        if member and not self.register(lhs, kind, value):
-            self.store(_strip(lhs).spelling, rhs)
+        if _strip(lhs).kind in (K.MEMBER_REF_EXPR, K.ARRAY_SUBSCRIPT_EXPR):
+            self.register(lhs, kind, value)
         self.walk_lhs(lhs)
 
     def walk_lhs(self, lhs: Cursor) -> None:
@@ -383,16 +377,6 @@ class HardwareWalker:
                 self.walk_lhs(sub)
             elif sub.kind == K.CALL_EXPR:
                 self.walk(sub)
-
-    def store(self, field_name: str, rhs: Cursor) -> None:
-        """A function's address stored into a struct field or variable (h->XferCpltCallback = f):
-        a call through that field may reach it."""
-        e = _strip(rhs)
-        if e.kind == K.UNARY_OPERATOR:
-            e = _strip(next(iter(e.get_children()), e))
-        ref = e.referenced if e.kind == K.DECL_REF_EXPR else None
-        if ref is not None and ref.kind == K.FUNCTION_DECL and field_name:
-            self.stored.append(StoredFunction(field_name, ref.get_usr(), ref.spelling))
 
     def register(self, c: Cursor, kind: str, value: Value | None) -> bool:
         """``GPIOB->AFR[1]``, ``RCC->AHB1ENR``: an access to a register block named by a macro."""

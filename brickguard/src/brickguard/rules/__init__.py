@@ -37,6 +37,9 @@ from brickguard.rules import (
     sdk_other_version,
     sdk_unknown_function,
     sdk_unknown_name,
+    stack_not_checked,
+    stack_overflow,
+    stack_unbounded,
     unbalanced_critical_section,
 )
 from brickguard.rules.base import Rule
@@ -70,6 +73,10 @@ _MODULES = (
     # BG5xx: DMA and data cache
     dma_cache_maintenance,  # BG501
     dma_buffer_placement,  # BG502
+    # BG51x: stack depth
+    stack_overflow,  # BG510
+    stack_unbounded,  # BG511
+    stack_not_checked,  # BG512
 )
 _RULES: list[Rule] = sorted((m.RULE for m in _MODULES), key=lambda r: r.id)
 
