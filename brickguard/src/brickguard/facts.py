@@ -244,11 +244,24 @@ class IndirectCall:
 
 @dataclass(frozen=True, slots=True)
 class StoredFunction:
-    """A function whose address is stored into a struct field (``h->XferCpltCallback = f``)."""
+    """What is stored into a struct field that is called through (``h->XferCpltCallback = f``):
+    a function, a parameter of the storing function (``= pCallback``: whatever its callers
+    pass), or something else (``other``: not known here)."""
 
     field: str
-    function: str  # USR
+    function: str  # USR of the function stored; for a parameter, the storing function's USR
     name: str
+    param: int = -1  # >= 0: the storing function's parameter N is stored
+    other: bool = False  # neither a function nor a parameter (a variable, a table entry...)
+
+
+@dataclass(frozen=True, slots=True)
+class PassedFunction:
+    """A function handed as an argument: ``HAL_DMA_RegisterCallback(&h, ID, on_done)``."""
+
+    callee: str  # USR of the called function
+    arg: int
+    function: str  # USR of the function passed
 
 
 @dataclass
@@ -269,4 +282,5 @@ class UnitFacts:
     macro_uses: list[MacroUse] = field(default_factory=list)
     indirect_calls: list[IndirectCall] = field(default_factory=list)
     stored_functions: list[StoredFunction] = field(default_factory=list)
+    passed_functions: list[PassedFunction] = field(default_factory=list)
     constants: dict[str, Value] = field(default_factory=dict)  # HSE_VALUE... as the unit sees them

@@ -292,6 +292,7 @@ class UnitContext:
         self.unit.priorities.extend(w.priorities)
         self.unit.indirect_calls.extend(w.indirect)
         self.unit.stored_functions.extend(w.stored)
+        self.unit.passed_functions.extend(w.passed)
         self.hardware(c, body, usr)
 
     def hardware(self, c: Cursor, body: Cursor, usr: str) -> None:

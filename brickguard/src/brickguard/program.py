@@ -58,6 +58,7 @@ from brickguard.facts import (
     IndirectCall,
     MacroUse,
     ObjectFact,
+    PassedFunction,
     RegisterAccess,
     SectionIssue,
     StoredFunction,
@@ -127,6 +128,7 @@ class Program:
     macro_uses: list[MacroUse] = field(default_factory=list)
     indirect_calls: list[IndirectCall] = field(default_factory=list)
     stored_functions: list[StoredFunction] = field(default_factory=list)
+    passed_functions: list[PassedFunction] = field(default_factory=list)
     constants: dict[str, Value] = field(default_factory=dict)
 
     @classmethod
@@ -157,6 +159,7 @@ class Program:
             p.registers.extend(u.registers)
             p.macro_uses.extend(u.macro_uses)
             p.stored_functions.extend(u.stored_functions)
+            p.passed_functions.extend(u.passed_functions)
             for name, value in u.constants.items():
                 p.constants.setdefault(name, value)
             for ic in u.indirect_calls:

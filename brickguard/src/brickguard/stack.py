@@ -5,8 +5,12 @@ project's include paths and defines; ``[stack] flags``, default ``-O0`` and the 
 target, e.g. ``-mcpu=cortex-m4 -mthumb``): gcc writes each function's frame in a ``.su`` file.
 Over the program model's call graph, an entry's worst case is its frame plus the deepest callee
 chain. A call through a struct field (``hdma->XferCpltCallback(hdma)``) may reach every function
-the program stores into a field of that name; a call through a pointer with none stored, a
-recursion (the cycle is named) or a frame gcc calls ``dynamic`` (alloca, a VLA) is *unbounded*.
+the program stores into a field of that name, directly or through a function that stores its
+parameter there (``HAL_DMA_RegisterCallback``: the functions its callers pass); a field never
+set to anything is taken to stay NULL (the call cannot happen, it is listed as not counted). A
+call through a field also set from a value not known here, or through a pointer variable or
+parameter, a recursion (the cycle is named) or a frame gcc calls ``dynamic`` (alloca, a VLA)
+is *unbounded*.
 A callee with no definition in the program (a library, an absent BSP) counts 0 and is named.
 
 The entries and their limits:
@@ -187,13 +191,24 @@ class _Graph:
         for c in program.calls:
             if not c.callee.startswith("macro:"):
                 self.callees.setdefault(c.caller, []).append((c.callee, c.where))
-        stored: dict[str, set[str]] = {}
+        # What a call through a field may reach: the functions stored into that field, and
+        # those passed to a function that stores its parameter there; None: not known.
+        passed: dict[tuple[str, int], set[str]] = {}
+        for pf in program.passed_functions:
+            passed.setdefault((pf.callee, pf.arg), set()).add(pf.function)
+        stored: dict[str, set[str] | None] = {}
         for s in program.stored_functions:
-            stored.setdefault(s.field, set()).add(s.function)
+            have = stored.setdefault(s.field, set())
+            if s.other or have is None:
+                stored[s.field] = None
+            elif s.param >= 0:
+                have |= passed.get((s.function, s.param), set())
+            else:
+                have.add(s.function)
         self.pointer: dict[str, list] = {}
         for ic in program.indirect_calls:
-            targets = stored.get(ic.field, set()) if ic.field else set()
-            self.pointer.setdefault(ic.function, []).append((ic, sorted(targets)))
+            targets = stored.get(ic.field, set()) if ic.field else None
+            self.pointer.setdefault(ic.function, []).append((ic, targets))
 
     def name(self, usr: str) -> str:
         f = self.p.functions.get(usr)
@@ -222,10 +237,14 @@ class _Graph:
                  f.where)] = None
         edges = list(self.callees.get(usr, []))
         for ic, targets in self.pointer.get(usr, []):
-            if not targets:
-                why[(f"{self.name(usr)} calls through the pointer `{ic.text}`, and no function "
-                     f"is known to be stored there", ic.where)] = None
-            edges += [(t, ic.where) for t in targets]
+            if targets is None:
+                what = (f"`{ic.field}` is also set from a value not known here" if ic.field
+                        else "a pointer variable or parameter")
+                why[(f"{self.name(usr)} calls through `{ic.text}`: {what}", ic.where)] = None
+                continue
+            if not targets:  # nothing is ever stored there: the call cannot happen (NULL)
+                unknown.add(f"{ic.text} (nothing stored)")
+            edges += [(t, ic.where) for t in sorted(targets)]
         for callee, where in edges:
             if callee in here:
                 cycle = [self.name(u) for u in here[here.index(callee):]] + [self.name(callee)]
