@@ -110,7 +110,8 @@ def projects() -> list[Project]:
         if not (p / "Inc").is_dir():
             continue
         lds = sorted((p / "STM32CubeIDE").glob("*.ld")) if (p / "STM32CubeIDE").is_dir() else []
-        out.append(Project(p.relative_to(DEMOS).as_posix(), src, p / "Inc", lds[0] if lds else None))
+        name = p.relative_to(DEMOS).as_posix()
+        out.append(Project(name, src, p / "Inc", lds[0] if lds else None))
     return out
 
 
@@ -182,7 +183,7 @@ def af_defines(project: Project) -> list[tuple[str, str, int, str]]:
 def other_chip_move(project: Project, f407, others) -> list[tuple[str, str]] | None:
     """Edits moving the first AF signal of main.h to a pin/AF another die has for it."""
     text = (project.inc / "main.h").read_text(errors="replace")
-    for name, macro, _, inst in af_defines(project):
+    for name, _, _, inst in af_defines(project):
         stem = name[: -len("_AF")]
         pin_m = re.search(rf"#define\s+{stem}_PIN\s+(GPIO_PIN_\d+)", text)
         port_m = re.search(rf"#define\s+{stem}_GPIO_PORT\s+(GPIO[A-K])", text)
