@@ -51,3 +51,30 @@ def test_part_from_cubemx_ioc(tmp_path: Path) -> None:
     assert cfg.mcu == "STM32F407VGTx" and cfg.mcu_source.endswith("board.ioc")
     (tmp_path / "brickguard.toml").write_text('[target]\nmcu = "STM32F401VCTx"\n')
     assert load_config(start=tmp_path).mcu == "STM32F401VCTx"  # the file wins
+
+
+def test_errata_data_is_complete() -> None:
+    """Every erratum says what goes wrong, the workaround, and where the HAL applies it; the
+    checked ones say which register write and which accesses they are about."""
+    from brickguard.chip.errata import errata
+
+    found = errata()
+    assert {e.id for e in found} >= {"rcc-clock-enable-delay", "pwr-dbp-delay"}
+    for e in found:
+        assert e.title and e.description and e.workaround and e.hal, e.id
+        if e.checked:
+            assert e.block and e.register and e.bit and e.readback, e.id
+    rcc = next(e for e in found if e.id == "rcc-clock-enable-delay")
+    assert rcc.sheet("STM32F407VGTx") == "ES0182" and rcc.sheet("STM32F401VCTx") == ""
+
+
+def test_clock_limits_cite_their_sources() -> None:
+    from brickguard.chip.clock import line_for, lines
+
+    assert all(ln.source.startswith("RM0") for ln in lines())
+    f407 = line_for("STM32F407VGTx")
+    assert f407 is not None and f407.apb1_max == 42
+    assert f407.required_wait_states(168, 3300) == (5, [30, 60, 90, 120, 150, 168])
+    assert f407.required_wait_states(168, 2000)[0] == -1  # over 1.8-2.1 V's 160 MHz
+    assert f407.required_wait_states(100, 1500) is None  # no such supply range
+    assert line_for("STM32F411CEUx").sysclk_max["1"] == 100

@@ -47,7 +47,8 @@ WATCHED_CALLS = {
 }
 # Register blocks whose accesses are recorded (GPIOx, RCC, FLASH, PWR) and, for the errata rule,
 # any peripheral instance (an upper-case name ending in a digit: I2C1, USART6, TIM10).
-_BLOCK = re.compile(r"^(GPIO[A-K]|RCC|FLASH|PWR|[A-Z][A-Z0-9_]*[0-9]|ADC|DAC|SDIO|DCMI|ETH|RNG)$")
+_BLOCK = re.compile(
+    r"^(GPIO[A-K]|RCC|FLASH|PWR|RTC|BKPSRAM|[A-Z][A-Z0-9_]*[0-9]|ADC|DAC|SDIO|DCMI|ETH|RNG)$")
 # Macro uses that are recorded: clock enables, regulator and latency set-up, AF and instance names.
 _MACRO = re.compile(
     r"^(__HAL_RCC_\w+_CLK_ENABLE|__HAL_PWR_VOLTAGESCALING_CONFIG|__HAL_FLASH_SET_LATENCY"

@@ -56,14 +56,15 @@ class Line:
     source: str
 
     def required_wait_states(self, hclk_mhz: float, vdd_mv: int) -> tuple[int, list[int]] | None:
-        """(wait states needed at this HCLK and supply, the ceilings of that supply range)."""
+        """(wait states needed at this HCLK and supply, the ceilings of that supply range);
+        -1 wait states when the HCLK is above the range's highest ceiling."""
         for ws in self.wait_states:
             lo, hi = ws["mv"]
             if lo <= vdd_mv <= hi:
                 for n, ceiling in enumerate(ws["max"]):
                     if hclk_mhz <= ceiling:
                         return n, ws["max"]
-                return len(ws["max"]), ws["max"]
+                return -1, ws["max"]
         return None
 
 
@@ -220,7 +221,11 @@ def _system(program: Program, clk: HwCall, oscs: list[HwCall], hse: int | None, 
     vdd = program.config.vdd_mv
     if "HCLK" in f and latency is not None:
         need = line.required_wait_states(f["HCLK"] / 1e6, vdd)
-        if need is not None and latency < need[0]:
+        if need is not None and need[0] < 0:
+            tree.problems.append(Problem(
+                "BG310", f"HCLK {_mhz(f['HCLK'])} is over the {need[1][-1]} MHz the flash "
+                f"allows at {vdd / 1000:g} V", clk.where))
+        elif need is not None and latency < need[0]:
             n, ceilings = need
             tree.problems.append(Problem(
                 "BG311", f"FLASH_LATENCY_{latency} at HCLK {_mhz(f['HCLK'])} and "

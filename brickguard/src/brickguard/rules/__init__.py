@@ -17,6 +17,7 @@ from brickguard.rules import (
     clock_out_of_range,
     dma_buffer_placement,
     dma_cache_maintenance,
+    errata_clock_enable_delay,
     flash_wait_states,
     frontend_diagnostic,
     gpio_clock_disabled,
@@ -70,6 +71,7 @@ _MODULES = (
     gpio_clock_disabled,  # BG305
     clock_out_of_range,  # BG310
     flash_wait_states,  # BG311
+    errata_clock_enable_delay,  # BG320
     # BG5xx: DMA and data cache
     dma_cache_maintenance,  # BG501
     dma_buffer_placement,  # BG502
