@@ -57,7 +57,7 @@ MCU = "STM32F407VGTx"
 OTHER_PARTS = ("STM32F401VCTx", "STM32F411VETx", "STM32F412VGTx", "STM32F413VHTx",
                "STM32F446VETx", "STM32F469VITx")
 GCC_FLAGS = ["-O0", "-mcpu=cortex-m4", "-mthumb", "-mfloat-abi=hard", "-mfpu=fpv4-sp-d16"]
-HW = ("BG30", "BG31", "BG51")
+HW = ("BG30", "BG31", "BG32", "BG51")
 OWNER = {"wrong-af": "BG301", "other-chip-af": "BG301", "pin-twice": "BG303",
          "plln": "BG310", "apb1": "BG310", "latency": "BG311", "stack": "BG510"}
 BSP = """\

@@ -264,8 +264,35 @@ class PassedFunction:
     function: str  # USR of the function passed
 
 
+@dataclass(kw_only=True)
+class HardwareFacts:
+    """The hardware rules' facts (hwfacts.py, and the pointer calls bodies.py sees): BG3xx and
+    the stack depth. A unit has its own; the program model merges them (``add_hardware``)."""
+
+    hw_calls: list[HwCall] = field(default_factory=list)
+    registers: list[RegisterAccess] = field(default_factory=list)
+    macro_uses: list[MacroUse] = field(default_factory=list)
+    indirect_calls: list[IndirectCall] = field(default_factory=list)
+    stored_functions: list[StoredFunction] = field(default_factory=list)
+    passed_functions: list[PassedFunction] = field(default_factory=list)
+    constants: dict[str, Value] = field(default_factory=dict)  # HSE_VALUE... as the code sees it
+
+    def add_hardware(self, other: HardwareFacts) -> None:
+        """Another unit's facts; a header's pointer call, seen from every unit, is kept once."""
+        self.hw_calls.extend(other.hw_calls)
+        self.registers.extend(other.registers)
+        self.macro_uses.extend(other.macro_uses)
+        self.stored_functions.extend(other.stored_functions)
+        self.passed_functions.extend(other.passed_functions)
+        for name, value in other.constants.items():
+            self.constants.setdefault(name, value)
+        seen = {(ic.function, ic.where) for ic in self.indirect_calls}
+        self.indirect_calls.extend(ic for ic in other.indirect_calls
+                                   if (ic.function, ic.where) not in seen)
+
+
 @dataclass
-class UnitFacts:
+class UnitFacts(HardwareFacts):
     file: str
     functions: list[FunctionFact] = field(default_factory=list)
     objects: list[ObjectFact] = field(default_factory=list)
@@ -276,11 +303,3 @@ class UnitFacts:
     diagnostics: list[DiagnosticFact] = field(default_factory=list)
     priorities: list[PriorityFact] = field(default_factory=list)
     lines: int = 0
-    # The hardware rules' facts (hwfacts.py): BG3xx and the stack depth.
-    hw_calls: list[HwCall] = field(default_factory=list)
-    registers: list[RegisterAccess] = field(default_factory=list)
-    macro_uses: list[MacroUse] = field(default_factory=list)
-    indirect_calls: list[IndirectCall] = field(default_factory=list)
-    stored_functions: list[StoredFunction] = field(default_factory=list)
-    passed_functions: list[PassedFunction] = field(default_factory=list)
-    constants: dict[str, Value] = field(default_factory=dict)  # HSE_VALUE... as the unit sees them

@@ -54,16 +54,10 @@ from brickguard.facts import (
     CallFact,
     DiagnosticFact,
     FunctionFact,
-    HwCall,
-    IndirectCall,
-    MacroUse,
+    HardwareFacts,
     ObjectFact,
-    PassedFunction,
-    RegisterAccess,
     SectionIssue,
-    StoredFunction,
     UnitFacts,
-    Value,
     irq_key,
     join_paths,
 )
@@ -108,7 +102,7 @@ class Access:
 
 
 @dataclass
-class Program:
+class Program(HardwareFacts):  # the hardware facts (BG3xx, stack depth): every unit's merged
     config: Config  # the configuration the program was built (and its analyses run) under
     objects: dict[str, ObjectFact] = field(default_factory=dict)
     functions: dict[str, FunctionFact] = field(default_factory=dict)
@@ -122,14 +116,6 @@ class Program:
     # IRQ name without its suffix ("USART1") -> the priority the code sets it to with constants
     # (None: set to different values in different places, so not known).
     priorities: dict[str, int | None] = field(default_factory=dict)
-    # The hardware facts (hwfacts.py), every unit's merged: BG3xx and the stack depth.
-    hw_calls: list[HwCall] = field(default_factory=list)
-    registers: list[RegisterAccess] = field(default_factory=list)
-    macro_uses: list[MacroUse] = field(default_factory=list)
-    indirect_calls: list[IndirectCall] = field(default_factory=list)
-    stored_functions: list[StoredFunction] = field(default_factory=list)
-    passed_functions: list[PassedFunction] = field(default_factory=list)
-    constants: dict[str, Value] = field(default_factory=dict)
 
     @classmethod
     def build(cls, units: Iterable[UnitFacts], config: Config) -> Program:
@@ -139,7 +125,6 @@ class Program:
         calls: dict[tuple, CallFact] = {}
         issues: dict[tuple, SectionIssue] = {}
         entry_facts = []
-        indirect: dict[tuple, IndirectCall] = {}
         for u in units:
             for f in u.functions:
                 p.functions.setdefault(f.usr, f)
@@ -155,15 +140,7 @@ class Program:
             for s in u.section_issues:
                 issues.setdefault((s.kind, s.where), s)
             entry_facts.extend(u.entries)
-            p.hw_calls.extend(u.hw_calls)
-            p.registers.extend(u.registers)
-            p.macro_uses.extend(u.macro_uses)
-            p.stored_functions.extend(u.stored_functions)
-            p.passed_functions.extend(u.passed_functions)
-            for name, value in u.constants.items():
-                p.constants.setdefault(name, value)
-            for ic in u.indirect_calls:
-                indirect.setdefault((ic.function, ic.where), ic)
+            p.add_hardware(u)
             for pf in u.priorities:
                 key = irq_key(pf.irq)
                 old = p.priorities.get(key, pf.priority)
@@ -185,7 +162,6 @@ class Program:
             for n in (c.callee_name,)
         ]
         p.section_issues = list(issues.values())
-        p.indirect_calls = list(indirect.values())
         p._find_entries(config, entry_facts, resolve)
         p._reach()
         p._protect()
