@@ -320,30 +320,44 @@ class HardwareWalker:
             self.walk(init[-1])
 
     def init_list(self, h: int, prefix: str, rtype, e: Cursor) -> None:
-        """``= {0}``: every field 0; ``{.Pin = X, ...}`` / positional: those fields (libclang
-        lists a C initialiser's values in field order, designated or not)."""
-        items = list(e.get_children())
-        fields = list(rtype.get_fields())
-        zero_all = len(items) <= 1 and all(evaluate(self.tokens(i)) == 0 for i in items)
-        for n, f in enumerate(fields):
-            name = f"{prefix}{f.spelling}"
-            ft = f.type.get_canonical()
-            if ft.kind == TypeKind.RECORD:
-                sub = _strip(items[n]) if n < len(items) and not zero_all else None
-                if sub is not None and sub.kind == K.INIT_LIST_EXPR:
-                    self.init_list(h, name + ".", ft, sub)
-                elif zero_all:
-                    self.zero(h, name + ".", ft)
+        """``= {0}``: every field 0; ``{.Pin = X, .PLL = {.PLLN = 336}}`` or positional
+        ``{X, Y}``: those fields, read from the initialiser's text (libclang does not expose
+        the designators)."""
+        toks = self.tokens(e)
+        if len(toks) < 2 or toks[0] != "{" or toks[-1] != "}":
+            return
+        self.init_tokens(h, prefix, rtype, toks[1:-1])
+
+    def init_tokens(self, h: int, prefix: str, rtype, toks: list[str]) -> None:
+        items, cur, level = [], [], 0
+        for w in toks:
+            if w == "," and level == 0:
+                items.append(cur)
+                cur = []
                 continue
-            if zero_all:
-                self.fields[h][name] = _Field(Value(0, (), "0"), tuple(self.path))
-            elif n < len(items):
-                item = items[n]
-                if item.kind == K.INIT_LIST_EXPR or item.kind.is_unexposed():
-                    toks = self.tokens(item)
-                    if not toks:
-                        continue  # an implicit zero of a designated initialiser
-                self.fields[h][name] = _Field(self.m.value(self.tokens(item)), tuple(self.path))
+            level += (w in "({[") - (w in ")}]")
+            cur.append(w)
+        if cur:
+            items.append(cur)
+        fields = list(rtype.get_fields()) if rtype is not None else []
+        if len(items) == 1 and evaluate(items[0]) == 0 and rtype is not None:
+            self.zero(h, prefix, rtype)
+            return
+        for n, item in enumerate(items):
+            if len(item) > 2 and item[0] == "." and "=" in item:
+                name, value = item[1], item[item.index("=") + 1:]
+                f = next((x for x in fields if x.spelling == name), None)
+            elif n < len(fields):
+                f, value = fields[n], item
+                name = f.spelling
+            else:
+                continue
+            ftype = f.type.get_canonical() if f is not None else None
+            if value and value[0] == "{":
+                sub = ftype if ftype is not None and ftype.kind == TypeKind.RECORD else None
+                self.init_tokens(h, f"{prefix}{name}.", sub, value[1:-1])
+            elif value:
+                self.fields[h][f"{prefix}{name}"] = _Field(self.m.value(value), tuple(self.path))
 
     def zero(self, h: int, prefix: str, rtype) -> None:
         for f in rtype.get_fields():
