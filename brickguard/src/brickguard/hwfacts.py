@@ -453,7 +453,8 @@ def macro_uses(unit, macros: Macros, top: list[Cursor], functions: list[tuple[in
         f = c.location.file
         if f is None or f.name != main:
             continue
-        toks = [t.spelling for t in c.get_tokens()]
+        d = macros.get(c.spelling)
+        toks = [t.spelling for t in c.get_tokens()] if d is not None and d[0] is not None else []
         names = macros.aliases(toks if len(toks) > 1 and toks[1] == "(" else [c.spelling])
         hit = [n for n in names if _MACRO.match(n)]
         if not hit:

@@ -21,7 +21,9 @@ The entries and their limits:
   handlers of unknown priority as one level, as the program model takes them not to preempt
   each other), the deepest per level, each plus its exception frame (32 bytes, 104 with the FPU
   context, + 4 for alignment). The limit is ``[stack] main_stack``, else the linker script's
-  ``_Min_Stack_Size``, ``__stack_size__`` / ``STACK_SIZE`` symbol, or ``.stack`` section size.
+  ``_Min_Stack_Size``, ``__stack_size__`` / ``STACK_SIZE`` symbol, or ``.stack`` section size
+  (``[stack] linker_script``, else the first ``*.ld`` in the project folder or three levels
+  below it that has one).
 - each task created with a constant stack (``xTaskCreate(fn, name, depth, ...)``:
   ``depth`` words of 4 bytes): the task function's depth, plus one exception frame and the
   context the RTOS saves on the task's own stack (9 words, 25 with the FPU).
@@ -96,8 +98,10 @@ def linker_limit(program: Program) -> Limit | None:
     cfg = program.config
     if cfg.main_stack:
         return Limit(cfg.main_stack, "[stack] main_stack", None)
+    root = Path(cfg.root)  # the project's folder and three levels below it
     scripts = [cfg.linker_script] if cfg.linker_script else sorted(
-        p for p in Path(cfg.root).rglob("*.ld") if ".brickguard-cache" not in p.parts)[:20]
+        p for pattern in ("*.ld", "*/*.ld", "*/*/*.ld", "*/*/*/*.ld") for p in root.glob(pattern)
+        if ".brickguard-cache" not in p.parts)[:20]
     for script in scripts:
         try:
             text = script.read_text(encoding="utf-8", errors="replace")
