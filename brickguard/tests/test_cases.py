@@ -15,6 +15,7 @@ import pytest
 
 from brickguard.analyze import analyze
 from brickguard.config import Config, load_config
+from brickguard.toolchain import find_gcc
 
 CASES = Path(__file__).parent / "cases"
 EXPECT = re.compile(r"expect:\s*(BG\d{3}(?:\s*,\s*BG\d{3})*)")
@@ -42,6 +43,8 @@ def _expected(case: Path) -> set[tuple[str, int, str]]:
 
 
 def _config(case: Path) -> Config:
+    if case.parent.name in ("bg510", "bg511") and find_gcc() is None:
+        pytest.skip("the stack-depth cases need arm-none-eabi-gcc (.ci/run installs it)")
     folder = case if case.is_dir() else case.parent
     if (folder / "brickguard.toml").is_file():
         cfg = load_config(folder / "brickguard.toml")
