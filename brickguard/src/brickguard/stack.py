@@ -279,10 +279,13 @@ def _fpu(program: Program) -> bool:
 
 
 def handlers(program: Program) -> list[tuple[str, Context]]:
-    """Interrupt handlers proper: by name, attribute or vector table (not the HAL callbacks
-    they call, nor functions reached from assembly, which their handler's depth includes)."""
+    """Interrupt handlers proper: by name, attribute or vector table, and called by no code
+    (not HAL_UART_IRQHandler, which USART2_IRQHandler calls; nor the HAL callbacks, nor
+    functions reached from assembly: their handler's depth includes them)."""
+    called = {c.callee for c in program.calls}  # HAL_UART_IRQHandler: called by the vector's
     return [(usr, ctx) for usr, ctx in program.entries.items()
-            if ctx.is_interrupt and not ctx.how.startswith(("HAL callback", "called from"))]
+            if ctx.is_interrupt and usr not in called
+            and not ctx.how.startswith(("HAL callback", "called from"))]
 
 
 def stack_report(program: Program) -> StackReport:

@@ -48,6 +48,7 @@ class PinConfig:
     function: str  # the configuring function's USR
     via: str  # "HAL_GPIO_Init", "LL_GPIO_SetAFPin_0_7", "GPIOB->AFR[0]"
     offset: int
+    all_pins: bool = False  # one configuration of the port's 16 pins (GPIO_PIN_All)
 
     @property
     def drives(self) -> bool:
@@ -136,7 +137,8 @@ def _configs(program: Program):
             for bit in range(16):
                 if pin.value >> bit & 1:
                     yield PinConfig(port, port_pin(port, bit), kind, af, macro, owner,
-                                    call.where, call.function, call.callee, call.offset)
+                                    call.where, call.function, call.callee, call.offset,
+                                    pin.value & 0xFFFF == 0xFFFF)
         elif call.callee.startswith("LL_GPIO_SetAFPin_") and len(call.args) == 3:
             port, pin, alt = _port(call.args[0].names), call.args[1], call.args[2]
             if port is None or pin.value is None or alt.value is None:

@@ -1,4 +1,8 @@
-"""BG302: a pin that the part does not have in its package (PI0 on a 100-pin STM32F407)."""
+"""BG302: a pin that the part does not have in its package (PI0 on a 100-pin STM32F407).
+
+Parking every pin of a port in analog mode (``GPIO_PIN_All``, the low-power idiom of ST's own
+examples) is not reported: it drives and reads nothing, and is harmless on a port the package
+does not bond out."""
 
 from __future__ import annotations
 
@@ -19,7 +23,7 @@ def check(program: Program, config: Config) -> Iterable[Finding]:
     seen = set()
     ports = sorted({p[1] for p in data.pins})
     for c in program.chip.configs:
-        if c.pin in data.pins or (c.pin, c.where) in seen:
+        if c.pin in data.pins or (c.pin, c.where) in seen or (c.mode == "analog" and c.all_pins):
             continue
         seen.add((c.pin, c.where))
         same_port = sorted((p for p in data.pins if p[1] == c.pin[1]), key=pin_sort_key)

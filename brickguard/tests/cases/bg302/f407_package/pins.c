@@ -23,3 +23,14 @@ void from_a_bigger_board(void)
     g.Pin = GPIO_PIN_2;                    /* PH2 is not */
     HAL_GPIO_Init(GPIOH, &g);   /* expect: BG302 */
 }
+
+void low_power_park_all(void)
+{
+    GPIO_InitTypeDef g = {0};
+    __HAL_RCC_GPIOF_CLK_ENABLE();
+    g.Pin = GPIO_PIN_All;                  /* every pin analog: harmless on an absent port */
+    g.Mode = GPIO_MODE_ANALOG;
+    HAL_GPIO_Init(GPIOF, &g);
+    g.Mode = GPIO_MODE_OUTPUT_PP;          /* but driving them is not */
+    HAL_GPIO_Init(GPIOF, &g);   /* expect: BG302 */
+}
