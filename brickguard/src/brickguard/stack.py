@@ -280,11 +280,12 @@ def _fpu(program: Program) -> bool:
 
 def handlers(program: Program) -> list[tuple[str, Context]]:
     """Interrupt handlers proper: by name, attribute or vector table, and called by no code
-    (not HAL_UART_IRQHandler, which USART2_IRQHandler calls; nor the HAL callbacks, nor
-    functions reached from assembly: their handler's depth includes them)."""
+    (not HAL_UART_IRQHandler, which USART2_IRQHandler calls; no ``HAL_*`` function, which the
+    CMSIS vector names never are; nor the HAL callbacks, nor functions reached from assembly:
+    their handler's depth includes them)."""
     called = {c.callee for c in program.calls}  # HAL_UART_IRQHandler: called by the vector's
     return [(usr, ctx) for usr, ctx in program.entries.items()
-            if ctx.is_interrupt and usr not in called
+            if ctx.is_interrupt and usr not in called and not ctx.name.startswith("HAL_")
             and not ctx.how.startswith(("HAL callback", "called from"))]
 
 
