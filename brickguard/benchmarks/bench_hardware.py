@@ -3,7 +3,7 @@ STM32F4-Discovery examples, clean and mutated; and how fast one part's pin data 
 
 Run from the repository root:
 
-    .venv/bin/python brickguard/benchmarks/bench_hardware.py [--quick] [--format json]
+    .venv/bin/python brickguard/benchmarks/bench_hardware.py [--quick] [--only UART] [--format json]
 
 The examples run on real boards, so every pin, clock and stack configuration in them must check
 clean: any BG3xx/BG51x warning or error there is a false positive. Then one value at a time is
@@ -206,6 +206,7 @@ def other_chip_move(project: Project, f407, others) -> list[tuple[str, str]] | N
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="the first 6 examples only")
+    ap.add_argument("--only", default="", help="the examples whose name contains this")
     ap.add_argument("--format", choices=("text", "json"), default="text")
     args = ap.parse_args()
     if not DEMOS.is_dir() or not PINS.is_dir():
@@ -222,7 +223,8 @@ def main() -> int:
     print(f"pin data of {MCU}: {cold * 1000:.0f} ms from ST's XML (no cache), "
           f"{warm * 1000:.0f} ms from the cache (min of 5); target < 500 ms")
     others = [load_pin_data(PINS, p) for p in OTHER_PARTS]
-    todo = projects()[:6] if args.quick else projects()
+    todo = [p for p in projects() if args.only in p.name]
+    todo = todo[:6] if args.quick else todo
     clean_fp, notes, rows = [], [], []
     tried = hit = 0
     misses = []
