@@ -15,6 +15,7 @@ import pytest
 
 from brickguard.analyze import analyze
 from brickguard.config import Config, load_config
+from brickguard.toolchain import find_gcc
 
 CASES = Path(__file__).parent / "cases"
 EXPECT = re.compile(r"expect:\s*(BG\d{3}(?:\s*,\s*BG\d{3})*)")
@@ -42,11 +43,16 @@ def _expected(case: Path) -> set[tuple[str, int, str]]:
 
 
 def _config(case: Path) -> Config:
+    if case.parent.name in ("bg510", "bg511") and find_gcc() is None:
+        pytest.skip("the stack-depth cases need arm-none-eabi-gcc (.ci/run installs it)")
     folder = case if case.is_dir() else case.parent
     if (folder / "brickguard.toml").is_file():
         cfg = load_config(folder / "brickguard.toml")
     else:
         cfg = Config(root=folder)
+    shared = [p for p in [*cfg.include, cfg.pin_data] if p is not None and "shared" in p.parts]
+    if any(not p.is_dir() for p in shared):
+        pytest.skip("../shared/firmware (the HAL headers, the pin data) is absent")
     cfg.include = [*cfg.include, CASES / "include"]
     cfg.jobs = 1  # the suite runs many tiny cases: a process pool per case costs more than it saves
     return cfg

@@ -8,10 +8,11 @@ first, as its headers would in a real project.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
-from builders import TEST_SDK, fixture_config, isolate_sdk_cache
+from builders import CASES, TEST_SDK, fixture_config, isolate_sdk_cache
 
 from brickguard.analyze import analyze
 from brickguard.demos.model import DemosSpec
@@ -65,6 +66,9 @@ uint8_t buf[4];
 GPIO_InitTypeDef pins;
 """
 RULES = [r for r in all_rules() if r.id.startswith("BG")]
+# The hardware rules' examples (BG3xx) use the real STM32F4 HAL headers and ST's pin data.
+FIRMWARE = Path(__file__).resolve().parents[3] / "shared" / "firmware"
+HAL_INCLUDE = ("stm32f4/hal/Inc", "stm32f4/cmsis_device/Include", "cmsis_core/CMSIS/Core/Include")
 
 
 def _run(rule: Rule, code: str, tmp_path: Path) -> set[str]:
@@ -79,6 +83,15 @@ def _run(rule: Rule, code: str, tmp_path: Path) -> set[str]:
         cfg.demos = DemosSpec((DEMOS / "examples",))
         cfg.collect_uses = True
         text = f"{DEMO_PLATFORM}{code}\n"
+    elif rule.id.startswith("BG3"):
+        if not (FIRMWARE / "pins" / "stm32").is_dir():
+            pytest.skip(f"{FIRMWARE}: the shared firmware (HAL headers, pin data) is absent")
+        cfg.include = [CASES / "include_hal", *(FIRMWARE / p for p in HAL_INCLUDE)]
+        # BG304's example is code drafted against an STM32F429's header, for an F407 board.
+        cfg.defines = ["STM32F429xx" if rule.id == "BG304" else "STM32F407xx", "USE_HAL_DRIVER"]
+        if rule.id != "BG300":
+            cfg.mcu, cfg.pin_data = "STM32F407VGTx", FIRMWARE / "pins" / "stm32"
+        text = f'#include "stm32f4xx_hal.h"\n{code}\n'
     elif rule.id == "BG000":
         # The good example names the include folder in the configuration: give it one.
         (tmp_path / "Core" / "Inc").mkdir(parents=True, exist_ok=True)
@@ -95,6 +108,11 @@ def _run(rule: Rule, code: str, tmp_path: Path) -> set[str]:
         text = f"{PLATFORM}{code}\n"
     else:
         text = f"{PLATFORM}{code}\n"
+    if rule.id.startswith("BG51"):  # the stack rules' examples name their settings
+        if m := re.search(r"main_stack = (\d+)", code):
+            cfg.main_stack = int(m.group(1))
+        if m := re.search(r'gcc = \\?"([^"\\]+)', code):
+            cfg.stack_gcc = m.group(1)
     source = tmp_path / "example.c"
     source.write_text(text)
     return {f.rule for f in analyze([source], cfg).findings}

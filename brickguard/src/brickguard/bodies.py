@@ -27,10 +27,14 @@ from brickguard.facts import (
     AccessKind,
     CallFact,
     EntryFact,
+    IndirectCall,
     ObjectFact,
+    PassedFunction,
     PriorityFact,
     SectionIssue,
+    StoredFunction,
     Where,
+    c_int,
     irq_key,
     join_paths,
 )
@@ -107,6 +111,9 @@ class BodyWalker:
         self.calls: dict[int, CallFact] = {}
         self.entries: list[EntryFact] = []
         self.priorities: list[PriorityFact] = []
+        self.indirect: list[IndirectCall] = []  # calls through pointers (the stack depth)
+        self.stored: list[StoredFunction] = []  # functions stored into struct fields
+        self.passed: list[PassedFunction] = []  # functions passed as arguments
         self.sections = Sections(unit.enters, unit.exits, unit.pairs, unit.handover)
         self.targets: list[_Target] = []
         self.gotos: dict[str, set] = {}
@@ -356,6 +363,8 @@ class BodyWalker:
                 lhs = _strip(ch[0])
                 if lhs.kind == K.DECL_REF_EXPR:
                     self.note_pointer(lhs.referenced, ch[1])
+                elif lhs.kind == K.MEMBER_REF_EXPR:
+                    self.note_stored(lhs.spelling, ch[1])
                 mark = len(self.recent)
                 states = self.expr(ch[1], states, READ, None, start)
                 reads = {
@@ -430,9 +439,21 @@ class BodyWalker:
             # In a loop the call may also come before anything earlier in the loop body.
             earliest = old.earliest if old is not None else (self.loops[0] if self.loops else seq)
             targets = old.targets if old is not None else self.arg_targets(args)
+            if old is None:
+                for n, a in enumerate(args):
+                    fa = _strip(a)
+                    if fa.kind == K.UNARY_OPERATOR:
+                        fa = _strip(_first(fa))
+                    r = fa.referenced if fa.kind == K.DECL_REF_EXPR else None
+                    if r is not None and r.kind == K.FUNCTION_DECL:
+                        self.passed.append(PassedFunction(ref.get_usr(), n, r.get_usr()))
             self.calls[key] = CallFact(
                 self.usr, ref.get_usr(), name, where, prot, argf, seq, earliest, targets
             )
+        elif ref is None or ref.kind in (K.VAR_DECL, K.PARM_DECL, K.FIELD_DECL):
+            field_name = ref.spelling if ref is not None and ref.kind == K.FIELD_DECL else ""
+            text = self.text(next(iter(c.get_children()), c), name or "?")
+            self.indirect.append(IndirectCall(self.usr, where, text, field_name))
         if name in self.u.priority_setters:
             self.priority(name, args, where)
         if (name in self.u.mask_on or name in self.u.mask_off) and args:
@@ -648,6 +669,22 @@ class BodyWalker:
             self.spoiled.add(var.hash)
         self.points[var.hash] = got
 
+    def note_stored(self, field_name: str, rhs: Cursor) -> None:
+        """``h->XferCpltCallback = f``: a call through that field may reach f (stack depth)."""
+        e = _strip(rhs)
+        if e.kind == K.UNARY_OPERATOR:
+            e = _strip(_first(e))
+        ref = e.referenced if e.kind == K.DECL_REF_EXPR else None
+        if ref is not None and ref.kind == K.FUNCTION_DECL:
+            self.stored.append(StoredFunction(field_name, ref.get_usr(), ref.spelling))
+        elif ref is not None and ref.kind == K.PARM_DECL and ref.hash in self.params:
+            self.stored.append(StoredFunction(field_name, self.usr, self.name,
+                                              param=self.params[ref.hash]))
+        elif e.kind != K.INTEGER_LITERAL and rhs.type.get_canonical().kind == TypeKind.POINTER \
+                and rhs.type.get_canonical().get_pointee().kind in (
+                    TypeKind.FUNCTIONPROTO, TypeKind.FUNCTIONNOPROTO) and not _is_null(e):
+            self.stored.append(StoredFunction(field_name, self.usr, self.name, other=True))
+
     def target_of(self, rhs: Cursor) -> tuple[ObjectFact, tuple[str, ...]] | None:
         """``&g``, ``&g.f``, ``&g[2]`` or an array ``g`` (its first element): the global and the
         path; None for anything else."""
@@ -690,13 +727,24 @@ def _const_int(c: Cursor) -> int | None:
     if c.kind == K.INTEGER_LITERAL:
         toks = [t.spelling for t in c.get_tokens()]
         try:
-            return int(toks[0].rstrip("uUlL"), 0) if toks else None
+            return c_int(toks[0]) if toks else None
         except ValueError:
             return None
     ref = c.referenced if c.kind == K.DECL_REF_EXPR else None
     if ref is not None and ref.kind == K.ENUM_CONSTANT_DECL:
         return ref.enum_value
     return None
+
+
+def _is_null(c: Cursor) -> bool:
+    """``NULL`` / ``0`` / ``(void *)0``: an integer literal under its casts (stored into a
+    function pointer, no literal but 0 is meaningful; inside a macro its text is not known)."""
+    while c.kind in (*TRANSPARENT, K.CSTYLE_CAST_EXPR):
+        ch = list(c.get_children())
+        if not ch:
+            return False
+        c = ch[-1]
+    return c.kind == K.INTEGER_LITERAL and _const_int(c) in (0, None)
 
 
 def _always(cond: Cursor) -> bool:

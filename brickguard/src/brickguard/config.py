@@ -47,6 +47,20 @@ masks = [["HAL_NVIC_DisableIRQ", "HAL_NVIC_EnableIRQ"]]   # mask/unmask one IRQn
 handover = ["xPortStartScheduler"]   # calls that take open sections over (scheduler start)
 replace = false
 
+[target]                          # (continued) the chip: BG3xx (chip/)
+mcu = "STM32F407VGTx"             # ST's part name; else read from a CubeMX .ioc in the project
+pin_data = "../shared/firmware/pins/stm32"   # the vendor's pin data (ST: STM32_open_pin_data)
+vendor = "st"                     # whose pin-data format pin_data is
+vdd_mv = 3300                     # the supply: the flash wait states depend on it (BG311)
+hse_hz = 8000000                  # the crystal, when HSE_VALUE is not visible to the parser
+
+[stack]                           # BG510-BG512: worst-case stack depth with -fstack-usage
+enabled = true                    # false: not checked (then nothing is reported)
+gcc = "arm-none-eabi-gcc"         # the cross compiler (default: found on PATH)
+flags = ["-O2"]                   # its flags besides the project's -I/-D (default -O0 -mcpu=...)
+main_stack = 1024                 # bytes; default: the linker script's _Min_Stack_Size,
+linker_script = "STM32F407VGTX_FLASH.ld"   # __stack_size__ or .stack section (found if absent)
+
 [target]                          # (continued) platform profiles: see profiles.py
 profile = "freertos"              # or a list, e.g. ["cmsis", "freertos"]; default: all built in
 profile_files = ["my_rtos.toml"]  # extra profile files with the same layout
@@ -95,6 +109,7 @@ it: ``m = __get_PRIMASK(); __disable_irq(); ...; __set_PRIMASK(m);`` is one bala
 
 from __future__ import annotations
 
+import os
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -217,6 +232,19 @@ class Config:
     demos: DemosSpec | None = None
     collect_uses: bool = False  # the front end records API uses (set by [demos] and the miner)
     uses_only: bool = False  # ... and nothing else (the demo miner)
+    # The chip (BG3xx): the part, where its pin data is, the supply; see chip/.
+    mcu: str | None = None
+    mcu_source: str = ""  # where the part name came from: "brickguard.toml", "x.ioc"
+    pin_data: Path | None = None
+    vendor: str = "st"
+    vdd_mv: int = 3300
+    hse_hz: int | None = None
+    # Stack depth (BG510-BG512): see stack.py.
+    stack: bool = True
+    stack_gcc: str | None = None
+    stack_flags: list[str] | None = None
+    main_stack: int | None = None
+    linker_script: Path | None = None
 
     def has_dcache(self) -> bool:
         """Whether the target has a data cache that DMA bypasses (BG501/BG502 apply)."""
@@ -249,6 +277,21 @@ class TargetTable:
     profile: str | list[str] | None = None
     profile_files: list[str] = field(default_factory=list)
     compiler: str | None = None
+    mcu: str | None = None
+    pin_data: str | None = None
+    vendor: Literal["st"] = "st"
+    vdd_mv: int = checked(lambda n: 1700 <= n <= 3600, "a supply in mV, 1700 to 3600",
+                          default=3300)
+    hse_hz: int | None = checked(lambda n: n > 0, "a frequency in Hz", default=None)
+
+
+@dataclass(frozen=True)
+class StackTable:
+    enabled: bool = True
+    gcc: str | None = None
+    flags: list[str] | None = None
+    main_stack: int | None = checked(lambda n: n > 0, "a size in bytes", default=None)
+    linker_script: str | None = None
 
 
 @dataclass(frozen=True)
@@ -324,6 +367,7 @@ class ConfigFile:
     critical: CriticalTable = field(default_factory=CriticalTable)
     dma: DmaTable = field(default_factory=DmaTable)
     misra: MisraTable = field(default_factory=MisraTable)
+    stack: StackTable = field(default_factory=StackTable)
     rules: RulesTable = field(default_factory=RulesTable)
     sdk: SdkTable | list[SdkTable] | None = None  # [sdk] or [[sdk]]: see sdk/spec.py
     soak: SoakTable | None = None  # see soak/settings.py
@@ -347,7 +391,9 @@ def load_config(path: Path | None = None, start: Path | None = None) -> Config:
         candidate = folder / CONFIG_NAME
         if candidate.is_file():
             return _from_file(candidate)
-    return Config(root=here)
+    cfg = Config(root=here)
+    _chip(cfg, TargetTable(), lambda p: Path(p))
+    return cfg
 
 
 def _from_file(path: Path) -> Config:
@@ -402,6 +448,11 @@ def config_from_dict(data: dict[str, Any], root: Path, source: Path | None = Non
     cfg.cppcheck = file.misra.cppcheck if file.misra.cppcheck is not None else cfg.cppcheck
     cfg.misra_flags = list(file.misra.flags)
     cfg.misra_vendor = file.misra.vendor
+    _chip(cfg, target, rel)
+    st = file.stack
+    cfg.stack, cfg.stack_gcc, cfg.stack_flags = st.enabled, st.gcc, st.flags
+    cfg.main_stack = st.main_stack
+    cfg.linker_script = rel(st.linker_script) if st.linker_script else None
     cfg.sdks = specs_from_config(file.sdk, root, where) if file.sdk is not None else []
     cfg.soak = file.soak
     if file.demos is not None:
@@ -463,3 +514,42 @@ def _platform(cfg: Config, file: ConfigFile, rel: Callable[[str], Path], where: 
     cfg.platform = plat
     cfg.dcache = file.dma.dcache
     cfg.cache_line = file.dma.cache_line or cfg.cache_line
+
+
+PIN_DATA_ENV = "BRICKGUARD_PIN_DATA"  # the pin-data folder when [target] pin_data is not given
+
+
+def _chip(cfg: Config, target: TargetTable, rel: Callable[[str], Path]) -> None:
+    """The part: [target] mcu, else the Mcu.UserName / Mcu.Name of a CubeMX .ioc file in the
+    project (its folder or one level below); the pin data: [target] pin_data, else
+    $BRICKGUARD_PIN_DATA."""
+    cfg.vendor, cfg.vdd_mv, cfg.hse_hz = target.vendor, target.vdd_mv, target.hse_hz
+    if target.mcu:
+        cfg.mcu, cfg.mcu_source = target.mcu, str(cfg.source or CONFIG_NAME)
+    else:
+        found = find_ioc_mcu(cfg.root)
+        if found is not None:
+            cfg.mcu, cfg.mcu_source = found
+    if target.pin_data:
+        cfg.pin_data = rel(target.pin_data)
+    elif os.environ.get(PIN_DATA_ENV):
+        cfg.pin_data = Path(os.environ[PIN_DATA_ENV])
+
+
+def find_ioc_mcu(root: Path) -> tuple[str, str] | None:
+    """(part name, the .ioc file) from an STM32CubeMX project file: ``Mcu.UserName`` (the
+    full part, STM32F407VGTx) or else ``Mcu.Name`` (the description's name)."""
+    try:
+        candidates = sorted(root.glob("*.ioc")) + sorted(root.glob("*/*.ioc"))
+    except OSError:
+        return None
+    for ioc in candidates:
+        try:
+            text = ioc.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        keys = dict(line.split("=", 1) for line in text.splitlines() if "=" in line)
+        name = keys.get("Mcu.UserName") or keys.get("Mcu.Name")
+        if name:
+            return name.strip(), str(ioc)
+    return None

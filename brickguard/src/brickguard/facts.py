@@ -225,8 +225,117 @@ class InstanceFact:
     where: Where
 
 
+@dataclass(frozen=True, slots=True)
+class Value:
+    """A value the code gives the hardware, as the preprocessor and compiler would see it."""
+
+    value: int | None  # the constant's value (32-bit), None when it is not a constant
+    names: tuple[str, ...] = ()  # the macros it went through: ("I2Cx_SCL_AF", "GPIO_AF4_I2C1")
+    text: str = ""  # as written
+
+
+@dataclass(frozen=True, slots=True)
+class HwCall:
+    """A call the hardware rules watch (HAL_GPIO_Init, HAL_RCC_OscConfig, xTaskCreate...)."""
+
+    function: str  # the caller's USR
+    callee: str  # its name
+    where: Where
+    offset: int  # in the caller's file: orders the facts of one body
+    args: tuple[Value, ...]
+    # (argument index, field path such as "PLL.PLLN", value) of a struct passed by address
+    fields: tuple[tuple[int, str, Value], ...] = ()
+
+    def field(self, path: str, arg: int | None = None) -> Value | None:
+        return next((v for n, p, v in self.fields if p == path and arg in (None, n)), None)
+
+
+@dataclass(frozen=True, slots=True)
+class RegisterAccess:
+    """``GPIOB->AFR[1] |= ...``: an access to a register block the code names by its macro."""
+
+    function: str
+    block: str  # "GPIOB", "RCC", "I2C1"
+    register: str  # "AFR[1]", "AHB1ENR"
+    kind: str  # "read" | "write" (=) | "set" (|=) | "clear" (&=) | "rmw" (another op=)
+    value: Value | None  # what is written (for a write or read-modify-write)
+    where: Where
+    offset: int
+
+
+@dataclass(frozen=True, slots=True)
+class MacroUse:
+    """A watched macro used in the main file (a clock enable, an instance name, an AF)."""
+
+    function: str  # the USR of the function whose body uses it; "" at file scope
+    name: str  # as written: "I2Cx_SCL_GPIO_CLK_ENABLE"
+    hits: tuple[str, ...]  # the watched names it is or expands to: "__HAL_RCC_GPIOB_CLK_ENABLE"
+    args: tuple[Value, ...]
+    where: Where
+    offset: int
+
+
+@dataclass(frozen=True, slots=True)
+class IndirectCall:
+    """A call through a pointer: ``hdma->XferCpltCallback(hdma)``, ``(*fn)()``."""
+
+    function: str
+    where: Where
+    text: str  # the callee expression as written
+    field: str  # the struct field called through ("XferCpltCallback"), or "" for a variable
+
+
+@dataclass(frozen=True, slots=True)
+class StoredFunction:
+    """What is stored into a struct field that is called through (``h->XferCpltCallback = f``):
+    a function, a parameter of the storing function (``= pCallback``: whatever its callers
+    pass), or something else (``other``: not known here)."""
+
+    field: str
+    function: str  # USR of the function stored; for a parameter, the storing function's USR
+    name: str
+    param: int = -1  # >= 0: the storing function's parameter N is stored
+    other: bool = False  # neither a function nor a parameter (a variable, a table entry...)
+
+
+@dataclass(frozen=True, slots=True)
+class PassedFunction:
+    """A function handed as an argument: ``HAL_DMA_RegisterCallback(&h, ID, on_done)``."""
+
+    callee: str  # USR of the called function
+    arg: int
+    function: str  # USR of the function passed
+
+
+@dataclass(kw_only=True)
+class HardwareFacts:
+    """The hardware rules' facts (hwfacts.py, and the pointer calls bodies.py sees): BG3xx and
+    the stack depth. A unit has its own; the program model merges them (``add_hardware``)."""
+
+    hw_calls: list[HwCall] = field(default_factory=list)
+    registers: list[RegisterAccess] = field(default_factory=list)
+    macro_uses: list[MacroUse] = field(default_factory=list)
+    indirect_calls: list[IndirectCall] = field(default_factory=list)
+    stored_functions: list[StoredFunction] = field(default_factory=list)
+    passed_functions: list[PassedFunction] = field(default_factory=list)
+    constants: dict[str, Value] = field(default_factory=dict)  # HSE_VALUE... as the code sees it
+
+    def add_hardware(self, other: HardwareFacts) -> None:
+        """Another unit's facts; a header's pointer call, seen from every unit, is kept once."""
+        self.hw_calls.extend(other.hw_calls)
+        self.registers.extend(other.registers)
+        self.macro_uses.extend(other.macro_uses)
+        self.stored_functions.extend(other.stored_functions)
+        self.passed_functions.extend(other.passed_functions)
+        for name, value in other.constants.items():
+            self.constants.setdefault(name, value)
+        seen = {(ic.function, ic.where) for ic in self.indirect_calls}
+        self.indirect_calls.extend(ic for ic in other.indirect_calls
+                                   if (ic.function, ic.where) not in seen)
+
+
 @dataclass
-class UnitFacts:
+class UnitFacts(HardwareFacts):
     file: str
     functions: list[FunctionFact] = field(default_factory=list)
     objects: list[ObjectFact] = field(default_factory=list)
@@ -248,3 +357,12 @@ class UnitFacts:
     # Every macro, function and enumerator the unit's headers declare: what the SDK provides
     # (a step for an instance is only asked for when the SDK has it: no RTC_IRQn, no rule).
     names: frozenset[str] = frozenset()
+
+
+def c_int(literal: str) -> int:
+    """The value of a C integer literal: hex, binary, octal (a leading 0) or decimal, with its
+    ``u``/``l`` suffixes; ValueError when it is none of these."""
+    text = literal.rstrip("uUlL")
+    if len(text) > 1 and text[0] == "0" and text[1].isdigit():
+        return int(text, 8)
+    return int(text, 0)

@@ -60,8 +60,13 @@ from brickguard.facts import (
     ObjectFact,
     UnitFacts,
     Where,
+    c_int,
 )
+from brickguard.hwfacts import HardwareWalker, Macros, macro_uses
 from brickguard.toolchain import INSTALL_HINT, c_library
+
+# Macros whose values the clock rules read as the unit sees them.
+CONSTANTS = ("HSE_VALUE", "HSI_VALUE")
 
 K = CursorKind
 SDK_WARNINGS = {"-Wenum-conversion", "-Wint-conversion", "-Wincompatible-pointer-types"}
@@ -196,6 +201,8 @@ class UnitContext:
         self.api_macros: dict[int, tuple[str, Where]] = {}
         self._macro_values: dict[str, str] | None = None
         self._top: list[Cursor] = []
+        self._macros: Macros | None = None
+        self._bodies: list[tuple[int, int, str]] = []  # main-file function bodies: (lo, hi, USR)
 
     def source(self, name: str) -> bytes:
         if name not in self._sources:
@@ -287,6 +294,7 @@ class UnitContext:
         unit.incomplete = self.incomplete(top)
         if self.config.collect_uses:
             uses.collect(self)
+        self.hardware_constants()
         return unit
 
     def incomplete(self, top: list[Cursor]) -> list[tuple[str, int]]:
@@ -306,6 +314,19 @@ class UnitContext:
             if i < len(lines) and lines[i] <= ext.end.line:
                 out.append((c.spelling, c.location.line))
         return out
+
+    def macros(self) -> Macros:
+        if self._macros is None:
+            self._macros = Macros(self._top)
+        return self._macros
+
+    def hardware_constants(self) -> None:
+        """The watched macros used in the file and the clock constants (hwfacts.py)."""
+        unit = self.unit
+        unit.macro_uses = macro_uses(self, self.macros(), self._top, self._bodies)
+        for name in CONSTANTS:
+            if self.macros().get(name) is not None:
+                unit.constants[name] = self.macros().value([name])
 
     def function(self, c: Cursor) -> None:
         usr, name = c.get_usr(), c.spelling
@@ -330,6 +351,24 @@ class UnitContext:
         self.unit.entries.extend(w.entries)
         self.unit.section_issues.extend(w.section_issues())
         self.unit.priorities.extend(w.priorities)
+        self.unit.indirect_calls.extend(w.indirect)
+        self.unit.stored_functions.extend(w.stored)
+        self.unit.passed_functions.extend(w.passed)
+        self.hardware(c, body, usr)
+
+    def hardware(self, c: Cursor, body: Cursor, usr: str) -> None:
+        """The hardware facts of one main-file body, when its text names something watched."""
+        ext = body.extent
+        if ext.start.file is None or ext.start.file.name != self.main_file:
+            return
+        self._bodies.append((c.extent.start.offset, ext.end.offset, usr))
+        src = self.source(self.main_file)
+        if not HardwareWalker.wanted(src[ext.start.offset : ext.end.offset]):
+            return
+        hw = HardwareWalker(self, self.macros(), usr, self.main_file, src)
+        hw.walk(body)
+        self.unit.hw_calls.extend(hw.calls)
+        self.unit.registers.extend(hw.registers)
 
     def macro_calls(self, body: Cursor, w: BodyWalker, usr: str) -> list[CallFact]:
         """Watched macros used in this body, as calls by the name written (after the call the
@@ -392,7 +431,7 @@ class UnitContext:
         text = text.strip()
         lit = re.fullmatch(r"(0x[0-9a-fA-F]+|\d+)[uUlL]*", text)
         if lit:
-            return int(lit.group(1), 0)
+            return c_int(lit.group(1))
         if self._macro_values is None:
             self._macro_values = {}
             for c in self._top:

@@ -40,7 +40,12 @@ from functools import cached_property
 from brickguard import chains as _chains
 from brickguard import dma as _dma
 from brickguard import races as _races
+from brickguard import stack as _stack
 from brickguard.chains import Chain
+from brickguard.chip import clock as _clock
+from brickguard.chip import gpio as _chip
+from brickguard.chip.clock import ClockTree
+from brickguard.chip.gpio import Chip
 from brickguard.config import Config
 from brickguard.dma import DmaStart
 from brickguard.facts import (
@@ -49,6 +54,7 @@ from brickguard.facts import (
     CallFact,
     DiagnosticFact,
     FunctionFact,
+    HardwareFacts,
     ObjectFact,
     SectionIssue,
     UnitFacts,
@@ -59,6 +65,7 @@ from brickguard.findings import Finding
 from brickguard.races import Race, Shared
 from brickguard.sdk import engine as sdk_engine
 from brickguard.sdk.classify import SdkFinding
+from brickguard.stack import StackReport
 
 
 @dataclass(frozen=True)
@@ -96,7 +103,7 @@ class Access:
 
 
 @dataclass
-class Program:
+class Program(HardwareFacts):  # the hardware facts (BG3xx, stack depth): every unit's merged
     config: Config  # the configuration the program was built (and its analyses run) under
     objects: dict[str, ObjectFact] = field(default_factory=dict)
     functions: dict[str, FunctionFact] = field(default_factory=dict)
@@ -134,6 +141,7 @@ class Program:
             for s in u.section_issues:
                 issues.setdefault((s.kind, s.where), s)
             entry_facts.extend(u.entries)
+            p.add_hardware(u)
             for pf in u.priorities:
                 key = irq_key(pf.irq)
                 old = p.priorities.get(key, pf.priority)
@@ -367,6 +375,21 @@ class Program:
     def dma_starts(self) -> list[DmaStart]:
         """DMA transfers started with a known buffer (BG501, BG502)."""
         return _dma.dma_starts(self)
+
+    @cached_property
+    def chip(self) -> Chip:
+        """The target part's pin data and what the code configures on it (BG301-BG305)."""
+        return _chip.load_chip(self)
+
+    @cached_property
+    def clock_trees(self) -> list[ClockTree]:
+        """The clock set-ups the code makes with constants (BG310, BG311)."""
+        return _clock.clock_trees(self)
+
+    @cached_property
+    def stack(self) -> StackReport:
+        """Worst-case stack depth of every entry (BG510-BG512)."""
+        return _stack.stack_report(self)
 
     @cached_property
     def sdk_findings(self) -> list[tuple[UnitFacts, SdkFinding]]:

@@ -15,13 +15,18 @@ from __future__ import annotations
 
 from brickguard.rules import (
     analysis_not_run,
+    clock_out_of_range,
     demo_callback_never_called,
     demo_missing_companion,
     demo_missing_msp_step,
     demo_missing_precondition,
     dma_buffer_placement,
     dma_cache_maintenance,
+    errata_clock_enable_delay,
+    flash_wait_states,
     frontend_diagnostic,
+    gpio_clock_disabled,
+    hw_checks_skipped,
     isr_blocking_call,
     isr_nonatomic_update,
     isr_not_reentrant,
@@ -29,12 +34,19 @@ from brickguard.rules import (
     isr_shared_unprotected,
     isr_task_api,
     isr_torn_access,
+    peripheral_missing,
+    pin_alternate_function,
+    pin_double_use,
+    pin_not_in_package,
     sdk_argument_count,
     sdk_argument_type,
     sdk_other_version,
     sdk_unknown_function,
     sdk_unknown_name,
     setup_fallback,
+    stack_not_checked,
+    stack_overflow,
+    stack_unbounded,
     suppression_unknown_rule,
     unbalanced_critical_section,
 )
@@ -61,6 +73,16 @@ _MODULES = (
     sdk_unknown_name,  # BG203
     sdk_other_version,  # BG204
     sdk_argument_type,  # BG205
+    # BG3xx: hardware truth (the part's pins, peripherals and clocks)
+    hw_checks_skipped,  # BG300
+    pin_alternate_function,  # BG301
+    pin_not_in_package,  # BG302
+    pin_double_use,  # BG303
+    peripheral_missing,  # BG304
+    gpio_clock_disabled,  # BG305
+    clock_out_of_range,  # BG310
+    flash_wait_states,  # BG311
+    errata_clock_enable_delay,  # BG320
     # BG4xx: vendor-demo protocol (with [demos] set)
     demo_missing_precondition,  # BG401
     demo_missing_companion,  # BG402
@@ -69,6 +91,10 @@ _MODULES = (
     # BG5xx: DMA and data cache
     dma_cache_maintenance,  # BG501
     dma_buffer_placement,  # BG502
+    # BG51x: stack depth
+    stack_overflow,  # BG510
+    stack_unbounded,  # BG511
+    stack_not_checked,  # BG512
 )
 _RULES: list[Rule] = sorted((m.RULE for m in _MODULES), key=lambda r: r.id)
 
