@@ -52,8 +52,9 @@ test-brickguard: setup
 test: lint test-tokenpilot test-brickguard
 
 # The same without the e2e tests (real servers on loopback: gateway, simulated backends,
-# llama.cpp), for the edit-test loop: under a minute on two cores. `make test` runs them all.
-test-fast: PYTEST_SELECT = -m "not e2e"
+# llama.cpp) and the slow ones (brickguard over all of ../shared/firmware), for the edit-test
+# loop: under a minute on two cores. `make test` runs them all.
+test-fast: PYTEST_SELECT = -m "not e2e and not slow"
 test-fast: lint test-tokenpilot test-brickguard
 
 clean:

@@ -24,6 +24,7 @@ from brickguard.rules import (
     isr_shared_unprotected,
     isr_task_api,
     isr_torn_access,
+    rtos_priority_inversion,
     sdk_argument_count,
     sdk_argument_type,
     sdk_other_version,
@@ -44,6 +45,7 @@ _MODULES = (
     isr_blocking_call,  # BG110
     isr_task_api,  # BG111
     isr_not_reentrant,  # BG112
+    rtos_priority_inversion,  # BG113
     # BG2xx: SDK truth (hallucinated APIs)
     sdk_unknown_function,  # BG201
     sdk_argument_count,  # BG202
