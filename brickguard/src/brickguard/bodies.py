@@ -124,6 +124,8 @@ class BodyWalker:
         self._rhs_reads: dict[tuple[str, str], tuple[int, AccessKind]] = {}
         self.seq = 0  # program order of the facts: each new access or call takes the next number
         self.branch: list[tuple[int, int]] = []  # the if arms the walk is in: (offset, arm)
+        self.returning: set[tuple[int, int]] = set()  # if arms every path of which returns
+        self.jumps = 0  # break, continue and goto statements walked so far
         self.loop_cond = 0  # > 0 while walking a loop's condition
         self.loops: list[int] = []  # per enclosing loop, the number taken at its entry
         # Local pointers assigned the address of (a part of) a global: decl hash -> (object,
@@ -173,7 +175,10 @@ class BodyWalker:
                 fully_protected(states), (), seq, self.loops[0] if self.loops else seq)
 
     def access_facts(self) -> list[AccessFact]:
-        return list(self.accesses.values())
+        if not self.returning:
+            return list(self.accesses.values())
+        return [replace(a, exits=ex) if (ex := tuple(b for b in a.branch if b in self.returning))
+                else a for a in self.accesses.values()]
 
     def call_facts(self) -> list[CallFact]:
         return list(self.calls.values())
@@ -241,9 +246,15 @@ class BodyWalker:
         if k == K.IF_STMT:
             s = self.cond(ch[0], states, start)
             self.branch.append((start, 0))
+            jumps = self.jumps
             then = self.stmt(ch[1], s, start)
+            if s and not then and self.jumps == jumps:
+                self.returning.add((start, 0))  # every path through the arm returns
             self.branch[-1] = (start, 1)
+            jumps = self.jumps
             other = self.stmt(ch[2], s, start) if len(ch) > 2 else s
+            if s and not other and self.jumps == jumps:
+                self.returning.add((start, 1))
             self.branch.pop()
             return then | other
         if k == K.WHILE_STMT:
@@ -278,15 +289,18 @@ class BodyWalker:
             self.sections.leave(states, self.where(c))
             return EMPTY
         if k == K.BREAK_STMT:
+            self.jumps += 1
             if self.targets:
                 self.targets[-1].breaks |= states
             return EMPTY
         if k == K.CONTINUE_STMT:
+            self.jumps += 1
             loop = next((t for t in reversed(self.targets) if t.loop), None)
             if loop is not None:
                 loop.continues |= states
             return EMPTY
         if k == K.GOTO_STMT:
+            self.jumps += 1
             label = ch[0].spelling if ch else ""
             self.gotos.setdefault(label, set()).update(states)
             return EMPTY

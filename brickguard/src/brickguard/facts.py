@@ -107,6 +107,8 @@ class AccessFact:
     # > 0: protected only by BASEPRI masking (taskENTER_CRITICAL, __set_BASEPRI) of the
     # priorities >= level; a handler more urgent than that (a lower number) still fires here.
     level: int = 0
+    # The arms of `branch` every path of which returns: nothing after the arm follows it.
+    exits: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

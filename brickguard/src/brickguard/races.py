@@ -16,7 +16,8 @@ One aligned load or store of a scalar of at most a word is atomic on the target:
 is no race (the handler sees the old or the new value, both whole; the task reads one whole
 value). It takes two task accesses to break it, the unserializable access pairs of the
 atomicity-violation literature (local-remote-local), where the task's two accesses to one part
-are consecutive in its function, on one path, not both in a critical section, and a handler
+are consecutive in its function, on one path (not in two arms of an if, and not the first in an
+arm that returns and the second after it), not both in a critical section, and a handler
 access between them makes the outcome one no serial order gives:
 
 - R-W-R: the task reads twice (check, then use) and the handler writes between: the two reads
@@ -211,7 +212,8 @@ def _pairs(program: Program, gates: dict, calls: dict[str, list], names: dict[st
             f1 = first.fact
             second = next(
                 (b for b in accs[n + 1:]
-                 if paths_overlap(f1.path, b.fact.path) and _one_path(f1.branch, b.fact.branch)),
+                 if paths_overlap(f1.path, b.fact.path) and _one_path(f1.branch, b.fact.branch)
+                 and all(x in b.fact.branch for x in f1.exits)),
                 None,
             )
             if second is None:
