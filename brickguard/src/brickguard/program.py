@@ -19,9 +19,11 @@ An interrupt handler preempts another only when both priorities are known (``Pro
 and its own is more urgent (a lower number); equal ones do not. Two tasks racing each other is not
 an interrupt problem and is not checked here.
 
-The *interrupt timeline* (``_timeline``) marks the accesses made before any interrupt can fire
-(bare-metal ``main`` before its first enabling call, and the functions it calls only then):
-``Access.before_start``. Interrupt priorities come from ``[interrupts] priorities`` and the
+The *interrupt timeline* (module ``timeline``), per interrupt source, marks for each access the
+gates still closed there (``Access.closed``): before any interrupt can fire (bare-metal ``main``
+before its first enabling call, and the functions it calls only then: ``Access.before_start``),
+before a handler's own NVIC line is enabled, before its HAL peripheral family is started in
+interrupt or DMA mode. Interrupt priorities come from ``[interrupts] priorities`` and the
 code's ``HAL_NVIC_SetPriority``/``NVIC_SetPriority`` calls with constants (``Program.priority``).
 
 What several rules derive from the model (the races, the call chains from interrupt entries, the
@@ -197,7 +199,8 @@ class Program:
             elif _match(f.name, config.platform.from_asm):
                 how = "called from an interrupt handler written in assembly (profile from_asm)"
                 self.entries[f.usr] = Context(f.name, "interrupt", how)
-            elif _match(f.name, config.interrupt_callbacks) and not _match(f.name, registrars):
+            elif (_match(f.name, config.interrupt_callbacks) and not _match(f.name, registrars)
+                  and "RegisterCallback" not in f.name):  # HAL_*_(Un)RegisterCallback: APIs
                 how = "HAL callback, called from the peripheral's interrupt handler"
                 self.entries[f.usr] = Context(f.name, "interrupt", how)
         for e in entry_facts:
