@@ -159,9 +159,9 @@ class BodyWalker:
         raw = self.src[lo:hi]
         if b"(" not in raw:
             return
-        text = _COMMENTS.sub(" ", raw.decode("utf-8", "replace")).strip()
-        if "(" not in text or text.startswith("#"):
-            return  # nothing, or a preprocessor line (a branch not compiled)
+        text = _COMMENTS.sub(" ", raw.decode("utf-8", "replace"))
+        if "(" not in text or _DIRECTIVE.search(text):
+            return  # nothing, or a preprocessor line (a branch not compiled may follow)
         for m in _CALL_TEXT.finditer(text):
             name = m.group(1)
             if name in _KEYWORDS or name in self.u.declared_names:
@@ -836,6 +836,7 @@ class BodyWalker:
 
 
 _COMMENTS = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
+_DIRECTIVE = re.compile(r"^\s*#", re.M)
 _CALL_TEXT = re.compile(r"(?<![\w.>])([A-Za-z_]\w*)\s*\(")
 _KEYWORDS = {"if", "while", "for", "switch", "return", "sizeof", "do", "else", "case", "goto"}
 

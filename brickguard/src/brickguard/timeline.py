@@ -121,9 +121,11 @@ def _direct(program: Program, c: CallFact) -> tuple[set[str], bool]:
         return {ALL}, True
     if c.callee in program.functions:
         return set(), False  # its body says
-    if _match(name, plat.interrupt_enables) or not _match(name, plat.quiet):
+    # Named in both lists (HAL_UART_Init: enable HAL_*_Init, quiet HAL_*): the more specific
+    # pattern (more literal characters) says.
+    if _specificity(name, plat.interrupt_enables) >= max(1, _specificity(name, plat.quiet)):
         return {ALL}, True
-    return set(), True
+    return (set() if _match(name, plat.quiet) else {ALL}), True
 
 
 def closed_until(program: Program) -> dict[str, dict[str, int]]:
@@ -186,6 +188,12 @@ def closed_until(program: Program) -> dict[str, dict[str, int]]:
                     changed = True
         out[g] = early
     return out
+
+
+def _specificity(name: str, patterns: list[str]) -> int:
+    """The literal characters of the most specific pattern matching ``name``; 0 if none."""
+    return max((len(p.replace("*", "").replace("?", "")) for p in patterns
+                if fnmatch.fnmatchcase(name, p)), default=0)
 
 
 def _match(name: str, patterns: list[str]) -> bool:
