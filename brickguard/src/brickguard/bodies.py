@@ -38,6 +38,7 @@ from brickguard.facts import (
 )
 from brickguard.sections import (
     EMPTY,
+    LEVEL,
     Sections,
     States,
     basepri_level,
@@ -655,7 +656,7 @@ class BodyWalker:
             obj.usr, self.usr, self.where(c), kind, size, volatile, protected, text, whole,
             path, scalar, self._next(), tuple(self.branch),
             self.polled() and kind is A_READ, masked_irqs(states),
-            basepri_level(states, self.u.levels) if protected else 0,
+            self.level_of(states) if protected else 0,
         )
         self.recent.append(key)
 
@@ -680,7 +681,7 @@ class BodyWalker:
         self.through[key] = (
             var, steps, c, t, kind, protected, self._next(),
             tuple(self.branch), self.polled() and kind is A_READ, masked_irqs(states),
-            basepri_level(states, self.u.levels) if protected else 0,
+            self.level_of(states) if protected else 0,
         )
 
     def resolve_pointers(self) -> None:
@@ -738,6 +739,13 @@ class BodyWalker:
                         t = None  # p++ on the parameter: not the caller's pointer any more
                     got.append(t)
                 self.calls[key] = replace(call, targets=tuple(got) if any(got) else ())
+
+    def level_of(self, states: States) -> int:
+        """The BASEPRI level that is all the protection some path has here (0: none such)."""
+        named = self.u.config.platform.critical_levels
+        if not any(n in named or n.startswith(LEVEL) for st in states for n, _ in st):
+            return 0
+        return basepri_level(states, self.u.levels)
 
     def polled(self) -> bool:
         """Whether a read here polls: a loop's condition, or a condition tested on every turn

@@ -189,7 +189,8 @@ class UnitContext:
         self.watched = config.platform.watched_calls()
         self.arg_calls = config.platform.arg_calls()
         self.api_macros: dict[int, tuple[str, Where]] = {}
-        self._macro_values: dict[str, str] | None = None
+        self._macro_values: dict[str, str | None] | None = None
+        self._macro_defs: dict[str, Cursor] = {}
         self._top: list[Cursor] = []
 
     @property
@@ -198,8 +199,7 @@ class UnitContext:
         other name is to an undeclared function (``bodies`` reads it)."""
         if self._declared is None:
             self._declared = {c.spelling for c in self._top if c.kind == K.FUNCTION_DECL}
-            self._declared |= set(self.macro_values())
-            self._declared |= {c.spelling for c in self._top if c.kind == K.MACRO_DEFINITION}
+            self._declared |= self.macro_names()
         return self._declared
 
     def macro_at(self, c: Cursor) -> str | None:
@@ -404,10 +404,9 @@ class UnitContext:
 
     def eval_const(self, text: str, depth: int = 0) -> int | None:
         """An integer constant expression written with this unit's macros, or None."""
-        values = self.macro_values()
         for _ in range(8):  # expand macro names, a few levels deep
-            new = re.sub(r"\b[A-Za-z_]\w*\b", lambda m: values.get(m.group(0), m.group(0)),
-                         text)
+            new = re.sub(r"\b[A-Za-z_]\w*\b",
+                         lambda m: self.macro_value(m.group(0)) or m.group(0), text)
             if new == text:
                 break
             text = new
@@ -424,21 +423,27 @@ class UnitContext:
         lit = re.fullmatch(r"(0x[0-9a-fA-F]+|\d+)[uUlL]*", text)
         if lit:
             return int(lit.group(1), 0)
-        values = self.macro_values()
-        if depth < 4 and text in values:
-            return self._eval_int(values[text].strip("()"), depth + 1)
+        value = self.macro_value(text)
+        if depth < 4 and value is not None:
+            return self._eval_int(value.strip("()"), depth + 1)
         return -1
 
-    def macro_values(self) -> dict[str, str]:
-        """Object-like macros of the unit: name -> its replacement tokens."""
+    def macro_value(self, name: str) -> str | None:
+        """The replacement tokens of macro ``name`` in this unit, or None (read on first use:
+        tokenising every definition of a unit costs more than the analysis needs)."""
         if self._macro_values is None:
+            self._macro_defs = {c.spelling: c for c in self._top
+                                if c.kind == K.MACRO_DEFINITION}
             self._macro_values = {}
-            for c in self._top:
-                if c.kind == K.MACRO_DEFINITION:
-                    toks = [t.spelling for t in c.get_tokens()]
-                    if len(toks) >= 2:
-                        self._macro_values[toks[0]] = " ".join(toks[1:])
-        return self._macro_values
+        if name not in self._macro_values:
+            c = self._macro_defs.get(name)
+            toks = [t.spelling for t in c.get_tokens()] if c is not None else []
+            self._macro_values[name] = " ".join(toks[1:]) if len(toks) >= 2 else None
+        return self._macro_values[name]
+
+    def macro_names(self) -> set[str]:
+        self.macro_value("")
+        return set(self._macro_defs)
 
     def vector_table(self, c: Cursor) -> None:
         """An array named like a vector table, or placed in a vector section: its functions

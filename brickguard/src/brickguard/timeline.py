@@ -75,7 +75,8 @@ def is_enable_macro(name: str) -> bool:
 
 def gates_of(program: Program) -> dict[Context, frozenset[str]]:
     """Each interrupt context's gates (see above)."""
-    started = {g for c in program.calls for g in _direct(program, c)[0] if g.startswith("fam:")}
+    opened = {g for c in program.calls for g in _direct(program, c)[0]}
+    started = {g for g in opened if g.startswith("fam:")}
     by_caller = program.calls_by_caller
     plat = program.config.platform
     out = {}
@@ -89,7 +90,9 @@ def gates_of(program: Program) -> dict[Context, frozenset[str]]:
         else:
             line = irq_key(ctx.name)
             if ctx.name.endswith("_IRQHandler") or line in plat.line_enables.values():
-                gates.add(f"irq:{line}")
+                # A line no call enables by name is opened only by what opens every line: one
+                # gate for all of them (the timeline is computed once per distinct gate).
+                gates.add(f"irq:{line}" if f"irq:{line}" in opened else "irq:?")
             for c in by_caller.get(usr, ()):
                 m = _HANDLER_OF.fullmatch(c.callee_name)
                 if m:
