@@ -46,14 +46,16 @@ test-tokenpilot: setup
 	cd tokenpilot && ../$(PY) -m pytest $(PYTEST_SELECT) $(PYTEST_ARGS)
 
 test-brickguard: setup
-	cd brickguard && ../$(PY) -m pytest $(PYTEST_SELECT) $(PYTEST_ARGS)
+	cd brickguard && ../$(PY) -m pytest $(or $(BRICKGUARD_SELECT),$(PYTEST_SELECT)) $(PYTEST_ARGS)
 
 # pytest exits 5 when it collects no test; make treats that as the failure it is.
 test: lint test-tokenpilot test-brickguard
 
 # The same without the e2e tests (real servers on loopback: gateway, simulated backends,
-# llama.cpp), for the edit-test loop: under a minute on two cores. `make test` runs them all.
+# llama.cpp) and the slow ones (brickguard over all of ../shared/firmware), for the edit-test
+# loop: under a minute on two cores. `make test` runs them all.
 test-fast: PYTEST_SELECT = -m "not e2e"
+test-fast: BRICKGUARD_SELECT = -m "not e2e and not slow"
 test-fast: lint test-tokenpilot test-brickguard
 
 clean:

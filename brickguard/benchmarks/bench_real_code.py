@@ -17,8 +17,12 @@ How each target is set up (a brickguard.toml in a temporary folder, the real hea
 include path, target thumbv7em-none-eabi, 32-bit words, the cmsis profile; FreeRTOS adds the
 freertos profile):
 
-* an ST project: its Inc/, the HAL's Inc/, the CMSIS device and core headers; defines
-  STM32F407xx and USE_HAL_DRIVER. The board header stm32f4_discovery.h is absent by design.
+* an ST project, built as its STM32CubeIDE project builds it: its own Src/ together with the
+  HAL driver sources the project links (``STM32CubeIDE/.project``: ``stm32f4xx_hal_uart.c``...,
+  from the HAL's Src/), so the HAL's handlers and the project's callbacks are one program; its
+  Inc/ (its own stm32f4xx_hal_conf.h), the HAL's Inc/, the CMSIS device and core headers;
+  defines STM32F407xx and USE_HAL_DRIVER. The board's BSP (stm32f4_discovery.c and .h) is
+  absent by design: the sources the project links that are not there are counted apart.
 * the HAL: every file of hal/Src, with the HAL's own stm32f4xx_hal_conf_template.h copied in
   as stm32f4xx_hal_conf.h (every module enabled, so every driver is checked).
 * FreeRTOS: the kernel's .c files, portable/GCC/ARM_CM4F and MemMang/heap_4.c. The kernel
@@ -29,7 +33,9 @@ Headers that are not there (stm32f4_discovery.h; the C library's stdio.h, stdlib
 as on many machines) are each reported as a BG000 error, counted apart from the BG1xx
 findings; brickguard goes on and checks the rest of the file.
 
-A finding's key is (rule, path relative to the firmware folder, function, symbol, line); a
+A finding's key is (rule, path relative to the firmware folder, function, symbol, line). The
+same key reported by several targets (a HAL source every project links) is one finding, with
+one label: precision counts distinct sites, and ``--list`` says how many targets reported each. A
 label matches on the first four, and the line only chooses between labels that tie, so labels
 survive code above them moving. ``--check`` exits 1 when a finding has no label or a true label
 matches no finding (a true finding lost); a false label that matches nothing is a fixed false
@@ -46,6 +52,7 @@ import sys
 import tempfile
 import time
 import tomllib
+import xml.etree.ElementTree as ET
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -122,6 +129,7 @@ class Target:
     include: list[Path]
     profiles: tuple[str, ...] = ("cmsis",)
     write: tuple[tuple[str, str | Path], ...] = ()  # (file name, text or a file to copy)
+    missing: tuple[str, ...] = ()  # sources the project links that are not in the firmware
 
 
 @dataclass
@@ -146,7 +154,9 @@ def targets(fw: Path) -> list[Target]:
         project = src.parent
         if (project / "Inc").is_dir():
             name = project.relative_to(fw / DEMOS).as_posix()
-            out.append(Target(name, [src], [project / "Inc", *common]))
+            hal, missing = linked_sources(project, fw)
+            out.append(Target(name, [src, *hal], [project / "Inc", *common],
+                              missing=tuple(missing)))
     hal_conf = fw / "stm32f4/hal/Inc/stm32f4xx_hal_conf_template.h"
     out.append(Target("HAL (stm32f4/hal/Src)", [fw / "stm32f4/hal/Src"], common,
                       write=(("stm32f4xx_hal_conf.h", hal_conf),)))
@@ -158,6 +168,27 @@ def targets(fw: Path) -> list[Target]:
          fw / "cmsis_core/CMSIS/Core/Include"],
         profiles=("cmsis", "freertos"), write=(("FreeRTOSConfig.h", FREERTOS_CONFIG),)))
     return out
+
+
+def linked_sources(project: Path, fw: Path) -> tuple[list[Path], list[str]]:
+    """The C sources an ST project's STM32CubeIDE/.project links from outside its own Src/
+    (the HAL drivers, found in the HAL's Src/), and the names of those not in the firmware
+    (the BSP). A project with no such file is its Src/ alone."""
+    path = project / "STM32CubeIDE" / ".project"
+    if not path.is_file():
+        return [], []
+    found, missing = [], []
+    for link in ET.parse(path).getroot().iter("link"):
+        uri = link.findtext("locationURI") or link.findtext("location") or ""
+        name = uri.rsplit("/", 1)[-1]
+        if not name.endswith(".c") or "PARENT-1-PROJECT_LOC/Src/" in uri:
+            continue  # the project's own sources: Src/ is built whole
+        hal = fw / "stm32f4/hal/Src" / name
+        if "STM32F4xx_HAL_Driver/Src/" in uri and hal.is_file():
+            found.append(hal)
+        else:
+            missing.append(name)
+    return sorted(set(found)), sorted(set(missing))
 
 
 def run_target(t: Target, fw: Path, jobs: int) -> tuple[list[Found], int]:
@@ -197,6 +228,18 @@ def run_target(t: Target, fw: Path, jobs: int) -> tuple[list[Found], int]:
             found.append(Found(f.rule, path, function, symbol(f.message), f.location.line,
                                f.message, t.name))
     return found, diagnostics
+
+
+def distinct(found: list[Found]) -> tuple[list[Found], Counter]:
+    """One finding per site: a HAL source built into several projects reports the same
+    defect in each (one defect, one label); and how many targets reported each site."""
+    out: dict[tuple, Found] = {}
+    reported: Counter = Counter()
+    for f in found:
+        key = (f.rule, f.path, f.function, f.symbol, f.line)
+        out.setdefault(key, f)
+        reported[key] += 1
+    return list(out.values()), reported
 
 
 def symbol(message: str) -> str:
@@ -307,6 +350,9 @@ def main() -> None:
     ap.add_argument("--format", choices=("text", "json"), default="text")
     ap.add_argument("--jobs", type=int, default=2, help="parser processes per target")
     ap.add_argument("--list", action="store_true", help="also print every finding and its label")
+    ap.add_argument("--target", default="",
+                    help="only the targets whose name contains this (a partial run: the labels "
+                         "of the others show as not matched)")
     args = ap.parse_args()
     fw = args.firmware
     if not (fw / DEMOS).is_dir() or not (fw / "freertos").is_dir():
@@ -317,10 +363,14 @@ def main() -> None:
         sys.exit(f"labels: {e}")
     start = time.perf_counter()
     found, diagnostics = [], {}
-    for t in targets(fw):
+    chosen = [t for t in targets(fw) if args.target in t.name]
+    missing = Counter(name for t in chosen for name in t.missing)
+    for t in chosen:
         got, diagnostics[t.name] = run_target(t, fw, args.jobs)
         found.extend(got)
     seconds = time.perf_counter() - start
+    per_target = Counter(f.target for f in found)
+    found, reported = distinct(found)
     pairs, unlabelled, gone = match(found, labels)
     lost = [lab for lab in gone if lab["verdict"] == "true"]
     fixed = [lab for lab in gone if lab["verdict"] == "false"]
@@ -342,7 +392,6 @@ def main() -> None:
     causes = Counter(lab["cause"] for lab in wrong)
     # What each fix alone would remove: the labels naming its cause first or in `also`.
     fixes = Counter(c for lab in wrong for c in {lab["cause"], *lab.get("also", [])})
-    per_target = Counter(f.target for f in found)
 
     if args.format == "json":
         print(json.dumps({
@@ -351,6 +400,7 @@ def main() -> None:
             "seconds": round(seconds, 2), "targets": {
                 name: {"findings": per_target.get(name, 0), "bg000": n}
                 for name, n in diagnostics.items()},
+            "not_built": dict(missing.most_common()),
             "unlabelled": [f.key() for f in unlabelled],
             "lost_true_findings": [_label_key(lab) for lab in lost],
             "fixed_false_alarms": [_label_key(lab) for lab in fixed],
@@ -369,11 +419,16 @@ def main() -> None:
         print(f"targets {len(diagnostics)} ({sum(1 for t in diagnostics if '/' in t)} ST "
               f"projects, the HAL, FreeRTOS); BG000 diagnostics {sum(diagnostics.values())} "
               f"(missing headers: stm32f4_discovery.h, C library); {seconds:.1f} s")
+        print("linked sources not in the firmware (not built):",
+              ", ".join(f"{n} ({k} projects)" for n, k in missing.most_common()) or "none")
+        print(f"findings are distinct sites: {sum(reported.values())} reports in all targets")
         if args.list:
             for f, lab in sorted(pairs, key=lambda p: (p[0].path, p[0].line, p[0].rule)):
-                print(f"  {f.key()}  {lab['reason']}")
+                n = reported[(f.rule, f.path, f.function, f.symbol, f.line)]
+                print(f"  {f.key()} [{n} target{'s' * (n > 1)}, first {f.target}]  "
+                      f"{lab['reason']}")
         for f in unlabelled:
-            print(f"unlabelled: {f.key()}: {f.message}")
+            print(f"unlabelled: {f.key()} [{f.target}]: {f.message}")
         for lab in fixed:
             print(f"fixed false alarm (its label can go): {_label_key(lab)}")
         for lab in lost:

@@ -82,6 +82,25 @@ def test_function_spans_skip_comments_strings_and_initialisers() -> None:
     assert bench.function_spans(source) == [(4, 6, "on"), (8, 8, "main")]
 
 
+def test_a_finding_reported_by_several_targets_is_one_site() -> None:
+    a = bench.Found("BG101", "hal/Src/x.c", "f", "s", 10, "m", "one project")
+    b = bench.Found("BG101", "hal/Src/x.c", "f", "s", 10, "m", "another project")
+    c = bench.Found("BG101", "hal/Src/x.c", "f", "s", 12, "m", "another project")
+    found, reported = bench.distinct([a, b, c])
+    assert found == [a, c] and reported[("BG101", "hal/Src/x.c", "f", "s", 10)] == 2
+
+
+def test_demos_are_built_with_the_hal_sources_their_project_links() -> None:
+    fw = bench.FIRMWARE
+    if not (fw / bench.DEMOS).is_dir():
+        pytest.skip(f"the shared firmware is not at {fw} (../shared absent)")
+    demos = [t for t in bench.targets(fw) if "/" in t.name and "HAL (" not in t.name]
+    assert demos and all(any(p.name == "stm32f4xx_hal_uart.c" for p in t.sources)
+                         for t in demos if t.name.startswith("UART/"))
+    assert all("stm32f4_discovery.c" in t.missing for t in demos)
+
+
+@pytest.mark.slow
 def test_every_finding_on_the_shared_firmware_has_a_label() -> None:
     fw = bench.FIRMWARE
     if not (fw / bench.DEMOS).is_dir() or not (fw / "freertos").is_dir():
@@ -89,6 +108,7 @@ def test_every_finding_on_the_shared_firmware_has_a_label() -> None:
     found = []
     for target in bench.targets(fw):
         found.extend(bench.run_target(target, fw, jobs=0)[0])
+    found, _ = bench.distinct(found)
     _, unlabelled, gone = bench.match(found, bench.load_labels(bench.LABELS))
     assert not unlabelled, "findings with no label:\n" + "\n".join(f.key() for f in unlabelled)
     lost = [lab for lab in gone if lab["verdict"] == "true"]

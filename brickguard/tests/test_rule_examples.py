@@ -34,6 +34,15 @@ typedef long BaseType_t;
 BaseType_t xQueueSend(QueueHandle_t q, const void *item, uint32_t wait);
 BaseType_t xQueueSendFromISR(QueueHandle_t q, const void *item, BaseType_t *woken);
 void vPortYieldFromISR(void);
+typedef void *SemaphoreHandle_t;
+SemaphoreHandle_t xSemaphoreCreateBinary(void);
+SemaphoreHandle_t xSemaphoreCreateMutex(void);
+BaseType_t xSemaphoreTake(SemaphoreHandle_t s, uint32_t wait);
+BaseType_t xSemaphoreGive(SemaphoreHandle_t s);
+#define portMAX_DELAY 0xffffffffu
+void vTaskStartScheduler(void);
+void flush_log(void);
+void append_log(void);
 #define portYIELD_FROM_ISR(w) do { if (w) vPortYieldFromISR(); } while (0)
 typedef struct { int instance; } UART_HandleTypeDef;
 typedef struct { int instance; } SPI_HandleTypeDef;

@@ -15,6 +15,7 @@ methods share the walk's state (the path states, the pending read-modify-write, 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import TYPE_CHECKING
@@ -28,6 +29,7 @@ from brickguard.facts import (
     CallFact,
     EntryFact,
     IndirectCall,
+    LockFact,
     ObjectFact,
     PassedFunction,
     PriorityFact,
@@ -40,12 +42,16 @@ from brickguard.facts import (
 )
 from brickguard.sections import (
     EMPTY,
+    LEVEL,
     Sections,
     States,
+    basepri_level,
     cap,
+    clear_level,
     fully_protected,
     mask,
     masked_irqs,
+    raise_level,
     unmask,
 )
 
@@ -106,10 +112,12 @@ class BodyWalker:
         self.file = func.location.file.name
         self.src = unit.source(self.file)
         self.macros = unit.critical_macros if self.file == unit.main_file else {}
+        self.enable_macros = unit.enable_macros if self.file == unit.main_file else {}
         # Keyed by (offset, kind): a macro body walked twice at one place gives one access.
         self.accesses: dict[tuple[int, AccessKind], AccessFact] = {}
         self.calls: dict[int, CallFact] = {}
         self.entries: list[EntryFact] = []
+        self.locks: list[LockFact] = []
         self.priorities: list[PriorityFact] = []
         self.indirect: list[IndirectCall] = []  # calls through pointers (the stack depth)
         self.stored: list[StoredFunction] = []  # functions stored into struct fields
@@ -124,28 +132,61 @@ class BodyWalker:
         self._rhs_reads: dict[tuple[str, str], tuple[int, AccessKind]] = {}
         self.seq = 0  # program order of the facts: each new access or call takes the next number
         self.branch: list[tuple[int, int]] = []  # the if arms the walk is in: (offset, arm)
+        self.returning: set[tuple[int, int]] = set()  # if arms every path of which returns
+        self.jumps = 0  # break, continue and goto statements walked so far
         self.loop_cond = 0  # > 0 while walking a loop's condition
         self.loops: list[int] = []  # per enclosing loop, the number taken at its entry
         # Local pointers assigned the address of (a part of) a global: decl hash -> (object,
-        # path); spoiled: also assigned anything else, moved (p++) or their address taken.
+        # path); spoiled: also assigned anything else or their address taken.
         # Parameters are not followed (that needs the call sites).
         self.points: dict[int, tuple[ObjectFact, tuple[str, ...]] | None] = {}
         self.spoiled: set[int] = set()
+        self.moved: set[int] = set()  # moved along an array: p++, p += n, p = p + 1
         self.through: dict[tuple[int, AccessKind], tuple] = {}  # accesses through them
         # Parameters: an access through one is kept as "param:N"; the program model makes it
         # the global every call site passes (Program._param_targets).
         self.params = {a.hash: n for n, a in enumerate(func.get_arguments())}
+        self.param_names = [a.spelling or "param" for a in func.get_arguments()]
         self.param_moved: set[int] = set()
 
     # -- results -------------------------------------------------------------------------------
     def run(self, body: Cursor) -> None:
         out = self.stmt(body, frozenset({()}), -1)
         self.resolve_pointers()
+        self.resolve_targets()
         end = body.extent.end
         self.sections.leave(out, Where(self.file, end.line, max(1, end.column - 1)))
 
+    def gap(self, lo: int, hi: int, states: States) -> None:
+        """Source between two statements of a block that the tree does not have: clang drops
+        a call whose function and arguments are undeclared (``BSP_PB_Init(BUTTON_KEY, ...)``
+        when the BSP header is missing; BG000 reports it). Unknown code runs there: each such
+        call becomes a call fact in its place (the interrupt timeline reads it)."""
+        if self.file != self.u.main_file or hi - lo < 3:
+            return
+        raw = self.src[lo:hi]
+        if b"(" not in raw:
+            return
+        text = _COMMENTS.sub(" ", raw.decode("utf-8", "replace"))
+        if "(" not in text or _DIRECTIVE.search(text):
+            return  # nothing, or a preprocessor line (a branch not compiled may follow)
+        for m in _CALL_TEXT.finditer(text):
+            name = m.group(1)
+            if name in _KEYWORDS or name in self.u.declared_names:
+                continue
+            off = lo + m.start(1)
+            seq = self._next()
+            line = self.src.count(b"\n", 0, off) + 1
+            col = off - self.src.rfind(b"\n", 0, off)
+            self.calls[-1 - off] = CallFact(
+                self.usr, f"undeclared:{name}", name, Where(self.file, line, col),
+                fully_protected(states), (), seq, self.loops[0] if self.loops else seq)
+
     def access_facts(self) -> list[AccessFact]:
-        return list(self.accesses.values())
+        if not self.returning:
+            return list(self.accesses.values())
+        return [replace(a, exits=ex) if (ex := tuple(b for b in a.branch if b in self.returning))
+                else a for a in self.accesses.values()]
 
     def call_facts(self) -> list[CallFact]:
         return list(self.calls.values())
@@ -202,16 +243,26 @@ class BodyWalker:
         if self.macro_hit(c, parent_start):
             return self.expr(c, states, READ, None, parent_start)
         if k == K.COMPOUND_STMT:
+            at = start + 1
             for ch in c.get_children():
+                self.gap(at, ch.extent.start.offset, states)
                 states = self.stmt(ch, states, start)
+                at = ch.extent.end.offset
+            self.gap(at, c.extent.end.offset - 1, states)
             return states
         ch = list(c.get_children())
         if k == K.IF_STMT:
             s = self.cond(ch[0], states, start)
             self.branch.append((start, 0))
+            jumps = self.jumps
             then = self.stmt(ch[1], s, start)
+            if s and not then and self.jumps == jumps:
+                self.returning.add((start, 0))  # every path through the arm returns
             self.branch[-1] = (start, 1)
+            jumps = self.jumps
             other = self.stmt(ch[2], s, start) if len(ch) > 2 else s
+            if s and not other and self.jumps == jumps:
+                self.returning.add((start, 1))
             self.branch.pop()
             return then | other
         if k == K.WHILE_STMT:
@@ -246,15 +297,18 @@ class BodyWalker:
             self.sections.leave(states, self.where(c))
             return EMPTY
         if k == K.BREAK_STMT:
+            self.jumps += 1
             if self.targets:
                 self.targets[-1].breaks |= states
             return EMPTY
         if k == K.CONTINUE_STMT:
+            self.jumps += 1
             loop = next((t for t in reversed(self.targets) if t.loop), None)
             if loop is not None:
                 loop.continues |= states
             return EMPTY
         if k == K.GOTO_STMT:
+            self.jumps += 1
             label = ch[0].spelling if ch else ""
             self.gotos.setdefault(label, set()).update(states)
             return EMPTY
@@ -322,6 +376,8 @@ class BodyWalker:
     def expr(self, c: Cursor, states: States, mode: Mode, top, parent_start: int) -> States:
         k = c.kind
         start = c.extent.start.offset
+        if start in self.enable_macros and start != parent_start:
+            self.enable_macro(c, start, states)
         macro = self.macro_hit(c, parent_start)
         if macro:
             self.crit_off += 1
@@ -363,6 +419,12 @@ class BodyWalker:
                 lhs = _strip(ch[0])
                 if lhs.kind == K.DECL_REF_EXPR:
                     self.note_pointer(lhs.referenced, ch[1])
+                    rhs = _strip(ch[1])
+                    if rhs.kind == K.CALL_EXPR:
+                        made = self.u.macro_at(rhs) or rhs.spelling
+                        kind = self.u.lock_kinds.get(made)
+                        if kind in ("binary", "mutex"):
+                            self.note_lock(lhs, kind, made, self.where(rhs))
                 elif lhs.kind == K.MEMBER_REF_EXPR:
                     self.note_stored(lhs.spelling, ch[1])
                 mark = len(self.recent)
@@ -423,6 +485,12 @@ class BodyWalker:
             states = self.expr(a, states, modes[i] if i < len(modes) else READ, None, start)
         where = self.where(c)
         protected = fully_protected(states)
+        irq = ""
+        if (name in self.u.mask_on or name in self.u.mask_off) and args:
+            arg = _strip(args[0])
+            aref = arg.referenced if arg.kind == K.DECL_REF_EXPR else None
+            if aref is not None and aref.kind == K.ENUM_CONSTANT_DECL:
+                irq = irq_key(aref.spelling)
         if ref is not None and ref.kind == K.FUNCTION_DECL:
             key = c.extent.start.offset
             old = self.calls.get(key)
@@ -448,7 +516,7 @@ class BodyWalker:
                     if r is not None and r.kind == K.FUNCTION_DECL:
                         self.passed.append(PassedFunction(ref.get_usr(), n, r.get_usr()))
             self.calls[key] = CallFact(
-                self.usr, ref.get_usr(), name, where, prot, argf, seq, earliest, targets
+                self.usr, ref.get_usr(), name, where, prot, argf, seq, earliest, targets, irq
             )
         elif ref is None or ref.kind in (K.VAR_DECL, K.PARM_DECL, K.FIELD_DECL):
             field_name = ref.spelling if ref is not None and ref.kind == K.FIELD_DECL else ""
@@ -456,23 +524,60 @@ class BodyWalker:
             self.indirect.append(IndirectCall(self.usr, where, text, field_name))
         if name in self.u.priority_setters:
             self.priority(name, args, where)
-        if (name in self.u.mask_on or name in self.u.mask_off) and args:
-            irq = _strip(args[0])
-            ref = irq.referenced if irq.kind == K.DECL_REF_EXPR else None
-            if ref is not None and ref.kind == K.ENUM_CONSTANT_DECL:
-                key = irq_key(ref.spelling)
-                return mask(states, key) if name in self.u.mask_on else unmask(states, key)
+        if irq:
+            return mask(states, irq) if name in self.u.mask_on else unmask(states, irq)
+        if name in self.u.basepri and args:
+            value = self.u.eval_const(self.arg_text(c, args, 0))
+            if value is not None:
+                level = self.u.priority_level(value)
+                return raise_level(states, level) if level else clear_level(states)
         for kind, arg_index in self.u.registrations_for(name):
             idx = arg_index if arg_index >= 0 else len(args) + arg_index
             if 0 <= idx < len(args):
+                prio = None
+                at = self.u.task_priority_args.get(name, -1) if kind == "task" else -1
+                if 0 <= at < len(args):
+                    prio = self.u.eval_const(self.arg_text(c, args, at))
                 for fn in _function_refs(args[idx]):
                     how = f"{'registered with' if kind == 'interrupt' else 'created by'} {name}"
-                    self.entries.append(EntryFact(fn.get_usr(), fn.spelling, kind, how, where))
+                    self.entries.append(
+                        EntryFact(fn.get_usr(), fn.spelling, kind, how, where, prio))
+        lock = self.u.lock_kinds.get(self.u.macro_at(c) or name)
+        if lock in ("take", "give") and args:
+            self.note_lock(args[0], lock, name, where)
         if name in self.u.exits and args and _const_int(args[0]) not in (None, 0):
             return states  # __set_PRIMASK(1) masks interrupts: it restores no saved state
         if not self.crit_off:
             states = self.sections.apply(name, states, where, bool(self.in_cond))
         return states
+
+    def enable_macro(self, c: Cursor, start: int, states: States) -> None:
+        """``__HAL_UART_ENABLE_IT(&h, ...)``: a call fact where the macro is used (it starts
+        the peripheral's interrupt sources; the interrupt timeline reads it)."""
+        key = -1 - start  # apart from a call the macro may expand to at the same place
+        if key in self.calls:
+            return
+        name = self.enable_macros[start]
+        seq = self._next()
+        self.calls[key] = CallFact(
+            self.usr, f"macro:{name}", name, self.where(c), fully_protected(states), (), seq,
+            self.loops[0] if self.loops else seq,
+        )
+
+    def arg_text(self, call: Cursor, args: list[Cursor], i: int) -> str:
+        """Argument ``i`` of a call as written (its macros unexpanded), else its tokens."""
+        texts = _arg_texts(self.src, call, len(args)) if self.file == self.u.main_file else []
+        if i < len(texts):
+            return texts[i]
+        return " ".join(t.spelling for t in args[i].get_tokens())
+
+    def note_lock(self, handle: Cursor, kind: str, call: str, where: Where) -> None:
+        """A semaphore created, taken or given, when its handle is a global (BG113)."""
+        h = _strip(handle)
+        ref = h.referenced if h.kind == K.DECL_REF_EXPR else None
+        obj = self.u.object_info(ref) if ref is not None and ref.kind == K.VAR_DECL else None
+        if obj is not None:
+            self.locks.append(LockFact(obj.usr, kind, self.usr, call, where, self._next()))
 
     def priority(self, name: str, args: list[Cursor], where: Where) -> None:
         """HAL_NVIC_SetPriority(USART1_IRQn, 5, 0): the IRQ and its priority, when constant."""
@@ -486,10 +591,26 @@ class BodyWalker:
             self.priorities.append(PriorityFact(ref.spelling, value, where))
 
     def arg_targets(self, args: list[Cursor]) -> tuple:
-        got = [self.target_of(a) for a in args]
-        if not any(got):
-            return ()
-        return tuple((g[0].usr, g[1]) if g is not None else None for g in got)
+        """Per argument, the global (USR) and path it points to: ``&rx``, ``buf``; a parameter
+        handed on (``PARAM`` N: what the caller's own callers pass); a local pointer (known
+        once the body is walked: ``resolve_targets``); else None."""
+        got: list = []
+        for a in args:
+            g = self.target_of(a)
+            if g is not None:
+                got.append((g[0].usr, g[1]))
+                continue
+            e = _strip(a)
+            ref = e.referenced if e.kind == K.DECL_REF_EXPR else None
+            if ref is not None and ref.kind == K.PARM_DECL and ref.hash in self.params:
+                got.append((f"{PARAM}{self.params[ref.hash]}", ()))
+            elif ref is not None and ref.kind == K.VAR_DECL and (
+                    ref.type.get_canonical().kind == TypeKind.POINTER
+                    and self.u.object_info(ref) is None):
+                got.append(("local", ref.hash))
+            else:
+                got.append(None)
+        return tuple(got) if any(got) else ()
 
     def ref(self, c: Cursor, states: States, mode: Mode, top) -> None:
         target = c.referenced
@@ -507,7 +628,8 @@ class BodyWalker:
             return
         if mode is ADDR or (mode is RMW and top is None):
             if target.hash in self.points:
-                self.spoiled.add(target.hash)  # &p, p++: no longer one known place
+                # &p: no longer one known place; p++, p += n: some element of the same array
+                (self.spoiled if mode is ADDR else self.moved).add(target.hash)
             if mode is ADDR:
                 return  # &x escapes; what is done through the pointer is not followed
         obj = self.u.object_info(target)
@@ -554,7 +676,8 @@ class BodyWalker:
         self.accesses[key] = AccessFact(
             obj.usr, self.usr, self.where(c), kind, size, volatile, protected, text, whole,
             path, scalar, self._next(), tuple(self.branch),
-            bool(self.loop_cond) and kind is A_READ, masked_irqs(states),
+            self.polled() and kind is A_READ, masked_irqs(states),
+            self.level_of(states) if protected else 0,
         )
         self.recent.append(key)
 
@@ -578,21 +701,24 @@ class BodyWalker:
             return
         self.through[key] = (
             var, steps, c, t, kind, protected, self._next(),
-            tuple(self.branch), bool(self.loop_cond) and kind is A_READ, masked_irqs(states),
+            tuple(self.branch), self.polled() and kind is A_READ, masked_irqs(states),
+            self.level_of(states) if protected else 0,
         )
 
     def resolve_pointers(self) -> None:
         """The accesses made through local pointers that point into one global, now that every
         assignment to them has been seen."""
-        for key, (var, steps, c, t, kind, protected, seq, branch, poll, masked) in (
+        for key, (var, steps, c, t, kind, protected, seq, branch, poll, masked, level) in (
                 self.through.items()):
             size = t.type.get_size()
             if isinstance(var, tuple):  # a parameter: the program model resolves it
                 if var[1] < 0 or var[1] in self.param_moved:
                     continue
-                usr, path, volatile, name = f"{PARAM}{var[1]}", steps, False, "param"
+                usr, path, volatile = f"{PARAM}{var[1]}", steps, False
+                pname = self.param_names[var[1]]  # the text when the access is in a macro
+                name = f"{pname}->{path[0][1:]}" if path and path[0][0] == "." else pname
             else:
-                into = self.points.get(var) if var not in self.spoiled else None
+                into = self.pointee(var)
                 if into is None:
                     continue
                 obj, path = into[0], join_paths(into[1], steps)
@@ -603,8 +729,49 @@ class BodyWalker:
                 volatile or t.type.is_volatile_qualified(), protected,
                 self.text(t, name), not path, path,
                 t.type.get_canonical().kind not in (*ARRAYS, TypeKind.RECORD), seq, branch,
-                poll, masked,
+                poll, masked, level,
             )
+
+    def pointee(self, var: int) -> tuple[ObjectFact, tuple[str, ...]] | None:
+        """Where local pointer ``var`` points, once the body is walked: one global and path; a
+        pointer moved along an array (p++) points at some element of it (``[*]``)."""
+        into = self.points.get(var) if var not in self.spoiled else None
+        if into is None or var not in self.moved:
+            return into
+        obj, path = into
+        if path and path[-1].startswith("["):
+            return obj, (*path[:-1], "[*]")
+        if not path and "[" in obj.type:
+            return obj, ("[*]",)
+        return None  # moved off a scalar or a struct: not followed
+
+    def resolve_targets(self) -> None:
+        """Call arguments that are local pointers into one global: now that is known."""
+        for key, call in list(self.calls.items()):
+            if any(t is not None and (t[0] == "local" or t[0].startswith(PARAM))
+                   for t in call.targets):
+                got = []
+                for t in call.targets:
+                    if isinstance(t, tuple) and t and t[0] == "local":
+                        into = self.pointee(t[1])
+                        t = (into[0].usr, into[1]) if into is not None else None
+                    elif t is not None and t[0].startswith(PARAM) and (
+                            int(t[0][len(PARAM):]) in self.param_moved):
+                        t = None  # p++ on the parameter: not the caller's pointer any more
+                    got.append(t)
+                self.calls[key] = replace(call, targets=tuple(got) if any(got) else ())
+
+    def level_of(self, states: States) -> int:
+        """The BASEPRI level that is all the protection some path has here (0: none such)."""
+        named = self.u.config.platform.critical_levels
+        if not any(n in named or n.startswith(LEVEL) for st in states for n, _ in st):
+            return 0
+        return basepri_level(states, self.u.levels)
+
+    def polled(self) -> bool:
+        """Whether a read here polls: a loop's condition, or a condition tested on every turn
+        of a loop (``for (;;) { if (flag) ... }``)."""
+        return bool(self.loop_cond) or bool(self.in_cond and self.loops)
 
     def _next(self) -> int:
         self.seq += 1
@@ -664,6 +831,12 @@ class BodyWalker:
         if var is None or var.kind != K.VAR_DECL or var.type.get_canonical().kind != (
                 TypeKind.POINTER) or self.u.object_info(var) is not None:
             return
+        e = _strip(rhs)
+        ch = list(e.get_children()) if e.kind == K.BINARY_OPERATOR else []
+        if len(ch) == 2 and _strip(ch[0]).kind == K.DECL_REF_EXPR and (
+                _strip(ch[0]).referenced == var) and self.op_between(ch[0], ch[1]) in "+-":
+            self.moved.add(var.hash)  # p = p + n: along the same array
+            return
         got = self.target_of(rhs)
         if got is None or self.points.get(var.hash, got) != got:
             self.spoiled.add(var.hash)
@@ -705,6 +878,12 @@ class BodyWalker:
         if obj is None or len(segs) > 1:
             return None
         return obj, tuple(reversed(segs[0]))
+
+
+_COMMENTS = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
+_DIRECTIVE = re.compile(r"^\s*#", re.M)
+_CALL_TEXT = re.compile(r"(?<![\w.>])([A-Za-z_]\w*)\s*\(")
+_KEYWORDS = {"if", "while", "for", "switch", "return", "sizeof", "do", "else", "case", "goto"}
 
 
 def _first(c: Cursor) -> Cursor:

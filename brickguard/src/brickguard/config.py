@@ -31,6 +31,7 @@ registrations = [{function = "request_irq", arg = 1}]   # arg: 0-based; -1 = las
 from_asm = ["vTaskSwitchContext"]               # called from handlers written in assembly
 start_off = ["main"]              # entry points that begin with no interrupt able to fire
 enable = ["HAL_NVIC_EnableIRQ", "HAL_*_IT"]     # calls that may let an interrupt fire
+line_enables = {SysTick_Config = "SysTick"}     # calls that let one line fire (its IRQ name)
 quiet = ["lcd_*"]                 # undefined functions that never do (others are taken to)
 priorities = {USART1_IRQHandler = 5, TIM2_IRQHandler = 1}   # lower preempts higher; else read
                                   # from HAL_NVIC_SetPriority/NVIC_SetPriority constants
@@ -45,6 +46,8 @@ replace = false
 pairs = [["__disable_irq", "__enable_irq"], ["my_lock", "my_unlock"]]
 masks = [["HAL_NVIC_DisableIRQ", "HAL_NVIC_EnableIRQ"]]   # mask/unmask one IRQn (argument 0)
 handover = ["xPortStartScheduler"]   # calls that take open sections over (scheduler start)
+levels = {my_enter = "MY_BASEPRI"}   # enters that mask only priorities >= a BASEPRI value
+basepri = ["__set_BASEPRI"]       # calls that set BASEPRI to their argument (0 unmasks)
 replace = false
 
 [target]                          # (continued) the chip: BG3xx (chip/)
@@ -506,10 +509,16 @@ def _platform(cfg: Config, file: ConfigFile, rel: Callable[[str], Path], where: 
         (ints, plat.interrupt_enables, ints.enable), (ints, plat.quiet, ints.quiet),
         (ints, plat.priority_setters, ints.priority_setters),
         (crit, plat.critical_handover, crit.handover), (crit, plat.critical_masks, crit.masks),
+        (crit, plat.basepri, crit.basepri),
     ):
         if table.replace:
             into.clear()
         into.extend(i for i in items if i not in into)
+    for table, into_map, items_map in ((ints, plat.line_enables, ints.line_enables),
+                                       (crit, plat.critical_levels, crit.levels)):
+        if table.replace:
+            into_map.clear()
+        into_map.update(items_map)
     add_dma_calls(plat, file.dma)
     cfg.platform = plat
     cfg.dcache = file.dma.dcache

@@ -102,8 +102,13 @@ class AccessFact:
     scalar: bool = True  # the accessed part is one scalar (not a struct, union or array)
     seq: int = 0  # order of the access in its function's body walk (program order, roughly)
     branch: tuple[tuple[int, int], ...] = ()  # the if/switch arms it sits in: (offset, arm)
-    in_loop_cond: bool = False  # read by a loop's condition (a poll)
+    in_loop_cond: bool = False  # a poll: read by a loop's condition, or a condition in a loop
     masked: tuple[str, ...] = ()  # interrupts masked one by one here (HAL_NVIC_DisableIRQ)
+    # > 0: protected only by BASEPRI masking (taskENTER_CRITICAL, __set_BASEPRI) of the
+    # priorities >= level; a handler more urgent than that (a lower number) still fires here.
+    level: int = 0
+    # The arms of `branch` every path of which returns: nothing after the arm follows it.
+    exits: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,6 +137,7 @@ class CallFact:
     # Per argument, the global (USR) and path it is the address of (&rx, &dev[1], buf), or None;
     # () when no argument is one. A parameter every call site points at one global is that global.
     targets: tuple[tuple[str, tuple[str, ...]] | None, ...] = ()
+    irq: str = ""  # for a mask/unmask call (HAL_NVIC_EnableIRQ(USART1_IRQn)): "USART1"
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,6 +157,19 @@ class EntryFact:
     kind: str  # "interrupt" | "task"
     how: str  # e.g. "in vector table g_pfnVectors", "registered with request_irq"
     where: Where
+    priority: int | None = None  # a task's priority given at creation, when constant
+
+
+@dataclass(frozen=True, slots=True)
+class LockFact:
+    """A semaphore handle (a global) created, taken or given (BG113)."""
+
+    handle: str  # ObjectFact.usr of the handle variable
+    kind: str  # "binary" | "mutex" (created as), "take" | "give"
+    function: str  # the function making the call
+    call: str  # the name the code calls, e.g. "xSemaphoreCreateBinary"
+    where: Where
+    seq: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -345,6 +364,7 @@ class UnitFacts(HardwareFacts):
     section_issues: list[SectionIssue] = field(default_factory=list)
     diagnostics: list[DiagnosticFact] = field(default_factory=list)
     priorities: list[PriorityFact] = field(default_factory=list)
+    locks: list[LockFact] = field(default_factory=list)
     lines: int = 0
     headers: list[str] = field(default_factory=list)  # headers it included under the root
     # Functions whose bodies hold a parse error: the rules saw them as far as clang recovered.

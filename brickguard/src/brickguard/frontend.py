@@ -23,6 +23,7 @@ What libclang does not expose directly, and how it is read here:
 
 from __future__ import annotations
 
+import ast
 import bisect
 import fnmatch
 import os
@@ -63,6 +64,7 @@ from brickguard.facts import (
     c_int,
 )
 from brickguard.hwfacts import HardwareWalker, Macros, macro_uses
+from brickguard.timeline import is_enable_macro
 from brickguard.toolchain import INSTALL_HINT, c_library
 
 # Macros whose values the clock rules read as the unit sees them.
@@ -162,6 +164,26 @@ _LIBC = re.compile(r"'(?:assert|ctype|errno|inttypes|locale|math|setjmp|signal|s
 
 def _is_libc(message: str) -> bool:
     return _LIBC.search(message) is not None
+_OPS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
+        ast.LShift: lambda a, b: a << b, ast.RShift: lambda a, b: a >> b,
+        ast.BitOr: lambda a, b: a | b, ast.BitAnd: lambda a, b: a & b,
+        ast.FloorDiv: lambda a, b: a // b, ast.Div: lambda a, b: a // b}
+
+
+def _fold(node: ast.AST) -> int:
+    """An integer expression of literals and + - * / << >> | &, folded; ValueError else."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, int):
+        return node.value
+    if isinstance(node, ast.BinOp) and type(node.op) in _OPS:
+        right = _fold(node.right)
+        if isinstance(node.op, (ast.Div, ast.FloorDiv)) and right == 0:
+            raise ValueError("division by zero")
+        if isinstance(node.op, ast.LShift) and not 0 <= right < 64:
+            raise ValueError("shift out of range")
+        return _OPS[type(node.op)](_fold(node.left), right)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return -_fold(node.operand)
+    raise ValueError("not a constant")
 
 
 @lru_cache(maxsize=1)
@@ -183,12 +205,19 @@ class UnitContext:
         self.priority_setters = {r.function: r.arg for r in config.platform.priority_setters}
         self.mask_on = {a for a, _ in config.platform.critical_masks}
         self.mask_off = {b for _, b in config.platform.critical_masks}
+        self.basepri = set(config.platform.basepri)
+        self.task_priority_args = config.platform.task_priority_args
+        # semaphore calls (BG113): name -> "binary" | "mutex" | "take" | "give"
+        self.lock_kinds = {n: k for k, names in config.platform.locks.items() for n in names}
+        self._levels: dict[str, int] | None = None
         for a, b in config.critical_sections:
             self.pairs.setdefault(b, set()).add(a)
         self.regs = [("interrupt", r) for r in config.interrupt_registrations] + [
             ("task", r) for r in config.task_creators
         ]
         self.critical_macros: dict[int, str] = {}
+        self._declared: set[str] | None = None
+        self.enable_macros: dict[int, str] = {}  # __HAL_UART_ENABLE_IT uses: offset -> name
         self.objects: dict[str, ObjectFact] = {}
         self._obj_cache: dict[int, ObjectFact | None] = {}
         self._sources: dict[str, bytes] = {}
@@ -199,10 +228,29 @@ class UnitContext:
         self.watched = config.platform.watched_calls()
         self.arg_calls = config.platform.arg_calls()
         self.api_macros: dict[int, tuple[str, Where]] = {}
-        self._macro_values: dict[str, str] | None = None
+        self._macro_values: dict[str, str | None] | None = None
+        self._macro_defs: dict[str, Cursor] = {}
         self._top: list[Cursor] = []
         self._macros: Macros | None = None
         self._bodies: list[tuple[int, int, str]] = []  # main-file function bodies: (lo, hi, USR)
+
+    @property
+    def declared_names(self) -> set[str]:
+        """The functions this unit declares and its macros: a call in the source text to any
+        other name is to an undeclared function (``bodies`` reads it)."""
+        if self._declared is None:
+            self._declared = {c.spelling for c in self._top if c.kind == K.FUNCTION_DECL}
+            self._declared |= self.macro_names()
+        return self._declared
+
+    def macro_at(self, c: Cursor) -> str | None:
+        """The watched API macro used where ``c`` starts (xSemaphoreTake over
+        xQueueSemaphoreTake), if any."""
+        f = c.extent.start.file
+        if f is None or f.name != self.main_file:
+            return None
+        hit = self.api_macros.get(c.extent.start.offset)
+        return hit[0] if hit else None
 
     def source(self, name: str) -> bytes:
         if name not in self._sources:
@@ -268,6 +316,7 @@ class UnitContext:
                 where = Where(loc.file.name if loc.file else self.main_file, loc.line, loc.column)
                 sev = {4: "fatal", 3: "error"}.get(d.severity, "warning")
                 unit.diagnostics.append(DiagnosticFact(where, sev, d.spelling))
+
         unit.lines = self.source(self.main_file).count(b"\n")
         top = self._top = list(self.tu.cursor.get_children())
         if self.config.uses_only:  # the demo miner: API uses only, no interrupt analysis
@@ -278,6 +327,10 @@ class UnitContext:
                 f = c.location.file
                 if f is not None and f.name == self.main_file:
                     self.critical_macros[c.extent.start.offset] = c.spelling
+            if c.kind == K.MACRO_INSTANTIATION and is_enable_macro(c.spelling):
+                f = c.location.file
+                if f is not None and f.name == self.main_file:
+                    self.enable_macros[c.extent.start.offset] = c.spelling
             if c.kind == K.MACRO_INSTANTIATION and c.spelling in self.watched:
                 f = c.location.file
                 if f is not None and f.name == self.main_file:
@@ -354,6 +407,7 @@ class UnitContext:
         self.unit.indirect_calls.extend(w.indirect)
         self.unit.stored_functions.extend(w.stored)
         self.unit.passed_functions.extend(w.passed)
+        self.unit.locks.extend(w.locks)
         self.hardware(c, body, usr)
 
     def hardware(self, c: Cursor, body: Cursor, usr: str) -> None:
@@ -427,21 +481,66 @@ class UnitContext:
             return self._eval_int(m.group(1).decode("utf-8", "replace"))
         return 0
 
+    @property
+    def levels(self) -> dict[str, int]:
+        """Enter routines that raise BASEPRI -> the priority they mask from (this unit's
+        macros say the value: configMAX_SYSCALL_INTERRUPT_PRIORITY), where it is known."""
+        if self._levels is None:
+            self._levels = {}
+            for name, value in self.config.platform.critical_levels.items():
+                v = self.eval_const(value)
+                if v:
+                    self._levels[name] = self.priority_level(v)
+        return self._levels
+
+    def priority_level(self, basepri: int) -> int:
+        """A BASEPRI register value -> the preemption priority number it masks from (the NVIC
+        keeps a priority in the top __NVIC_PRIO_BITS of a byte: 0x50 is 5 with 4 bits)."""
+        bits = self.eval_const("__NVIC_PRIO_BITS") or self.eval_const("configPRIO_BITS") or 4
+        return basepri >> max(0, 8 - bits)
+
+    def eval_const(self, text: str, depth: int = 0) -> int | None:
+        """An integer constant expression written with this unit's macros, or None."""
+        for _ in range(8):  # expand macro names, a few levels deep
+            new = re.sub(r"\b[A-Za-z_]\w*\b",
+                         lambda m: self.macro_value(m.group(0)) or m.group(0), text)
+            if new == text:
+                break
+            text = new
+        text = re.sub(r"\(\s*(?:(?:unsigned|signed)\s*)?(?:\w+_t|char|short|int|long)?\s*\)",
+                      "", text)
+        text = re.sub(r"(?<=[0-9a-fA-Fx])[uUlL]+\b", "", text)
+        try:
+            return _fold(ast.parse(text.strip(), mode="eval").body)
+        except (SyntaxError, ValueError, RecursionError):
+            return None
+
     def _eval_int(self, text: str, depth: int = 0) -> int:
         text = text.strip()
         lit = re.fullmatch(r"(0x[0-9a-fA-F]+|\d+)[uUlL]*", text)
         if lit:
             return c_int(lit.group(1))
-        if self._macro_values is None:
-            self._macro_values = {}
-            for c in self._top:
-                if c.kind == K.MACRO_DEFINITION:
-                    toks = [t.spelling for t in c.get_tokens()]
-                    if len(toks) >= 2:
-                        self._macro_values[toks[0]] = " ".join(toks[1:])
-        if depth < 4 and text in self._macro_values:
-            return self._eval_int(self._macro_values[text].strip("()"), depth + 1)
+        value = self.macro_value(text)
+        if depth < 4 and value is not None:
+            return self._eval_int(value.strip("()"), depth + 1)
         return -1
+
+    def macro_value(self, name: str) -> str | None:
+        """The replacement tokens of macro ``name`` in this unit, or None (read on first use:
+        tokenising every definition of a unit costs more than the analysis needs)."""
+        if self._macro_values is None:
+            self._macro_defs = {c.spelling: c for c in self._top
+                                if c.kind == K.MACRO_DEFINITION}
+            self._macro_values = {}
+        if name not in self._macro_values:
+            c = self._macro_defs.get(name)
+            toks = [t.spelling for t in c.get_tokens()] if c is not None else []
+            self._macro_values[name] = " ".join(toks[1:]) if len(toks) >= 2 else None
+        return self._macro_values[name]
+
+    def macro_names(self) -> set[str]:
+        self.macro_value("")
+        return set(self._macro_defs)
 
     def vector_table(self, c: Cursor) -> None:
         """An array named like a vector table, or placed in a vector section: its functions

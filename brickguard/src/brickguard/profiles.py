@@ -8,8 +8,10 @@ name = "freertos"
 description = "FreeRTOS kernel"
 [interrupts]      # patterns, callbacks, registrations, from_asm, start_off, enable: as in
                   # brickguard.toml
-[tasks]           # creators
-[critical]        # pairs; handover = ["xPortStartScheduler"] (sections left to the scheduler)
+[tasks]           # creators; priority_args = {xTaskCreate = 4} (BG113)
+[critical]        # pairs; handover = ["xPortStartScheduler"] (sections left to the scheduler);
+                  # levels = {taskENTER_CRITICAL = "configMAX_SYSCALL_INTERRUPT_PRIORITY"}
+                  # (BASEPRI sections), basepri = ["__set_BASEPRI"]
 [api]
 blocks = ["vTaskDelay"]                       # waits for time or another task (BG110)
 allocates = ["pvPortMalloc"]                  # takes a heap lock (BG110)
@@ -18,6 +20,7 @@ waits = [{function = "osSemaphoreAcquire", arg = 1, nowait = ["0"]}]  # blocks u
 isr_variants = {xQueueSend = "xQueueSendFromISR"}   # task API -> its interrupt-safe twin (BG111)
 nonreentrant = {strtok = "strtok_r"}          # keeps hidden state -> reentrant twin (BG112)
 interrupt_safe = ["xQueueSendFromISR"]        # documented as callable from an ISR
+[locks]           # BG113: binary = [...], mutex = [...], take = [...], give = [...]
 [dma]
 tx = [{function = "HAL_UART_Transmit_DMA", arg = 1}]   # arg: the buffer's 0-based index
 rx = [{function = "HAL_UART_Receive_DMA", arg = 1}]
@@ -104,6 +107,8 @@ class InterruptEntries:
     # interrupt or DMA mode, the scheduler start. Every critical-section exit counts too.
     start_off: list[str] = field(default_factory=list)
     enable: list[str] = field(default_factory=list)
+    # Calls that let one interrupt line fire (``SysTick_Config`` -> "SysTick"), not all.
+    line_enables: dict[str, str] = field(default_factory=dict)
     # Calls that set an interrupt's priority: the IRQn is argument 0, the preemption priority
     # argument ``arg`` (read when both are constants).
     priority_setters: list[Registration] = field(default_factory=list)
@@ -115,6 +120,18 @@ class InterruptEntries:
 @dataclass(frozen=True)
 class TaskEntries:
     creators: list[Registration] = field(default_factory=list)
+    # creator -> the 0-based index of its priority argument (xTaskCreate: 4; higher runs first)
+    priority_args: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class LockCalls:
+    """Semaphores used as locks (BG113): how a handle is created and taken and given."""
+
+    binary: list[str] = field(default_factory=list)  # create a binary semaphore (no inheritance)
+    mutex: list[str] = field(default_factory=list)  # create a mutex (priority inheritance)
+    take: list[str] = field(default_factory=list)  # the handle is argument 0
+    give: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -127,6 +144,12 @@ class CriticalPairs:
     # [mask, unmask] pairs for one interrupt (HAL_NVIC_DisableIRQ(X_IRQn)): between them only
     # interrupt X cannot fire.
     masks: list[tuple[str, str]] = field(default_factory=list)
+    # BASEPRI masking: enter routines that mask only the interrupts at or below a priority
+    # (FreeRTOS's taskENTER_CRITICAL raises BASEPRI to configMAX_SYSCALL_INTERRUPT_PRIORITY):
+    # routine -> the BASEPRI value, a number or a macro of the unit; and the calls that set
+    # BASEPRI to their argument (``__set_BASEPRI(v)``; 0 unmasks).
+    levels: dict[str, str] = field(default_factory=dict)
+    basepri: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -138,6 +161,7 @@ class ProfileFile:
     critical: CriticalPairs = field(default_factory=CriticalPairs)
     api: ApiTable = field(default_factory=ApiTable)
     dma: DmaCalls = field(default_factory=DmaCalls)
+    locks: LockCalls = field(default_factory=LockCalls)
 
 
 @dataclass
@@ -164,9 +188,16 @@ class Platform:
     critical_pairs: list[tuple[str, str]] = field(default_factory=list)
     critical_handover: list[str] = field(default_factory=list)
     critical_masks: list[tuple[str, str]] = field(default_factory=list)
+    critical_levels: dict[str, str] = field(default_factory=dict)
+    basepri: list[str] = field(default_factory=list)
+    task_priority_args: dict[str, int] = field(default_factory=dict)
+    # "binary" | "mutex" | "take" | "give" -> the calls (BG113)
+    locks: dict[str, set[str]] = field(default_factory=lambda: {
+        "binary": set(), "mutex": set(), "take": set(), "give": set()})
     from_asm: list[str] = field(default_factory=list)
     start_off: list[str] = field(default_factory=list)
     interrupt_enables: list[str] = field(default_factory=list)
+    line_enables: dict[str, str] = field(default_factory=dict)
     quiet: list[str] = field(default_factory=list)
     priority_setters: list[Registration] = field(default_factory=list)
 
@@ -177,6 +208,7 @@ class Platform:
             | {*self.dma_tx, *self.dma_rx, *self.cache_clean, *self.cache_invalidate}
             | self.clean_all
             | self.invalidate_all
+            | {n for names in self.locks.values() for n in names}
         )
 
     def arg_calls(self) -> frozenset[str]:
@@ -248,12 +280,18 @@ def _merge(plat: Platform, profile: ProfileFile) -> None:
     _extend(plat.interrupt_callbacks, profile.interrupts.callbacks)
     _extend(plat.interrupt_registrations, profile.interrupts.registrations)
     _extend(plat.task_creators, profile.tasks.creators)
+    plat.task_priority_args.update(profile.tasks.priority_args)
+    for kind in plat.locks:
+        plat.locks[kind].update(getattr(profile.locks, kind))
     _extend(plat.critical_pairs, profile.critical.pairs)
     _extend(plat.critical_handover, profile.critical.handover)
     _extend(plat.critical_masks, profile.critical.masks)
+    plat.critical_levels.update(profile.critical.levels)
+    _extend(plat.basepri, profile.critical.basepri)
     _extend(plat.from_asm, profile.interrupts.from_asm)
     _extend(plat.start_off, profile.interrupts.start_off)
     _extend(plat.interrupt_enables, profile.interrupts.enable)
+    plat.line_enables.update(profile.interrupts.line_enables)
     _extend(plat.quiet, profile.interrupts.quiet)
     _extend(plat.priority_setters, profile.interrupts.priority_setters)
 

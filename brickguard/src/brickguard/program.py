@@ -19,9 +19,11 @@ An interrupt handler preempts another only when both priorities are known (``Pro
 and its own is more urgent (a lower number); equal ones do not. Two tasks racing each other is not
 an interrupt problem and is not checked here.
 
-The *interrupt timeline* (``_timeline``) marks the accesses made before any interrupt can fire
-(bare-metal ``main`` before its first enabling call, and the functions it calls only then):
-``Access.before_start``. Interrupt priorities come from ``[interrupts] priorities`` and the
+The *interrupt timeline* (module ``timeline``), per interrupt source, marks for each access the
+gates still closed there (``Access.closed``): before any interrupt can fire (bare-metal ``main``
+before its first enabling call, and the functions it calls only then: ``Access.before_start``),
+before a handler's own NVIC line is enabled, before its HAL peripheral family is started in
+interrupt or DMA mode. Interrupt priorities come from ``[interrupts] priorities`` and the
 code's ``HAL_NVIC_SetPriority``/``NVIC_SetPriority`` calls with constants (``Program.priority``).
 
 What several rules derive from the model (the races, the call chains from interrupt entries, the
@@ -41,6 +43,7 @@ from brickguard import chains as _chains
 from brickguard import dma as _dma
 from brickguard import races as _races
 from brickguard import stack as _stack
+from brickguard import timeline as _timeline
 from brickguard.chains import Chain
 from brickguard.chip import clock as _clock
 from brickguard.chip import gpio as _chip
@@ -55,6 +58,7 @@ from brickguard.facts import (
     DiagnosticFact,
     FunctionFact,
     HardwareFacts,
+    LockFact,
     ObjectFact,
     SectionIssue,
     UnitFacts,
@@ -73,6 +77,7 @@ class Context:
     name: str  # the entry function, e.g. "I2C1_EV_IRQHandler"; "thread mode" for unreached code
     kind: str  # "interrupt" | "task"
     how: str  # why it is an entry: "name matches *_IRQHandler", "created by xTaskCreate", ...
+    task_priority: int | None = None  # a task's RTOS priority at creation (higher runs first)
 
     @property
     def is_interrupt(self) -> bool:
@@ -87,7 +92,14 @@ class Access:
     fact: AccessFact
     contexts: frozenset[Context]
     task_protected: bool  # in a critical section, or its function is only called inside one
-    before_start: bool = False  # made before any interrupt can fire (see Program._timeline)
+    # The interrupt gates closed where it is made (``timeline``): "*" closed, no interrupt can
+    # fire yet; "irq:USART1" closed, not USART1's handler; "fam:I2C", no I2C interrupt source.
+    closed: frozenset[str] = frozenset()
+
+    @property
+    def before_start(self) -> bool:
+        """Made before any interrupt can fire."""
+        return _timeline.ALL in self.closed
 
     @property
     def in_interrupt(self) -> bool:
@@ -114,6 +126,7 @@ class Program(HardwareFacts):  # the hardware facts (BG3xx, stack depth): every 
     section_issues: list[SectionIssue] = field(default_factory=list)
     protected_functions: set[str] = field(default_factory=set)
     units: list[UnitFacts] = field(default_factory=list)  # BG000 and BG2xx read diagnostics
+    locks: list[LockFact] = field(default_factory=list)  # semaphores made, taken, given (BG113)
     # IRQ name without its suffix ("USART1") -> the priority the code sets it to with constants
     # (None: set to different values in different places, so not known).
     priorities: dict[str, int | None] = field(default_factory=dict)
@@ -142,6 +155,7 @@ class Program(HardwareFacts):  # the hardware facts (BG3xx, stack depth): every 
                 issues.setdefault((s.kind, s.where), s)
             entry_facts.extend(u.entries)
             p.add_hardware(u)
+            p.locks.extend(x for x in u.locks if x not in p.locks)
             for pf in u.priorities:
                 key = irq_key(pf.irq)
                 old = p.priorities.get(key, pf.priority)
@@ -156,17 +170,13 @@ class Program(HardwareFacts):  # the hardware facts (BG3xx, stack depth): every 
             same = by_name.get(name, [])
             return same[0] if len(same) == 1 else usr
 
-        p.calls = [
-            CallFact(c.caller, resolve(c.callee, n), n, c.where, c.protected, c.args, c.seq,
-                     c.earliest, c.targets)
-            for c in calls.values()
-            for n in (c.callee_name,)
-        ]
+        p.calls = [replace(c, callee=resolve(c.callee, c.callee_name)) for c in calls.values()]
         p.section_issues = list(issues.values())
         p._find_entries(config, entry_facts, resolve)
         p._reach()
         p._protect()
-        early = p._timeline()
+        early = _timeline.closed_until(p)
+        gated = {usr for fs in early.values() for usr in fs}
         through = p._param_targets()
         for a in raw_accesses.values():
             if a.obj.startswith(PARAM):
@@ -178,7 +188,9 @@ class Program(HardwareFacts):  # the hardware facts (BG3xx, stack depth): every 
                     a,
                     p.contexts.get(a.function, frozenset({THREAD_MODE})),
                     a.protected or a.function in p.protected_functions,
-                    a.function in early and a.seq < early[a.function],
+                    frozenset(g for g, fs in early.items()
+                              if a.function in fs and a.seq < fs[a.function])
+                    if a.function in gated else frozenset(),
                 )
             )
         return p
@@ -196,14 +208,15 @@ class Program(HardwareFacts):  # the hardware facts (BG3xx, stack depth): every 
             elif _match(f.name, config.platform.from_asm):
                 how = "called from an interrupt handler written in assembly (profile from_asm)"
                 self.entries[f.usr] = Context(f.name, "interrupt", how)
-            elif _match(f.name, config.interrupt_callbacks) and not _match(f.name, registrars):
+            elif (_match(f.name, config.interrupt_callbacks) and not _match(f.name, registrars)
+                  and "RegisterCallback" not in f.name):  # HAL_*_(Un)RegisterCallback: APIs
                 how = "HAL callback, called from the peripheral's interrupt handler"
                 self.entries[f.usr] = Context(f.name, "interrupt", how)
         for e in entry_facts:
             usr = resolve(e.function, e.name)
             old = self.entries.get(usr)
             if old is None or (e.kind == "interrupt" and not old.is_interrupt):
-                self.entries[usr] = Context(e.name, e.kind, e.how)
+                self.entries[usr] = Context(e.name, e.kind, e.how, e.priority)
 
     def _reach(self) -> None:
         callees: dict[str, set[str]] = defaultdict(set)
@@ -243,25 +256,39 @@ class Program(HardwareFacts):  # the hardware facts (BG3xx, stack depth): every 
 
     def _param_targets(self) -> dict[tuple[str, int], tuple[str, tuple[str, ...]]]:
         """(function USR, parameter index) -> the global (USR, path) that every call site of the
-        function passes there (``push(&rx, b)``); a parameter some site passes anything else
-        to, or a function called from nowhere, is left out. One level: a parameter handed on
-        to another function is not followed."""
-        sites: dict[str, int] = defaultdict(int)
-        passed: dict[tuple[str, int], set] = defaultdict(set)
-        count: dict[tuple[str, int], int] = defaultdict(int)
+        function passes there (``push(&rx, b)``, ``push(rb, b)`` with ``rb = &rx``); a parameter
+        handed on (``push(r, b)`` in a helper whose own parameter ``r`` is that) is what the
+        helper's callers pass, to a fixpoint. A parameter some site passes anything else to,
+        or a function called from nowhere, is left out."""
+        sites: dict[str, list[CallFact]] = defaultdict(list)
         for c in self.calls:
-            sites[c.callee] += 1
-            for n, target in enumerate(c.targets):
-                passed[(c.callee, n)].add(target)
-                count[(c.callee, n)] += 1
-        out = {}
-        for (fn, n), targets in passed.items():
-            # every call site passes this one global (a site with no targets passed none)
-            if len(targets) == 1 and None not in targets and count[(fn, n)] == sites[fn]:
-                target = next(iter(targets))
-                if target[0] in self.objects and fn in self.functions:
-                    out[(fn, n)] = target
+            sites[c.callee].append(c)
+        out: dict[tuple[str, int], tuple[str, tuple[str, ...]]] = {}
+        for _ in range(8):  # hand-on chains are short
+            changed = False
+            for fn, calls in sites.items():
+                if fn not in self.functions:
+                    continue
+                for n in range(max((len(c.targets) for c in calls), default=0)):
+                    got = {self._passed(c, n, out) for c in calls}
+                    if len(got) == 1 and None not in got:
+                        target = next(iter(got))
+                        if out.get((fn, n)) != target:
+                            out[(fn, n)] = target
+                            changed = True
+            if not changed:
+                break
         return out
+
+    def _passed(self, c: CallFact, n: int, known: dict) -> tuple[str, tuple[str, ...]] | None:
+        """The global argument ``n`` of call ``c`` points into, as far as known."""
+        t = c.targets[n] if n < len(c.targets) else None
+        if t is None:
+            return None
+        if t[0].startswith(PARAM):
+            up = known.get((c.caller, int(t[0][len(PARAM):])))
+            return (up[0], join_paths(up[1], t[1])) if up is not None else None
+        return t if t[0] in self.objects else None
 
     def _through_param(self, a: AccessFact, through: dict) -> AccessFact | None:
         target = through.get((a.function, int(a.obj[len(PARAM):])))
@@ -272,60 +299,6 @@ class Program(HardwareFacts):  # the hardware facts (BG3xx, stack depth): every 
         return replace(a, obj=obj.usr, path=path, whole=not path,
                        is_volatile=a.is_volatile or obj.is_volatile,
                        size=a.size if a.size > 0 else obj.size)
-
-    def _timeline(self) -> dict[str, int]:
-        """The interrupt timeline, one for all interrupts: function USR -> the walk number of its
-        first call that may let an interrupt fire, for the functions that only ever run before
-        any can (an access there with a smaller number cannot race a handler).
-
-        An entry point named in the profiles' ``start_off`` (bare-metal ``main``) begins with no
-        interrupt able to fire. A call may let one fire when its callee matches ``enable``, is a
-        critical-section exit, or (transitively) calls such a callee; a function the program
-        does not define enables unless ``quiet`` names it. A function runs before the start
-        when every call site of it is in such a function, before that function's first enabling
-        call (in a loop, the call may come before anything in the loop). Order is the body
-        walk's: a backward ``goto`` is not followed.
-        """
-        plat = self.config.platform
-        if not plat.start_off:
-            return {}
-        exits = {b for _, b in self.config.critical_sections}
-        patterns = plat.interrupt_enables
-        by_caller = self.calls_by_caller
-        sites: dict[str, list[CallFact]] = defaultdict(list)
-        for c in self.calls:
-            sites[c.callee].append(c)
-        named = {c.callee for c in self.calls
-                 if c.callee_name in exits or _match(c.callee_name, patterns)
-                 or (c.callee not in self.functions and not _match(c.callee_name, plat.quiet))}
-        enabling = set(named)
-        todo = list(named)
-        while todo:  # callers of an enabling function enable too
-            f = todo.pop()
-            for c in sites.get(f, ()):
-                if c.caller not in enabling:
-                    enabling.add(c.caller)
-                    todo.append(c.caller)
-        never = 1 << 62
-
-        def first_enable(usr: str) -> int:
-            return min((c.earliest for c in by_caller.get(usr, ()) if c.callee in enabling),
-                       default=never)
-
-        early = {usr: first_enable(usr) for usr, f in self.functions.items()
-                 if f.name in plat.start_off and not sites.get(usr)
-                 and not self.entries.get(usr, THREAD_MODE).is_interrupt}
-        changed = True
-        while changed:
-            changed = False
-            for usr in self.functions:
-                if usr in early or usr in self.entries or not sites.get(usr):
-                    continue
-                if all(c.caller in early and (c.seq < early[c.caller] or (
-                        c.seq == early[c.caller] == c.earliest)) for c in sites[usr]):
-                    early[usr] = first_enable(usr)
-                    changed = True
-        return early
 
     def priority(self, ctx: Context) -> int | None:
         """An interrupt context's preemption priority (lower preempts higher), from
@@ -339,6 +312,20 @@ class Program(HardwareFacts):  # the hardware facts (BG3xx, stack depth): every 
         return self.priorities.get(irq_key(ctx.name))
 
     # -- derived analyses, computed once, on first use ------------------------------------------
+    @cached_property
+    def gates(self) -> dict[Context, frozenset[str]]:
+        """Each interrupt context's gates on the interrupt timeline (``timeline``)."""
+        return _timeline.gates_of(self)
+
+    @cached_property
+    def nvic_enables(self) -> set[str]:
+        """The calls that unmask one interrupt line (``HAL_NVIC_EnableIRQ``)."""
+        return {b for _, b in self.config.platform.critical_masks}
+
+    @cached_property
+    def section_exits(self) -> set[str]:
+        return {b for _, b in self.config.critical_sections}
+
     @cached_property
     def calls_by_caller(self) -> dict[str, list[CallFact]]:
         """Function USR -> the calls it makes, in ``calls`` order (the timeline, BG101, BG501)."""

@@ -16,7 +16,8 @@ One aligned load or store of a scalar of at most a word is atomic on the target:
 is no race (the handler sees the old or the new value, both whole; the task reads one whole
 value). It takes two task accesses to break it, the unserializable access pairs of the
 atomicity-violation literature (local-remote-local), where the task's two accesses to one part
-are consecutive in its function, on one path, not both in a critical section, and a handler
+are consecutive in its function, on one path (not in two arms of an if, and not the first in an
+arm that returns and the second after it), not both in a critical section, and a handler
 access between them makes the outcome one no serial order gives:
 
 - R-W-R: the task reads twice (check, then use) and the handler writes between: the two reads
@@ -37,7 +38,10 @@ completion callback of the one transfer started since the flag was last written 
 A handler access counts only where its interrupt can fire: not before the interrupt timeline
 lets any fire (``Access.before_start``), not while its IRQ alone is masked
 (``HAL_NVIC_DisableIRQ(X_IRQn)`` ... ``HAL_NVIC_EnableIRQ(X_IRQn)``: the other handlers still can),
-and between handlers only from a more urgent priority (``Program.priority``).
+and between handlers only from a more urgent priority (``Program.priority``). A critical section
+that raises BASEPRI (FreeRTOS's ``taskENTER_CRITICAL`` on Cortex-M3/M4/M7, ``__set_BASEPRI(v)``)
+masks only the interrupts of its priority and below (``AccessFact.level``): inside it, a handler
+of a known, more urgent priority still races.
 
 Whether the object is ``volatile`` is BG104's question, asked once at the declaration.
 ``Program.races`` computes this once per program; the rules read it.
@@ -145,16 +149,20 @@ def find_races(program: Program) -> list[Race]:
             best[site] = race
 
     calls = program.calls_by_caller
+    gates = program.gates
     names = {usr: f.name for usr, f in program.functions.items()}
     for shared in program.shared_objects:
         obj = shared.obj
         for task, isr, guarded, level in _groups(program, shared.accesses):
             for a in task:
-                if guarded(a):
+                lvl = _basepri(a, level)
+                if guarded(a) and not lvl:
                     continue
                 who = _victim(program, a, level)
                 f = a.fact
-                near = [i for i in isr if paths_overlap(f.path, i.fact.path) and _can_fire(i, a)]
+                near = [i for i in isr
+                        if paths_overlap(f.path, i.fact.path) and can_fire(gates, i, a)
+                        and (not lvl or _above(program, i, lvl))]
                 writes = [i for i in near if i.fact.kind.writes]
                 if f.kind is AccessKind.rmw and writes:
                     keep(Race("BG102", obj, a, writes[0], victim=who))
@@ -163,20 +171,35 @@ def find_races(program: Program) -> list[Race]:
                     keep(Race("BG103", obj, a, other, victim=who))
                 elif not f.scalar and (writes or (f.kind.writes and near)):
                     keep(Race("BG101", obj, a, (writes or near)[0], victim=who))
-            for race in _pairs(program, calls, names, obj, task, isr, guarded, level):
+            for race in _pairs(program, gates, calls, names, obj, task, isr, guarded, level):
                 keep(race)
     return sorted(best.values(), key=lambda r: source_order(r.task))
 
 
+def _basepri(a: Access, level: int | None) -> int:
+    """The priority a task access's only protection masks from (BASEPRI: taskENTER_CRITICAL,
+    __set_BASEPRI), or 0: unprotected, or protected from every interrupt."""
+    return a.fact.level if level is None and a.fact.protected and not a.before_start else 0
+
+
+def _above(program: Program, i: Access, lvl: int) -> bool:
+    """Whether handler access ``i`` runs in an interrupt more urgent than BASEPRI masks."""
+    return any(c.is_interrupt and (p := program.priority(c)) is not None and p < lvl
+               for c in i.contexts)
+
+
 def _victim(program: Program, a: Access, level: int | None) -> str:
     if level is None:
-        return f"task context ({a.context_names(False) or 'thread mode'})"
+        lvl = _basepri(a, level)
+        masked = f"; BASEPRI masks only priority {lvl} and less urgent" if lvl else ""
+        return f"task context ({a.context_names(False) or 'thread mode'}{masked})"
     names = sorted(c.name for c in a.contexts if program.priority(c) == level)
     return f"interrupt handler {', '.join(names[:3])} (priority {level})"
 
 
-def _pairs(program: Program, calls: dict[str, list], names: dict[str, str], obj: ObjectFact,
-           task: list[Access], isr: list[Access], guarded, level: int | None) -> list[Race]:
+def _pairs(program: Program, gates: dict, calls: dict[str, list], names: dict[str, str],
+           obj: ObjectFact, task: list[Access], isr: list[Access], guarded,
+           level: int | None) -> list[Race]:
     """The unserializable access pairs among the task accesses of one object (see above)."""
     out = []
     by_function: dict[tuple[str, str], list[Access]] = defaultdict(list)
@@ -189,10 +212,15 @@ def _pairs(program: Program, calls: dict[str, list], names: dict[str, str], obj:
             f1 = first.fact
             second = next(
                 (b for b in accs[n + 1:]
-                 if paths_overlap(f1.path, b.fact.path) and _one_path(f1.branch, b.fact.branch)),
+                 if paths_overlap(f1.path, b.fact.path) and _one_path(f1.branch, b.fact.branch)
+                 and all(x in b.fact.branch for x in f1.exits)),
                 None,
             )
-            if second is None or (guarded(first) and guarded(second)):
+            if second is None:
+                continue
+            both = guarded(first) and guarded(second)
+            lvl = min(_basepri(first, level), _basepri(second, level))
+            if both and not lvl:
                 continue
             if second.before_start:
                 continue  # no interrupt can fire yet, between them or before
@@ -207,7 +235,9 @@ def _pairs(program: Program, calls: dict[str, list], names: dict[str, str], obj:
             near = [i for i in isr
                     if (i.fact.kind.writes if between == "W" else i.fact.kind.reads)
                     and paths_overlap(i.fact.path, f1.path) and paths_overlap(i.fact.path, f2.path)
-                    and (_can_fire(i, first) or _can_fire(i, second))]
+                    and _opened(gates, i, second)
+                    and (can_fire(gates, i, first) or can_fire(gates, i, second))
+                    and (not both or _above(program, i, lvl))]
             if one == "R" and two == "W" and f1.in_loop_cond and _one_shot(
                     lambda f: calls.get(f, ()), names, calls.get(f1.function, []), accs[:n],
                     f1.seq, f2.seq, near):
@@ -253,10 +283,20 @@ def _one_shot(calls_of, names: dict[str, str], calls: list, before: list[Access]
     return True
 
 
-def _can_fire(i: Access, a: Access) -> bool:
-    """Whether handler access ``i`` can come at ``a``: not every interrupt it runs in is masked
-    there one by one (``HAL_NVIC_DisableIRQ(USART1_IRQn)`` masks USART1_IRQHandler only)."""
-    return any(c.is_interrupt and irq_key(c.name) not in a.fact.masked for c in i.contexts)
+def can_fire(gates: dict, i: Access, a: Access) -> bool:
+    """Whether handler access ``i`` can come at ``a``: some interrupt it runs in has every gate
+    of its timeline open there (``timeline``) and is not masked there one by one
+    (``HAL_NVIC_DisableIRQ(USART1_IRQn)`` masks USART1_IRQHandler only)."""
+    return any(c.is_interrupt and irq_key(c.name) not in a.fact.masked
+               and not (gates.get(c, _NONE) & a.closed) for c in i.contexts)
+
+
+def _opened(gates: dict, i: Access, a: Access) -> bool:
+    """Whether some interrupt handler access ``i`` runs in has its gates open at ``a``."""
+    return any(c.is_interrupt and not (gates.get(c, _NONE) & a.closed) for c in i.contexts)
+
+
+_NONE: frozenset[str] = frozenset({"*"})  # a context with no gates: behind "*" alone
 
 
 def _one_path(a: tuple[tuple[int, int], ...], b: tuple[tuple[int, int], ...]) -> bool:

@@ -36,8 +36,43 @@ def unmask(states: States, irq: str) -> States:
     return cap(frozenset(out))
 
 
+LEVEL = "level:"  # a state entry (LEVEL + N, -1): BASEPRI masks priorities >= N on this path
+
+
+def raise_level(states: States, level: int) -> States:
+    """``__set_BASEPRI(v)``: the interrupts of priority ``level`` and less urgent masked."""
+    return cap(frozenset(s + ((f"{LEVEL}{level}", -1),) for s in clear_level(states)))
+
+
+def clear_level(states: States) -> States:
+    """``__set_BASEPRI(0)``: nothing masked by priority any more."""
+    return cap(frozenset(tuple(e for e in s if not e[0].startswith(LEVEL)) for s in states))
+
+
 def unmasked(s: State) -> State:
-    return tuple(e for e in s if not e[0].startswith(MASK))
+    return tuple(e for e in s if not e[0].startswith((MASK, LEVEL)))
+
+
+def basepri_level(states: States, levels: dict[str, int]) -> int:
+    """0 when some path has no section open or every path has one that masks every interrupt;
+    else N: some path is protected only by BASEPRI masking, the weakest at priority N (the
+    handlers more urgent than N still fire there). ``levels``: the enter routines that raise
+    BASEPRI (taskENTER_CRITICAL) and the priority they mask from."""
+    worst = 0
+    for s in states:
+        best = None
+        for n, _ in s:
+            if n.startswith(MASK):
+                continue
+            lv = int(n[len(LEVEL):]) if n.startswith(LEVEL) else levels.get(n, 0)
+            if lv == 0:
+                best = 0  # a section that masks every interrupt
+                break
+            best = lv if best is None else min(best, lv)
+        if best is None:
+            return 0  # not protected on this path: fully_protected says so
+        worst = max(worst, best)
+    return worst
 
 
 def fully_protected(states: States) -> bool:

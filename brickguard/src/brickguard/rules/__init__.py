@@ -38,6 +38,7 @@ from brickguard.rules import (
     pin_alternate_function,
     pin_double_use,
     pin_not_in_package,
+    rtos_priority_inversion,
     sdk_argument_count,
     sdk_argument_type,
     sdk_other_version,
@@ -67,6 +68,7 @@ _MODULES = (
     isr_blocking_call,  # BG110
     isr_task_api,  # BG111
     isr_not_reentrant,  # BG112
+    rtos_priority_inversion,  # BG113
     # BG2xx: SDK truth (hallucinated APIs)
     sdk_unknown_function,  # BG201
     sdk_argument_count,  # BG202

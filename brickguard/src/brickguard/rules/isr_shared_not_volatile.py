@@ -8,6 +8,7 @@ from brickguard.config import Config
 from brickguard.facts import paths_overlap
 from brickguard.findings import Finding, Level
 from brickguard.program import Access, Program
+from brickguard.races import can_fire
 from brickguard.rules.base import Rule
 from brickguard.rules.messages import here, loc, verb
 
@@ -25,7 +26,8 @@ def check(program: Program, config: Config) -> Iterable[Finding]:
         task = sorted((a for a in accs if a.in_task and not a.task_protected
                        and not a.before_start and a.fact.kind.reads
                        and not a.fact.is_volatile), key=_order)
-        hits = [(i, t) for t in task for i in isr if paths_overlap(i.fact.path, t.fact.path)]
+        hits = [(i, t) for t in task for i in isr
+                if paths_overlap(i.fact.path, t.fact.path) and can_fire(program.gates, i, t)]
         if not hits:
             continue
         # Anchored where the defect bites: the read that may spin on a register copy (a loop's

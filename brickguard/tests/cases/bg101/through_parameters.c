@@ -41,3 +41,27 @@ int main(void)
     ring_reset(&log_ring);
     return 0;
 }
+
+/* Handed on: a helper passes its own parameter to another helper. */
+ring_t tx;
+
+static void tx_bump(ring_t *r)       /* reached only through tx_kick(&tx) */
+{
+    r->count--;                      /* expect: BG102 */
+}
+
+static void tx_kick(ring_t *r)
+{
+    tx_bump(r);
+}
+
+void USART6_IRQHandler(void)
+{
+    tx.count++;
+}
+
+void tx_task(void)
+{
+    ring_t *q = &tx;
+    tx_kick(q);                      /* a local pointer to tx handed on */
+}

@@ -38,9 +38,26 @@ void clear_stats(void)
     (*p)--;                          /* expect: BG102 */
 }
 
+/* Moved along the array (p++): some element of stats, which may be the handler's. */
+void decay_stats(void)
+{
+    volatile uint32_t *p = &stats[2];
+    p++;
+    (*p)--;                          /* expect: BG102 */
+}
+
+void halve_stats(void)
+{
+    for (volatile uint32_t *e = stats; e != &stats[4]; e = e + 1) {
+        *e /= 2u;                    /* expect: BG102 */
+    }
+}
+
 int main(void)
 {
     __enable_irq();
     clear_stats();
+    decay_stats();
+    halve_stats();
     return (int)drain();
 }

@@ -36,6 +36,7 @@ void poll(void)
 int main(void)
 {
     uint32_t events = 0;             /* a local: not the shared object */
+    __enable_irq();                  /* EXTI0 can fire from here on */
     events++;
     poll();
     return (int)events;

@@ -1,0 +1,203 @@
+"""The interrupt timeline, per interrupt source: from which program point each handler can fire.
+
+After reset no interrupt can fire until the code lets one. An interrupt context is behind
+*gates*, each opened by calls the code makes (``Program`` asks ``gates_of`` and ``closed_at``):
+
+- ``*``: some interrupt. Any call that opens a gate opens it; while it is closed no interrupt
+  can fire (``Access.before_start``). A context with no gate below is behind it alone.
+  A call that may let any interrupt fire opens every gate: a critical-section exit, a call the
+  profiles' ``enable`` globs name that the program does not define, and a function the program
+  does not define that ``quiet`` does not name.
+- ``irq:X``: the handler's own NVIC line (``USART1_IRQHandler`` -> ``irq:USART1``), opened by
+  ``HAL_NVIC_EnableIRQ(USART1_IRQn)`` (the profiles' mask/unmask pairs, with an IRQn constant;
+  another argument opens every line) and by the profiles' ``line_enables``
+  (``SysTick_Config`` opens ``irq:SysTick``).
+- ``fam:F``: the peripheral's own interrupt sources, for a handler that hands over to the HAL
+  driver of family F (``HAL_I2C_EV_IRQHandler``: I2C) and for that family's callbacks
+  (``HAL_I2C_MasterTxCpltCallback``). A HAL peripheral raises no interrupt until a transfer is
+  started in interrupt or DMA mode (``HAL_I2C_Master_Transmit_IT``, ``HAL_UART_Receive_DMA``;
+  a ``*_DMA`` start starts the DMA family too) or its interrupt bits are set by hand
+  (``__HAL_UART_ENABLE_IT``): only those open it. A family the program never starts has no
+  such gate (its source is started some other way).
+
+A call opens what its callee opens, transitively; a call made in a loop opens from the loop's
+entry. A function runs with gate g closed when every call site of it is in such a function
+before that function's first call opening g (entry points named ``start_off``, bare-metal
+``main``, begin with every gate closed). Order is the body walk's: a backward ``goto`` is not
+followed.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from collections import defaultdict
+from typing import TYPE_CHECKING
+
+from brickguard.facts import CallFact, irq_key
+
+if TYPE_CHECKING:
+    from brickguard.program import Context, Program
+
+ALL = "*"
+NEVER = 1 << 62
+_HANDLER_OF = re.compile(r"HAL_([A-Za-z0-9]+?)(?:Ex)?_\w*IRQHandler")
+_ENABLE_IT = re.compile(r"__HAL_([A-Za-z0-9]+?)(?:Ex)?_(?:\w+_)?ENABLE_IT")
+
+
+def family(name: str) -> str:
+    """``HAL_UARTEx_RxEventCallback`` -> "UART": a HAL function's peripheral family."""
+    parts = name.split("_")
+    if len(parts) < 3 or parts[0] != "HAL":
+        return ""
+    f = parts[1]
+    return f[:-2] if f.endswith("Ex") else f
+
+
+def start_families(name: str) -> set[str]:
+    """The families a HAL call starts in interrupt or DMA mode: ``HAL_UART_Receive_DMA`` ->
+    {UART, DMA}, ``HAL_TIM_Base_Start_IT`` -> {TIM}; ``__HAL_UART_ENABLE_IT`` -> {UART}."""
+    m = _ENABLE_IT.fullmatch(name)
+    if m:
+        return {m.group(1)}
+    parts = name.split("_")
+    if len(parts) < 3 or parts[0] != "HAL" or not ({"IT", "DMA"} & set(parts[2:])):
+        return set()
+    out = {family(name)}
+    if "DMA" in parts[2:]:
+        out.add("DMA")
+    return out
+
+
+def is_enable_macro(name: str) -> bool:
+    return bool(_ENABLE_IT.fullmatch(name))
+
+
+def gates_of(program: Program) -> dict[Context, frozenset[str]]:
+    """Each interrupt context's gates (see above)."""
+    opened = {g for c in program.calls for g in _direct(program, c)[0]}
+    started = {g for g in opened if g.startswith("fam:")}
+    by_caller = program.calls_by_caller
+    plat = program.config.platform
+    out = {}
+    for usr, ctx in program.entries.items():
+        if not ctx.is_interrupt:
+            continue
+        gates: set[str] = set()
+        fams: set[str] = set()
+        if ctx.how.startswith("HAL callback") or _HANDLER_OF.fullmatch(ctx.name):
+            fams.add(family(ctx.name))  # a HAL driver's own handler or callback
+        else:
+            line = irq_key(ctx.name)
+            if ctx.name.endswith("_IRQHandler") or line in plat.line_enables.values():
+                # A line no call enables by name is opened only by what opens every line: one
+                # gate for all of them (the timeline is computed once per distinct gate).
+                gates.add(f"irq:{line}" if f"irq:{line}" in opened else "irq:?")
+            for c in by_caller.get(usr, ()):
+                m = _HANDLER_OF.fullmatch(c.callee_name)
+                if m:
+                    fams.add(m.group(1))
+        fams = {f for f in fams if f"fam:{f}" in started}
+        if fams:
+            gates.add("fam:" + "|".join(sorted(fams)))
+        out[ctx] = frozenset(gates or {ALL})
+    return out
+
+
+def _direct(program: Program, c: CallFact) -> tuple[set[str], bool]:
+    """The gates one call opens by itself, and whether that is all it opens (a call the
+    profiles name is judged by its name, not by its callee's body: ``HAL_NVIC_EnableIRQ(X)``
+    opens line X although its body passes a variable on)."""
+    plat = program.config.platform
+    name = c.callee_name
+    if c.callee.startswith("macro:"):
+        fams = start_families(name) if is_enable_macro(name) else set()
+        return {f"fam:{f}" for f in fams}, True
+    if name in program.nvic_enables:
+        return ({f"irq:{c.irq}"} if c.irq else {ALL}), True
+    fams = start_families(name)
+    if fams:
+        return {f"fam:{f}" for f in fams}, True
+    if name in plat.line_enables:
+        return {f"irq:{plat.line_enables[name]}"}, True
+    if name in program.section_exits:
+        return {ALL}, True
+    if c.callee in program.functions:
+        return set(), False  # its body says
+    # Named in both lists (HAL_UART_Init: enable HAL_*_Init, quiet HAL_*): the more specific
+    # pattern (more literal characters) says.
+    if _specificity(name, plat.interrupt_enables) >= max(1, _specificity(name, plat.quiet)):
+        return {ALL}, True
+    return (set() if _match(name, plat.quiet) else {ALL}), True
+
+
+def closed_until(program: Program) -> dict[str, dict[str, int]]:
+    """Gate -> (function USR -> the walk number of its first call that may open the gate), for
+    the functions that only ever run with the gate closed: an access there with a smaller
+    number is made with the gate closed."""
+    plat = program.config.platform
+    if not plat.start_off:
+        return {}
+    by_caller = program.calls_by_caller
+    sites: dict[str, list[CallFact]] = defaultdict(list)
+    for c in program.calls:
+        sites[c.callee].append(c)
+    direct = {id(c): _direct(program, c) for c in program.calls}
+    opens: dict[str, set[str]] = defaultdict(set)  # function -> gates it may open, transitively
+    todo = []
+    for c in program.calls:
+        if direct[id(c)][0]:
+            opens[c.caller] |= direct[id(c)][0]
+            todo.append(c.caller)
+    while todo:
+        f = todo.pop()
+        for c in sites.get(f, ()):
+            if not direct[id(c)][1] and not opens[f] <= opens[c.caller]:
+                opens[c.caller] |= opens[f]
+                todo.append(c.caller)
+
+    def opened(c: CallFact) -> set[str]:
+        gates, final = direct[id(c)]
+        return gates if final else opens.get(c.callee, set())
+
+    gates = {g for gs in program.gates.values() for g in gs} | {ALL}
+    firsts: dict[str, dict[str, int]] = defaultdict(dict)  # function -> gate -> first opening
+    for usr, calls in by_caller.items():
+        for c in calls:
+            got = opened(c)
+            if not got:
+                continue
+            for g in (gates if ALL in got else (got & gates) | {ALL}):
+                if c.earliest < firsts[usr].get(g, NEVER):
+                    firsts[usr][g] = c.earliest
+    roots = [usr for usr, f in program.functions.items()
+             if f.name in plat.start_off and not sites.get(usr)
+             and ((e := program.entries.get(usr)) is None or not e.is_interrupt)]
+    out = {}
+    for g in gates:
+        def first(usr: str, g: str = g) -> int:
+            return firsts.get(usr, {}).get(g, NEVER)
+
+        early = {usr: first(usr) for usr in roots}
+        changed = True
+        while changed:
+            changed = False
+            for usr in program.functions:
+                if usr in early or usr in program.entries or not sites.get(usr):
+                    continue
+                if all(c.caller in early and (c.seq < early[c.caller] or (
+                        c.seq == early[c.caller] == c.earliest)) for c in sites[usr]):
+                    early[usr] = first(usr)
+                    changed = True
+        out[g] = early
+    return out
+
+
+def _specificity(name: str, patterns: list[str]) -> int:
+    """The literal characters of the most specific pattern matching ``name``; 0 if none."""
+    return max((len(p.replace("*", "").replace("?", "")) for p in patterns
+                if fnmatch.fnmatchcase(name, p)), default=0)
+
+
+def _match(name: str, patterns: list[str]) -> bool:
+    return any(fnmatch.fnmatchcase(name, p) for p in patterns)
