@@ -174,13 +174,14 @@ class Backend:
         total = self.kv_blocks_total
         used = int(m.kv_usage * total) if m is not None and m.kv_usage is not None else 0
         queued, decode = max(self.prefill_pending, 0), max(self.decode_pending, 0)
-        decode_tps = drain = 0.0
+        decode_tps = drain = growth = 0.0
         cm = self.cm
         if cm is not None:
             n = max(running, 1)
             ctx = used * self.block_size
             step = cm.decode_time(n, ctx)
             decode_tps = n / step  # when idle, the single-sequence rate (n = 1)
+            growth = cm.decode_time(n + 1, ctx + ctx // n) - step
             drain = queued / self.prefill_tps + decode * step / n
         self._view_key = key
         self._view = v = make_view(
@@ -190,7 +191,8 @@ class Backend:
             outstanding_tokens=queued + decode, kv_blocks_used=used, kv_blocks_total=total,
             block_size=self.block_size, max_model_len=self.max_model_len,
             prefill_tokens_per_s=self.prefill_tps, decode_tokens_per_s=decode_tps,
-            predicted_drain_s=drain, cached_prefixes=self.prefixes.keys(),
+            decode_step_growth_s=growth, predicted_drain_s=drain,
+            cached_prefixes=self.prefixes.keys(),
             labels=self.cfg.labels)
         return v
 
