@@ -291,6 +291,7 @@ def test_earliest_completion_picks_the_least_routing_cost_on_random_views():
             block_size=16, prefill_tokens_per_s=rng.choice([0.0, 8000.0, 20000.0]),
             decode_tokens_per_s=rng.choice([0.0, 900.0, 3000.0]),
             decode_step_growth_s=rng.choice([0.0, 1e-4, 4e-4]),
+            mixed_prefill_tokens_per_s=rng.choice([0.0, 6000.0]),
             predicted_drain_s=rng.random() * 5, cached_prefixes=frozenset({7}) if i % 2 else
             frozenset()) for i in range(8)]
         if not any(v.healthy for v in views):

@@ -6,12 +6,14 @@ request on each instance with that instance's own speeds, from its view.
 
 Its completion time (``completion_s``):
 
-    wait     = queued_prefill_tokens / prefill_tokens_per_s      (prefill queue ahead of it)
+    wait     = queued_prefill_tokens / mixed_prefill_tokens_per_s (prefill queue ahead of it, at
+               the rate prefill gets beside the running decodes: what of the token budget
+               their one token each leaves, over the mixed iteration's time)
                or predicted_drain_s when the request's KV does not fit in the free blocks
                (it must wait for running work to finish) or the prefill speed is unknown,
                or the share of it until a batch slot frees when all ``max_num_seqs`` are
                taken (``slot_wait_s``)
-    prefill  = (prompt_tokens - cached prefix tokens) / prefill_tokens_per_s
+    prefill  = (prompt_tokens - cached prefix tokens) / mixed_prefill_tokens_per_s
     decode   = output_tokens * step, one token per decode step of the batch it joins:
                step = the step now (num_running / decode_tokens_per_s; an idle instance
                reports its batch-1 rate) + decode_step_growth_s for each sequence that
@@ -20,8 +22,8 @@ Its completion time (``completion_s``):
 
 and what it costs the sequences beside it (``marginal_cost_s``):
 
-    slowdown = num_running * prefill         (each running sequence's next token waits
-                                              for the prefill work it brings)
+    slowdown = num_running * (prompt_tokens - cached) / prefill_tokens_per_s
+               (each running sequence's steps stretch by the prefill compute it brings)
              + co-runners * decode_step_growth_s * overlap
                (every step they share is that much longer; overlap = the fewer of its
                output tokens and their mean remaining ones)
@@ -78,7 +80,7 @@ class EarliestCompletionRouter(Router):
             if v is not seen[i] or t is None:
                 seen[i] = v
                 terms[i] = t = self._view_terms(v)
-            healthy, prefill, wait, drain, bs, free, step, running, co, growth, rem = t
+            healthy, prefill, mixed, wait, drain, bs, free, step, running, co, growth, rem = t
             if not healthy:
                 continue
             # completion_s + marginal_cost_s, inlined: this loop runs for every view per request.
@@ -87,8 +89,7 @@ class EarliestCompletionRouter(Router):
             own = prompt
             if hashes and v.cached_prefixes:
                 own -= cached_tokens(request, v)
-            own_prefill = own / prefill
-            cost = (wait + own_prefill * (1 + running) + output * step
+            cost = (wait + own / mixed + running * own / prefill + output * step
                     + co * growth * (output if output < rem else rem))
             if best < 0 or cost < best_cost:
                 best, best_cost = i, cost
@@ -100,10 +101,10 @@ class EarliestCompletionRouter(Router):
         return view_terms(v, self.prefill_tokens_per_s, self.decode_tokens_per_s)
 
 
-# (healthy, prefill tokens/s, wait s, drain s, block size or 0, free blocks, decode step s of
+# (healthy, prefill tokens/s, mixed prefill tokens/s, wait s, drain s, block size or 0, free blocks, decode step s of
 # the batch it joins, running sequences, co-runners, step growth s, co-runners' mean remaining
 # output tokens)
-Terms = tuple[bool, float, float, float, int, int, float, int, int, float, float]
+Terms = tuple[bool, float, float, float, float, int, int, float, int, int, float, float]
 
 
 def view_terms(v: InstanceView, default_prefill: float, default_decode: float) -> Terms:
@@ -115,10 +116,11 @@ def view_terms(v: InstanceView, default_prefill: float, default_decode: float) -
     """
     prefill = v.prefill_tokens_per_s
     if prefill > 0:
-        wait = v.queued_prefill_tokens / prefill
+        mixed = v.mixed_prefill_tokens_per_s or prefill
+        wait = v.queued_prefill_tokens / mixed
     else:
         # No cost model: the default speed prices the queue, the drain time if known bounds it.
-        prefill = default_prefill
+        prefill = mixed = default_prefill
         wait = max(v.predicted_drain_s, v.queued_prefill_tokens / prefill)
     slots = v.max_num_seqs
     running, waiting = v.num_running, v.num_waiting
@@ -138,15 +140,15 @@ def view_terms(v: InstanceView, default_prefill: float, default_decode: float) -
         growth, step = 0.0, 1.0 / default_decode
     ahead = running + waiting
     rem = (v.outstanding_tokens - v.queued_prefill_tokens) / ahead if ahead else 0.0
-    return (v.healthy, prefill, wait, v.predicted_drain_s, bs,
+    return (v.healthy, prefill, mixed, wait, v.predicted_drain_s, bs,
             v.kv_blocks_total - v.kv_blocks_used, step, running, joined - 1, growth, rem)
 
 
-def _own_prefill_s(request: Request, v: InstanceView, prefill: float) -> float:
+def _own_prefill_tokens(request: Request, v: InstanceView) -> int:
     own = request.prompt_tokens
     if request.prefix_hashes and v.cached_prefixes:
         own -= cached_tokens(request, v)
-    return own / prefill
+    return own
 
 
 def completion_s(
@@ -154,10 +156,10 @@ def completion_s(
     default_decode: float = DEFAULT_DECODE_TOKENS_PER_S,
 ) -> float:
     """Predicted seconds from now until ``request`` would finish on the instance ``v``."""
-    _, prefill, wait, drain, bs, free, step, *_ = view_terms(v, default_prefill, default_decode)
+    _, _, mixed, wait, drain, bs, free, step, *_ = view_terms(v, default_prefill, default_decode)
     if bs and -(-(request.prompt_tokens + request.output_tokens) // bs) > free:
         wait = max(wait, drain)
-    return wait + _own_prefill_s(request, v, prefill) + request.output_tokens * step
+    return wait + _own_prefill_tokens(request, v) / mixed + request.output_tokens * step
 
 
 def marginal_cost_s(
@@ -165,9 +167,9 @@ def marginal_cost_s(
     default_decode: float = DEFAULT_DECODE_TOKENS_PER_S,
 ) -> float:
     """Seconds ``request`` on ``v`` adds to the completion times of the sequences beside it."""
-    _, prefill, _, _, _, _, _, running, co, growth, rem = view_terms(
+    _, prefill, _, _, _, _, _, _, running, co, growth, rem = view_terms(
         v, default_prefill, default_decode)
-    return (running * _own_prefill_s(request, v, prefill)
+    return (running * _own_prefill_tokens(request, v) / prefill
             + co * growth * min(request.output_tokens, rem))
 
 
