@@ -63,7 +63,7 @@ class EarliestCompletionRouter(Router):
         self.decode_tokens_per_s = float(decode_tokens_per_s)
         # The last view object seen at each index, and its _view_terms.
         self._seen: list[InstanceView | None] = []
-        self._terms: list[Terms | None] = []
+        self._terms: list[tuple | None] = []
 
     def pick(self, request: Request, views: Sequence[InstanceView]) -> int:
         n = len(views)
@@ -76,11 +76,9 @@ class EarliestCompletionRouter(Router):
             seen[:], terms[:] = [None] * n, [None] * n
         for i in chain(range(start, n), range(start)):
             v = views[i]
-            t = terms[i]
-            if v is not seen[i] or t is None:
-                seen[i] = v
-                terms[i] = t = self._view_terms(v)
-            healthy, prefill, mixed, wait, drain, bs, free, step, running, co, growth, rem = t
+            if v is not seen[i]:
+                seen[i], terms[i] = v, self._view_terms(v)
+            healthy, wait, drain, bs, free, per_prompt, step, shared, rem, _, _ = terms[i]
             if not healthy:
                 continue
             # completion_s + marginal_cost_s, inlined: this loop runs for every view per request.
@@ -89,8 +87,8 @@ class EarliestCompletionRouter(Router):
             own = prompt
             if hashes and v.cached_prefixes:
                 own -= cached_tokens(request, v)
-            cost = (wait + own / mixed + running * own / prefill + output * step
-                    + co * growth * (output if output < rem else rem))
+            cost = (wait + own * per_prompt + output * step
+                    + shared * (output if output < rem else rem))
             if best < 0 or cost < best_cost:
                 best, best_cost = i, cost
         if best < 0:
@@ -101,10 +99,11 @@ class EarliestCompletionRouter(Router):
         return view_terms(v, self.prefill_tokens_per_s, self.decode_tokens_per_s)
 
 
-# (healthy, prefill tokens/s, mixed prefill tokens/s, wait s, drain s, block size or 0, free blocks, decode step s of
-# the batch it joins, running sequences, co-runners, step growth s, co-runners' mean remaining
-# output tokens)
-Terms = tuple[bool, float, float, float, float, int, int, float, int, int, float, float]
+# (healthy, wait s, drain s, block size or 0, free blocks, s per own prompt token (its prefill
+# plus the running sequences' stretch), decode step s of the batch it joins, s per shared step
+# (co-runners x step growth), co-runners' mean remaining output tokens; then for the parts:
+# mixed prefill tokens/s, running sequences x s per prompt token of prefill compute)
+Terms = tuple[bool, float, float, int, int, float, float, float, float, float, float]
 
 
 def view_terms(v: InstanceView, default_prefill: float, default_decode: float) -> Terms:
@@ -140,8 +139,9 @@ def view_terms(v: InstanceView, default_prefill: float, default_decode: float) -
         growth, step = 0.0, 1.0 / default_decode
     ahead = running + waiting
     rem = (v.outstanding_tokens - v.queued_prefill_tokens) / ahead if ahead else 0.0
-    return (v.healthy, prefill, mixed, wait, v.predicted_drain_s, bs,
-            v.kv_blocks_total - v.kv_blocks_used, step, running, joined - 1, growth, rem)
+    stretch = running / prefill
+    return (v.healthy, wait, v.predicted_drain_s, bs, v.kv_blocks_total - v.kv_blocks_used,
+            1.0 / mixed + stretch, step, (joined - 1) * growth, rem, mixed, stretch)
 
 
 def _own_prefill_tokens(request: Request, v: InstanceView) -> int:
@@ -156,7 +156,8 @@ def completion_s(
     default_decode: float = DEFAULT_DECODE_TOKENS_PER_S,
 ) -> float:
     """Predicted seconds from now until ``request`` would finish on the instance ``v``."""
-    _, _, mixed, wait, drain, bs, free, step, *_ = view_terms(v, default_prefill, default_decode)
+    _, wait, drain, bs, free, _, step, _, _, mixed, _ = view_terms(
+        v, default_prefill, default_decode)
     if bs and -(-(request.prompt_tokens + request.output_tokens) // bs) > free:
         wait = max(wait, drain)
     return wait + _own_prefill_tokens(request, v) / mixed + request.output_tokens * step
@@ -167,10 +168,8 @@ def marginal_cost_s(
     default_decode: float = DEFAULT_DECODE_TOKENS_PER_S,
 ) -> float:
     """Seconds ``request`` on ``v`` adds to the completion times of the sequences beside it."""
-    _, prefill, _, _, _, _, _, _, running, co, growth, rem = view_terms(
-        v, default_prefill, default_decode)
-    return (running * _own_prefill_tokens(request, v) / prefill
-            + co * growth * min(request.output_tokens, rem))
+    *_, shared, rem, _, stretch = view_terms(v, default_prefill, default_decode)
+    return _own_prefill_tokens(request, v) * stretch + shared * min(request.output_tokens, rem)
 
 
 def routing_cost_s(request: Request, v: InstanceView) -> float:
