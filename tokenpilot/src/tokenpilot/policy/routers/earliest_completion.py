@@ -37,6 +37,7 @@ router's defaults, so a fleet without a cost model still routes by queue depth.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from itertools import chain
 
@@ -78,9 +79,7 @@ class EarliestCompletionRouter(Router):
             v = views[i]
             if v is not seen[i]:
                 seen[i], terms[i] = v, self._view_terms(v)
-            healthy, wait, drain, bs, free, per_prompt, step, shared, rem, _, _ = terms[i]
-            if not healthy:
-                continue
+            wait, drain, bs, free, per_prompt, step, shared, rem = terms[i]
             # completion_s + marginal_cost_s, inlined: this loop runs for every view per request.
             if bs and -(-kv_tokens // bs) > free:
                 wait = max(wait, drain)
@@ -91,7 +90,7 @@ class EarliestCompletionRouter(Router):
                     + shared * (output if output < rem else rem))
             if best < 0 or cost < best_cost:
                 best, best_cost = i, cost
-        if best < 0:
+        if best < 0 or best_cost == math.inf:  # an unhealthy view's wait is infinite
             raise NoHealthyInstance(n)
         return best
 
@@ -99,11 +98,11 @@ class EarliestCompletionRouter(Router):
         return view_terms(v, self.prefill_tokens_per_s, self.decode_tokens_per_s)
 
 
-# (healthy, wait s, drain s, block size or 0, free blocks, s per own prompt token (its prefill
-# plus the running sequences' stretch), decode step s of the batch it joins, s per shared step
-# (co-runners x step growth), co-runners' mean remaining output tokens; then for the parts:
-# mixed prefill tokens/s, running sequences x s per prompt token of prefill compute)
-Terms = tuple[bool, float, float, int, int, float, float, float, float, float, float]
+# (wait s (infinite when unhealthy), drain s, block size or 0, free blocks, s per own prompt
+# token (its prefill beside the decodes plus the running sequences' stretch), decode step s of
+# the batch it joins, s per shared step (co-runners x step growth), co-runners' mean remaining
+# output tokens)
+Terms = tuple[float, float, int, int, float, float, float, float]
 
 
 def view_terms(v: InstanceView, default_prefill: float, default_decode: float) -> Terms:
@@ -113,14 +112,14 @@ def view_terms(v: InstanceView, default_prefill: float, default_decode: float) -
     changes (views are immutable), and reading a dozen fields of every view was most of a
     pick: ``pick`` keeps the terms of the last view it saw at each index.
     """
-    prefill = v.prefill_tokens_per_s
-    if prefill > 0:
-        mixed = v.mixed_prefill_tokens_per_s or prefill
+    prefill, mixed = _prefill_rates(v, default_prefill)
+    if v.prefill_tokens_per_s > 0:
         wait = v.queued_prefill_tokens / mixed
     else:
         # No cost model: the default speed prices the queue, the drain time if known bounds it.
-        prefill = mixed = default_prefill
         wait = max(v.predicted_drain_s, v.queued_prefill_tokens / prefill)
+    if not v.healthy:
+        wait = math.inf
     slots = v.max_num_seqs
     running, waiting = v.num_running, v.num_waiting
     if slots and running + waiting >= slots:
@@ -139,9 +138,16 @@ def view_terms(v: InstanceView, default_prefill: float, default_decode: float) -
         growth, step = 0.0, 1.0 / default_decode
     ahead = running + waiting
     rem = (v.outstanding_tokens - v.queued_prefill_tokens) / ahead if ahead else 0.0
-    stretch = running / prefill
-    return (v.healthy, wait, v.predicted_drain_s, bs, v.kv_blocks_total - v.kv_blocks_used,
-            1.0 / mixed + stretch, step, (joined - 1) * growth, rem, mixed, stretch)
+    return (wait, v.predicted_drain_s, bs, v.kv_blocks_total - v.kv_blocks_used,
+            1.0 / mixed + running / prefill, step, (joined - 1) * growth, rem)
+
+
+def _prefill_rates(v: InstanceView, default_prefill: float) -> tuple[float, float]:
+    """(prefill tokens/s of a full chunk, prefill tokens/s beside the running decodes)."""
+    prefill = v.prefill_tokens_per_s
+    if prefill > 0:
+        return prefill, v.mixed_prefill_tokens_per_s or prefill
+    return default_prefill, default_prefill
 
 
 def _own_prefill_tokens(request: Request, v: InstanceView) -> int:
@@ -156,8 +162,8 @@ def completion_s(
     default_decode: float = DEFAULT_DECODE_TOKENS_PER_S,
 ) -> float:
     """Predicted seconds from now until ``request`` would finish on the instance ``v``."""
-    _, wait, drain, bs, free, _, step, _, _, mixed, _ = view_terms(
-        v, default_prefill, default_decode)
+    wait, drain, bs, free, _, step, _, _ = view_terms(v, default_prefill, default_decode)
+    mixed = _prefill_rates(v, default_prefill)[1]
     if bs and -(-(request.prompt_tokens + request.output_tokens) // bs) > free:
         wait = max(wait, drain)
     return wait + _own_prefill_tokens(request, v) / mixed + request.output_tokens * step
@@ -168,7 +174,8 @@ def marginal_cost_s(
     default_decode: float = DEFAULT_DECODE_TOKENS_PER_S,
 ) -> float:
     """Seconds ``request`` on ``v`` adds to the completion times of the sequences beside it."""
-    *_, shared, rem, _, stretch = view_terms(v, default_prefill, default_decode)
+    *_, shared, rem = view_terms(v, default_prefill, default_decode)
+    stretch = v.num_running / _prefill_rates(v, default_prefill)[0]
     return _own_prefill_tokens(request, v) * stretch + shared * min(request.output_tokens, rem)
 
 
