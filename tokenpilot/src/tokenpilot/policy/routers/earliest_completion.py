@@ -112,34 +112,42 @@ def view_terms(v: InstanceView, default_prefill: float, default_decode: float) -
     changes (views are immutable), and reading a dozen fields of every view was most of a
     pick: ``pick`` keeps the terms of the last view it saw at each index.
     """
-    prefill, mixed = _prefill_rates(v, default_prefill)
-    if v.prefill_tokens_per_s > 0:
-        wait = v.queued_prefill_tokens / mixed
+    # Called whenever an instance's view changes (several times per pick in a busy fleet):
+    # each field is read once, no helper calls.
+    prefill = v.prefill_tokens_per_s
+    queued = v.queued_prefill_tokens
+    drain = v.predicted_drain_s
+    if prefill > 0:
+        mixed = v.mixed_prefill_tokens_per_s or prefill
+        wait = queued / mixed
     else:
         # No cost model: the default speed prices the queue, the drain time if known bounds it.
-        wait = max(v.predicted_drain_s, v.queued_prefill_tokens / prefill)
+        prefill = mixed = default_prefill
+        wait = queued / prefill
+        if drain > wait:
+            wait = drain
     if not v.healthy:
         wait = math.inf
     slots = v.max_num_seqs
     running, waiting = v.num_running, v.num_waiting
-    if slots and running + waiting >= slots:
+    ahead = running + waiting
+    if slots and ahead >= slots:
         wait = max(wait, slot_wait_s(v))  # max commutes: folded in before the KV check
+    total = v.kv_blocks_total
     # The KV check needs a known block count (block size 0 here: never short of KV).
-    bs = v.block_size if v.kv_blocks_total else 0
+    bs = v.block_size if total else 0
     # The batch it decodes in: the running sequences, the queue ahead, itself (slots bound it).
-    joined = running + waiting + 1
-    if slots and joined > slots:
-        joined = slots
-    now = running or 1  # the batch decode_tokens_per_s is of (batch 1 when idle)
-    if v.decode_tokens_per_s > 0:
+    joined = ahead + 1 if not slots or ahead < slots else slots
+    decode = v.decode_tokens_per_s
+    if decode > 0:
         growth = v.decode_step_growth_s
-        step = now / v.decode_tokens_per_s + growth * max(joined - now, 0)
+        now = running or 1  # the batch decode_tokens_per_s is of (batch 1 when idle)
+        step = now / decode + growth * (joined - now if joined > now else 0)
     else:
         growth, step = 0.0, 1.0 / default_decode
-    ahead = running + waiting
-    rem = (v.outstanding_tokens - v.queued_prefill_tokens) / ahead if ahead else 0.0
-    return (wait, v.predicted_drain_s, bs, v.kv_blocks_total - v.kv_blocks_used,
-            1.0 / mixed + running / prefill, step, (joined - 1) * growth, rem)
+    rem = (v.outstanding_tokens - queued) / ahead if ahead else 0.0
+    return (wait, drain, bs, total - v.kv_blocks_used, 1.0 / mixed + running / prefill, step,
+            (joined - 1) * growth, rem)
 
 
 def _prefill_rates(v: InstanceView, default_prefill: float) -> tuple[float, float]:
