@@ -125,6 +125,18 @@ def test_view_and_fleet_api():
     assert v.kv_blocks_total == eng.bm.num_blocks and v.kv_blocks_used > 0
     assert v.outstanding_tokens > 0 and v.predicted_drain_s > 0
     assert v.model == "llama-3.1-8b" and v.decode_tokens_per_s > 0
+    # What one more sequence costs the batch, and prefill's rate beside the decodes, are the
+    # cost model's own figures at this batch.
+    n, ctx = v.num_running, eng.sched.dec.ctx_sum(eng.s)
+    if eng.sched.prefilling:
+        ctx += sum(q.computed for q in eng.sched.prefilling.values())
+    step = CM.decode_time(n, ctx)
+    assert v.decode_step_growth_s == pytest.approx(CM.decode_time(n + 1, ctx + ctx // n) - step)
+    assert v.decode_step_growth_s > 0
+    chunk = EngineConfig().max_num_batched_tokens - n
+    assert v.mixed_prefill_tokens_per_s == pytest.approx(
+        chunk / CM.iteration_time([(chunk, 0)], n, ctx))
+    assert 0 < v.mixed_prefill_tokens_per_s < v.prefill_tokens_per_s
     done = []
     while (t := eng.next_event_time()) < math.inf:
         assert t > eng.now or not eng.sched.has_work()
@@ -133,6 +145,7 @@ def test_view_and_fleet_api():
     assert {q.id for q in eng.finished} == set(range(20))
     assert len({r.id for r in done}) == len(done) and before >= 0
     assert eng.view().num_running == 0 and eng.view().predicted_drain_s == 0
+    assert eng.view().mixed_prefill_tokens_per_s == eng.view().prefill_tokens_per_s
 
 
 def test_tokens_by_is_monotone_and_matches_first_token_and_finish():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import math
 import random
 from collections import Counter
 from dataclasses import replace
@@ -274,9 +275,9 @@ def test_prefix_affinity_guard_credits_the_prefill_a_deep_match_saves():
     assert router.guard_trips == 1
 
 
-def test_earliest_completion_picks_the_least_completion_s_on_random_views():
-    """The router inlines completion_s over cached per-view terms: both must agree."""
-    from tokenpilot.policy.routers.earliest_completion import completion_s
+def test_earliest_completion_picks_the_least_routing_cost_on_random_views():
+    """The router inlines routing_cost_s over cached per-view terms: both must agree."""
+    from tokenpilot.policy.routers.earliest_completion import routing_cost_s
 
     rng = random.Random(3)
     router = get_router("earliest-completion")
@@ -285,9 +286,12 @@ def test_earliest_completion_picks_the_least_completion_s_on_random_views():
             index=i, name=str(i), healthy=rng.random() > 0.1,
             num_running=rng.randrange(0, 40), num_waiting=rng.randrange(0, 10),
             max_num_seqs=rng.choice([0, 32]), queued_prefill_tokens=rng.randrange(0, 20000),
+            outstanding_tokens=rng.randrange(20000, 40000),
             kv_blocks_used=rng.randrange(0, 1000), kv_blocks_total=rng.choice([0, 1000]),
             block_size=16, prefill_tokens_per_s=rng.choice([0.0, 8000.0, 20000.0]),
             decode_tokens_per_s=rng.choice([0.0, 900.0, 3000.0]),
+            decode_step_growth_s=rng.choice([0.0, 1e-4, 4e-4]),
+            mixed_prefill_tokens_per_s=rng.choice([0.0, 6000.0]),
             predicted_drain_s=rng.random() * 5, cached_prefixes=frozenset({7}) if i % 2 else
             frozenset()) for i in range(8)]
         if not any(v.healthy for v in views):
@@ -295,5 +299,28 @@ def test_earliest_completion_picks_the_least_completion_s_on_random_views():
         req = Request(trial, 0.0, rng.randrange(1, 8000), rng.randrange(1, 800),
                       prefix_hashes=(7, 8) if trial % 3 == 0 else ())
         i = router.pick(req, views)
-        etas = {j: completion_s(req, v) for j, v in enumerate(views) if v.healthy}
-        assert etas[i] == min(etas.values())
+        costs = {j: routing_cost_s(req, v) for j, v in enumerate(views) if v.healthy}
+        assert math.isclose(costs[i], min(costs.values()), rel_tol=1e-12)
+
+
+def test_earliest_completion_prices_the_slowdown_it_imposes():
+    """A busy fast GPU can finish the request first yet cost the fleet more: each of its
+    running sequences waits for the newcomer's prefill and decodes slower beside it."""
+    from tokenpilot.policy.routers.earliest_completion import completion_s, marginal_cost_s
+
+    router = get_router("earliest-completion")
+    # 100 running at 6000 tok/s aggregate: 16.7 ms a step, +0.2 ms per extra sequence.
+    busy_fast = InstanceView(index=0, name="h100", num_running=100, outstanding_tokens=30_000,
+                             prefill_tokens_per_s=40_000.0, decode_tokens_per_s=6000.0,
+                             decode_step_growth_s=2e-4)
+    idle_slow = InstanceView(index=1, name="l40s", prefill_tokens_per_s=10_000.0,
+                             decode_tokens_per_s=40.0, decode_step_growth_s=1e-4)
+    r = req(prompt=2000, output=200)
+    assert completion_s(r, busy_fast) < completion_s(r, idle_slow)  # 3.4 s vs 5.2 s
+    assert marginal_cost_s(r, idle_slow) == 0.0  # nothing runs beside it there
+    # 100 x 50 ms of prefill + 100 x 0.2 ms x 200 shared steps = 9 s added to the others.
+    assert math.isclose(marginal_cost_s(r, busy_fast), 9.0)
+    assert router.pick(r, [busy_fast, idle_slow]) == 1
+    # Without the growth figure (a view that cannot know it) only its prefill is priced.
+    blind = replace(busy_fast, decode_step_growth_s=0.0, num_running=10)
+    assert router.pick(r, [blind, idle_slow]) == 0

@@ -103,6 +103,7 @@ class Engine:
         budget = cfg.max_num_batched_tokens
         self.prefill_tps = budget / max(cm.prefill_time(budget), 1e-12)
         self.idle_decode_tps = 1.0 / max(cm.decode_time(1, 1), 1e-12)
+        self.idle_step_growth = cm.decode_time(2, 2) - cm.decode_time(1, 1)
 
     # ---- the fleet-facing API -------------------------------------------------------------
     def add_request(self, req: Request, now: float | None = None) -> bool:
@@ -284,9 +285,15 @@ class Engine:
             ctx = dec.ctx_sum(s)
             if sched.prefilling:
                 ctx += sum(q.computed for q in sched.prefilling.values())
-            decode_tps = batch / self.clock.decode_time(batch, ctx)
+            step = self.clock.decode_time(batch, ctx)
+            decode_tps = batch / step
+            growth = self.clock.decode_time(batch + 1, ctx + ctx // batch) - step
+            chunk = max(self.cfg.max_num_batched_tokens - batch, 1)
+            mixed_tps = chunk / max(self.cm.iteration_time([(chunk, 0)], batch, ctx), 1e-12)
         else:
             decode_tps = self.idle_decode_tps
+            growth = self.idle_step_growth
+            mixed_tps = self.prefill_tps
         rem_decode = dec.remaining(s) + sched.nd_rem
         queued = sched.queued_prefill
         # Drain estimate: the prefill backlog at full chunk speed, then the decode backlog at
@@ -308,8 +315,9 @@ class Engine:
             queued_prefill_tokens=queued, outstanding_tokens=queued + rem_decode,
             kv_blocks_used=bm.used, kv_blocks_total=bm.num_blocks,
             block_size=self.cfg.block_size, max_model_len=self.max_model_len,
-            prefill_tokens_per_s=self.prefill_tps, decode_tokens_per_s=decode_tps,
-            predicted_drain_s=drain, cached_prefixes=bm.prefixes.keys(), labels=())
+            prefill_tokens_per_s=self.prefill_tps, mixed_prefill_tokens_per_s=mixed_tps,
+            decode_tokens_per_s=decode_tps, decode_step_growth_s=growth, predicted_drain_s=drain,
+            cached_prefixes=bm.prefixes.keys(), labels=())
 
     # ---- the event loop -------------------------------------------------------------------
     def _event(self, horizon: float) -> None:

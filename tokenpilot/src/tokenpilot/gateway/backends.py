@@ -174,13 +174,19 @@ class Backend:
         total = self.kv_blocks_total
         used = int(m.kv_usage * total) if m is not None and m.kv_usage is not None else 0
         queued, decode = max(self.prefill_pending, 0), max(self.decode_pending, 0)
-        decode_tps = drain = 0.0
+        decode_tps = drain = growth = mixed_tps = 0.0
         cm = self.cm
         if cm is not None:
             n = max(running, 1)
             ctx = used * self.block_size
             step = cm.decode_time(n, ctx)
             decode_tps = n / step  # when idle, the single-sequence rate (n = 1)
+            growth = cm.decode_time(n + 1, ctx + ctx // n) - step
+            if running:
+                chunk = max(BUDGET - running, 1)
+                mixed_tps = chunk / max(cm.iteration_time([(chunk, 0)], running, ctx), 1e-12)
+            else:
+                mixed_tps = self.prefill_tps
             drain = queued / self.prefill_tps + decode * step / n
         self._view_key = key
         self._view = v = make_view(
@@ -189,8 +195,9 @@ class Backend:
             queued_prefill_tokens=queued,
             outstanding_tokens=queued + decode, kv_blocks_used=used, kv_blocks_total=total,
             block_size=self.block_size, max_model_len=self.max_model_len,
-            prefill_tokens_per_s=self.prefill_tps, decode_tokens_per_s=decode_tps,
-            predicted_drain_s=drain, cached_prefixes=self.prefixes.keys(),
+            prefill_tokens_per_s=self.prefill_tps, mixed_prefill_tokens_per_s=mixed_tps,
+            decode_tokens_per_s=decode_tps, decode_step_growth_s=growth, predicted_drain_s=drain,
+            cached_prefixes=self.prefixes.keys(),
             labels=self.cfg.labels)
         return v
 

@@ -38,10 +38,17 @@ class InstanceView:
     # Predicted speeds from the cost model (0: unknown).
     # Prefill: prompt tokens/s of a full chunk budget.
     prefill_tokens_per_s: float = 0.0
+    # Prefill beside the running decodes: the chunk budget left after their one token each,
+    # over the time of that mixed iteration (0: unknown; ``prefill_tokens_per_s`` then).
+    mixed_prefill_tokens_per_s: float = 0.0
     # Decode: aggregate decode tokens/s at the current batch; at batch 1 when idle; 0 only when
     # unknown. One sequence of a batch of ``num_running`` gets ``decode_tokens_per_s /
     # max(num_running, 1)`` of it (one token per decode step).
     decode_tokens_per_s: float = 0.0
+    # Seconds one more sequence (at the batch's mean context) adds to every decode step of
+    # the current batch, from the cost model (0: unknown). What a newcomer costs the sequences
+    # already running, per token they produce while it runs beside them.
+    decode_step_growth_s: float = 0.0
     # Predicted seconds until the work now on the instance is done.
     predicted_drain_s: float = 0.0
     # Prefix hashes (``Request.prefix_hashes`` values) whose KV the instance holds. A live,
