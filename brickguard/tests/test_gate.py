@@ -246,3 +246,24 @@ def test_a_long_run_shows_progress_on_stderr(tmp_path: Path, monkeypatch: pytest
     analyze([tmp_path], load_config(start=tmp_path))
     err = capsys.readouterr().err
     assert f"brickguard: parsed 2/2 {tmp_path / 'b.c'}" in err and "brickguard: still " in err
+
+
+def test_a_crash_in_one_files_analysis_is_a_finding_not_a_traceback(tmp_path, monkeypatch):
+    """An internal error while reading one file's facts fails that file (BG000, error level, the
+    exception named) and the run goes on over the others: never a traceback, never a pass."""
+    from brickguard import frontend
+
+    (tmp_path / "bad.c").write_text("int bad(void) { return 1; }\n")
+    (tmp_path / "good.c").write_text("int good(void) { return 2; }\n")
+    real = frontend.UnitContext.extract
+
+    def extract(self):
+        if self.main_file.endswith("bad.c"):
+            raise ValueError("invalid literal for int() with base 0: '0020000'")
+        return real(self)
+
+    monkeypatch.setattr(frontend.UnitContext, "extract", extract)
+    code, out, err = run("check", str(tmp_path), "--jobs", "1", "--select", "BG0")
+    assert code == 1 and "Traceback" not in out + err, err
+    assert "bad.c:1:1: BG000" in out and "analysis of this file failed (ValueError" in out
+    assert "good.c" not in out and "in 2 files" in err

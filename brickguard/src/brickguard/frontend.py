@@ -144,7 +144,15 @@ class FrontEnd:
         finally:
             os.chdir(old)
         if tu is not None:
-            unit = UnitContext(tu, file, self.config).extract()
+            try:
+                unit = UnitContext(tu, file, self.config).extract()
+            except Exception as exc:  # noqa: BLE001 - one file's crash must not end the run
+                unit = UnitFacts(file=file)
+                unit.diagnostics.append(DiagnosticFact(
+                    Where(file, 1, 1), "fatal",
+                    f"brickguard's analysis of this file failed ({type(exc).__name__}: {exc}); "
+                    "no rule ran on it, the other files were checked: please report it with "
+                    "this file"))
             unit.headers = sorted({
                 i.include.name for i in tu.get_includes()
                 if os.path.realpath(i.include.name).startswith(self.root)
