@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
 from dataclasses import replace
@@ -283,3 +284,36 @@ def test_client_gone_mid_stream_stops_the_relay() -> None:
         backend = httpx.get(sims[0].url + "/metrics").text
         assert 'vllm:request_success_total{finished_reason="abort",model_name="llama-3.1-8b"} 1.0' \
             in backend
+
+
+@pytest.mark.parametrize("through_gateway", [False, True])
+def test_client_gone_while_waiting_for_a_whole_answer_aborts_the_request(
+        through_gateway: bool) -> None:
+    """A client that hangs up before a non-streamed answer is ready: the backend aborts the
+    request (vLLM does the same) instead of generating the whole answer for nobody."""
+    with ServerPool() as pool:
+        sims = start_sims(pool, ("h100-sxm",), speedup=1)
+        gw = start_gateway(pool, sims) if through_gateway else None
+        url = gw.url if gw else sims[0].url
+        sim = sims[0].app.state.sim
+
+        async def hang_up() -> None:
+            async with WireClient(url) as c:
+                # No head comes before the whole answer: give up after 0.3 s (the request
+                # is admitted and decoding by then), which closes the connection.
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(
+                        c.request("POST", "/v1/chat/completions", chat(max_tokens=2000)), 0.3)
+
+        asyncio.run(hang_up())
+        engine = sim.engine
+        wait_until(lambda: engine.stats.aborted == 1, "the backend to abort the request")
+        wait_until(lambda: not sim.active, "the backend to drop the abandoned request")
+        assert engine.bm.used == 0
+        if gw is not None:  # the gateway settled its books and says why the request ended
+            gateway = gw.app.state.gateway
+            wait_until(lambda: gateway.backends[0].inflight == 0, "the gateway to settle")
+            assert gateway.admission.in_flight == 0
+            metrics = httpx.get(gw.url + "/metrics").text
+            assert 'outcome="cancelled",tenant="default"} 1.0' in metrics
+            assert 'reason="client_gone"' in metrics

@@ -14,7 +14,7 @@ import itertools
 import json
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Coroutine
 from html import escape
 from typing import Any
 
@@ -225,7 +225,11 @@ class Gateway:
             return error_response(status, d.message, d.reason,
                                   retry_after_s=None if status == 400 else d.retry_after_s)
         try:
-            return await self._dispatch(req, body, raw, chat, stream, want_usage, other, vs, ex)
+            if stream:  # a stream notices the client leave as it relays (``RelayResponse``)
+                return await self._dispatch(req, body, raw, chat, stream, want_usage, other,
+                                            vs, ex)
+            return await unless_client_leaves(receive, self._dispatch(
+                req, body, raw, chat, stream, want_usage, other, vs, ex), ex)
         except BaseException:
             self.admission.settle(req, 0, self.now())
             raise
@@ -331,6 +335,11 @@ class Gateway:
             why = f"HTTP {resp.status}"
         except StopAsyncIteration:
             why = "the stream ended before its first chunk"
+        except asyncio.CancelledError:  # the client left: closing the connection tells the
+            if resp is not None:        # backend to abort the request
+                resp.close()
+            self._finish(req, b, i, "cancelled", req.prompt_tokens, 0)
+            raise
         except (OSError, TimeoutError) as exc:
             why = f"{type(exc).__name__}: {exc}"
         log.warning("backend %s failed before the first byte: %s", b.name, why)
@@ -379,6 +388,36 @@ class Gateway:
             m.prompt_tokens.inc(prompt)
         if completion > accounted:  # the relay counted ``accounted`` as they streamed
             m.completion_tokens.inc(completion - accounted)
+
+
+async def unless_client_leaves(receive: Receive, work: Coroutine[Any, Any, Response],
+                               ex: Exchange) -> Response:
+    """``work``, a whole (not streamed) answer being waited for, unless the client hangs up
+    first: then ``work`` is cancelled (its books settle as cancelled and the backend's
+    connection is closed, so the backend aborts the request as vLLM does) and the answer is a
+    499 nobody reads, for the log."""
+
+    async def watch() -> None:
+        while (await receive())["type"] != "http.disconnect":
+            pass
+
+    loop = asyncio.get_running_loop()
+    job, watcher = loop.create_task(work), loop.create_task(watch())
+    try:
+        await asyncio.wait((job, watcher), return_when=asyncio.FIRST_COMPLETED)
+    except BaseException:
+        job.cancel()
+        raise
+    finally:
+        watcher.cancel()
+    if job.done():
+        return job.result()
+    job.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await job
+    ex.reason = "client_gone"
+    return error_response(499, "the client closed the connection before the answer",
+                          "client_gone")
 
 
 def create_app(cfg: GatewayConfig, router: Router | None = None) -> GatewayApp:

@@ -13,6 +13,7 @@ partial event.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
@@ -108,6 +109,9 @@ class Relay:
             self.finish(req, b, i, "error", 0, 0, False, 0)
             return error_response(502, f"backend {b.name} failed mid-response: {exc}",
                                   "upstream_error")
+        except asyncio.CancelledError:  # the client left mid-body (``unless_client_leaves``)
+            self.finish(req, b, i, "cancelled", req.prompt_tokens, 0, False, 0)
+            raise
         finally:
             resp.close()
         try:

@@ -288,9 +288,9 @@ def create_sim_app(cfg: SimConfig | None = None) -> Starlette:
         rid = f"{'chatcmpl' if chat else 'cmpl'}-sim{st.id}"
         if stream:
             return RelayResponse(_sse(sim, st, rid, chat, prompt, usage))
-        while st.ready < st.output and not st.failed:
-            await st.event.wait()
-            st.event.clear()
+        if await _client_left(request, st):  # nobody waits for the answer: abort it
+            sim.abort(st)
+            return Response(status_code=499)
         if st.failed:
             return error_response(502, "the instance failed while generating")
         text_out = " ".join(WORDS[i % len(WORDS)] for i in range(output))
@@ -318,6 +318,28 @@ def create_sim_app(cfg: SimConfig | None = None) -> Starlette:
     app.state.sim = sim
     app.state.crash = sim.crash
     return app
+
+
+async def _client_left(request: HTTPRequest, st: _Stream) -> bool:
+    """Wait for a whole answer; True when the client hung up first (its ``http.disconnect``
+    arrives while the request is generating), as vLLM notices and aborts such a request."""
+
+    async def disconnect() -> None:
+        while (await request.receive())["type"] != "http.disconnect":
+            pass
+
+    gone = asyncio.ensure_future(disconnect())
+    try:
+        while st.ready < st.output and not st.failed:
+            ready = asyncio.ensure_future(st.event.wait())
+            await asyncio.wait((ready, gone), return_when=asyncio.FIRST_COMPLETED)
+            if gone.done():
+                ready.cancel()
+                return True
+            st.event.clear()
+        return False
+    finally:
+        gone.cancel()
 
 
 async def _sse(sim: SimInstance, st: _Stream, rid: str, chat: bool, prompt: int,
