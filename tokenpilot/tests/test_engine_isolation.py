@@ -107,14 +107,16 @@ def test_disciplines_by_name_and_the_finish_hook():
     assert res[2].first_scheduled < res[1].first_scheduled
 
 
-def _long_then_short(share: float):
+def _long_then_short(share: float, yields: bool = False, with_plans: bool = False):
     """A 40k-token prompt, then a 1k one 50 ms later, on one engine with isolation; each
-    iteration's long prefill tokens, and the short request's TTFT."""
-    policy = IsolationPolicy(long_threshold=16384, long_prefill_share=share)
+    iteration's long prefill tokens, and the short request's TTFT (``with_plans``: also each
+    iteration's (long, short) prefill tokens)."""
+    policy = IsolationPolicy(long_threshold=16384, long_prefill_share=share,
+                             long_prefill_yields=yields)
     eng = Engine(CM, EngineConfig(check=True), isolation=policy)
     eng.add_request(Request(0, 0.0, 40000, 50), 0.0)
     short = Request(1, 0.05, 1000, 20)
-    long_chunks, added = [], False
+    long_chunks, plans, added = [], [], False
     for _ in range(100_000):  # bounded: one event at a time
         if not added and eng.now >= short.arrival:
             eng.add_request(short, eng.now)
@@ -123,9 +125,25 @@ def _long_then_short(share: float):
             break
         eng.advance_to(eng.now + 1e-6)
         long_chunks.append(sum(c for q, c in eng.sched.plan if q.id == 0))
+        plans.append((long_chunks[-1], sum(c for q, c in eng.sched.plan if q.id == 1)))
     res = {r.id: r for r in eng.results()}
     assert res[0].output_tokens == 50 and res[1].finish > 0
-    return long_chunks, res[1].first_token - res[1].arrival, res[0].first_token
+    out = long_chunks, res[1].first_token - res[1].arrival, res[0].first_token
+    return (*out, plans) if with_plans else out
+
+
+def test_a_yielding_long_prefill_never_shares_an_iteration_with_a_short_prefill():
+    chunks, ttft, long_first, plans = _long_then_short(1 / 16, True, True)
+    assert max(chunks) == 512
+    short_iterations = [p for p in plans if p[1] > 0]
+    assert short_iterations and all(long == 0 for long, _ in short_iterations), plans
+    # Without yielding, the short prompt's iteration carries a long chunk too.
+    *_, shared = _long_then_short(1 / 16, False, True)
+    assert any(long > 0 and short > 0 for long, short in shared)
+    _, ttft_shared, long_first_shared = _long_then_short(1 / 16)
+    assert ttft < ttft_shared, (ttft, ttft_shared)
+    # The long prefill loses only the iterations the short one took.
+    assert long_first < 1.1 * long_first_shared, (long_first, long_first_shared)
 
 
 def test_a_long_prefill_cap_lets_short_prefills_run_beside_a_long_one():

@@ -18,7 +18,10 @@ The order of one ``schedule`` call, and why:
    short, and short prefills (running, then admitted, overtaking long ones over the cap) take
    the rest. The cap is strict: under the cost model a long prompt's prefill throughput barely
    depends on its chunk size (attention over its context dominates), so a small chunk costs the
-   long request little and keeps every short one's wait to a short iteration.
+   long request little and keeps every short one's wait to a short iteration. With
+   ``long_prefill_yields`` the cap is 0 in an iteration that has other prefill work (a running
+   prefill that is not long, or a waiting request not set aside), so a short prompt's own
+   iteration carries no chunk over a long context.
 
 With ``EngineConfig.prefill_first`` (vLLM V0, SGLang) the order is another: unless requests are
 swapped out, the running chunked prefills and then the waiting requests (5) are tried first, with
@@ -116,6 +119,7 @@ class Scheduler:
                          if self.iso is not None else cfg.max_num_batched_tokens)
         # Without chunked prefill a prompt runs whole: no cap can split it.
         self.capping = self.long_cap < cfg.max_num_batched_tokens and cfg.chunked_prefill
+        self.yielding = self.capping and self.iso is not None and self.iso.long_prefill_yields
         self.long_left = self.long_cap
         # ``add``'s limits: a request longer than these may be rejected (``why_not``); the KV
         # limit is the pool's tokens, unless a window smaller than that caps the KV.
@@ -230,6 +234,8 @@ class Scheduler:
         plan: list[tuple[Seq, int]] = []
         prefilling = self.prefilling
         self.long_left = self.long_cap
+        if self.yielding and self._short_prefill_work():
+            self.long_left = 0
         if prefilling:
             adds = []
             for seq in prefilling.values():
@@ -256,6 +262,18 @@ class Scheduler:
             if not self.swapped and budget > 0 and self.n_waiting and not self.prefill_first:
                 self._admit(t, budget)
 
+    def _short_prefill_work(self) -> bool:
+        """A long request is prefilling and other prefill work is there for this iteration: a
+        running prefill that is not long, or a waiting request that was not set aside (a
+        waiting long one not yet set aside counts too, for one iteration at most)."""
+        longs = 0
+        for seq in self.prefilling.values():
+            if seq.long_blocks:
+                longs += 1
+            else:
+                return True
+        return longs > 0 and self.n_waiting > len(self.held)
+
     def _prefills_only(self, t: float) -> bool:
         """A prefill-first iteration: running prefills, then admissions, with the whole budget.
         False (nothing taken) when no prefill can run: the iteration decodes instead."""
@@ -264,6 +282,8 @@ class Scheduler:
         plan: list[tuple[Seq, int]] = []
         self.plan = plan
         self.long_left = self.long_cap
+        if self.yielding and self._short_prefill_work():
+            self.long_left = 0
         for seq in self.prefilling.values():
             if budget <= 0:
                 break

@@ -39,6 +39,12 @@ class IsolationPolicy:
     # The most of one iteration's token budget long requests' prefill chunks may take together
     # (1: no cap); short prefills run in the rest of the iteration.
     long_prefill_share: float = 1.0
+    # Under the cap: a long chunk runs only in iterations with no other prefill work (a short
+    # request prefilling or waiting), so a short prompt never shares its iteration with a
+    # chunk over a long context. Long prefills then move in the gaps of the short traffic:
+    # under sustained overload of short requests they wait (the reserve still bounds their
+    # KV and slots).
+    long_prefill_yields: bool = False
 
     def __post_init__(self) -> None:
         if self.long_threshold < 1:
