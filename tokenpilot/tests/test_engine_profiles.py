@@ -218,6 +218,12 @@ def test_cost_takes_an_engine():
     assert json.loads(r.stdout)["engine"] == "vllm-v0"
     r = cli(*base, "--engine", "vlm")
     assert r.exit_code == 2 and "unknown engine 'vlm'" in r.stderr and "Traceback" not in r.output
+    # The KV pool takes the engine's memory share unless --mem-util sets one.
+    def pool(*args: str) -> int:
+        return json.loads(cli(*base, *args).stdout)["kv_capacity_tokens"]
+
+    assert pool("--engine", "vllm-v1") > pool("--engine", "sglang")  # 0.9 vs 0.88
+    assert pool("--engine", "sglang", "--mem-util", "0.9") == pool("--engine", "vllm-v1")
 
 
 def test_sim_backend_runs_the_engine_profile():
