@@ -218,6 +218,12 @@ def test_cost_takes_an_engine():
     assert json.loads(r.stdout)["engine"] == "vllm-v0"
     r = cli(*base, "--engine", "vlm")
     assert r.exit_code == 2 and "unknown engine 'vlm'" in r.stderr and "Traceback" not in r.output
+    # The KV pool takes the engine's memory share unless --mem-util sets one.
+    def pool(*args: str) -> int:
+        return json.loads(cli(*base, *args).stdout)["kv_capacity_tokens"]
+
+    assert pool("--engine", "vllm-v1") > pool("--engine", "sglang")  # 0.9 vs 0.88
+    assert pool("--engine", "sglang", "--mem-util", "0.9") == pool("--engine", "vllm-v1")
 
 
 def test_sim_backend_runs_the_engine_profile():
@@ -241,3 +247,23 @@ def test_a_measurement_engine_label_names_its_profile():
     legacy, v0 = get_engine("vllm-v0-legacy"), get_engine("vllm-v0")
     assert (legacy.prefill_first, legacy.max_num_batched_tokens) == (v0.prefill_first, 0)
     assert legacy.seq_overhead_s > 0 == v0.seq_overhead_s
+
+
+def test_a_saturated_static_row_runs_as_many_sequences_as_its_engine_admits():
+    """An all-at-once benchmark runs min(KV capacity, the engine's max_num_seqs) sequences:
+    vLLM stops at 256, SGLang (2048) at its KV pool, which holds ~1000 such requests here."""
+    from tokenpilot.fidelity import predict_static
+
+    cm = CostModel(get_model("llama-3.1-8b"), get_gpu("a100-80gb"), 1,
+                   mem_util=get_engine("sglang").gpu_memory_utilization)
+    fits = cm.max_sequences(220 + 194)
+    assert 256 < fits < get_engine("sglang").max_num_seqs
+
+    def tput(cap):
+        return predict_static(cm, "output_throughput", 220, 194, None, cap)
+
+    assert tput(get_engine("vllm-v0").max_num_seqs) == pytest.approx(
+        predict_static(cm, "output_throughput", 220, 194, 256))
+    assert tput(get_engine("sglang").max_num_seqs) == pytest.approx(
+        predict_static(cm, "output_throughput", 220, 194, fits))
+    assert tput(None) == tput(get_engine("sglang").max_num_seqs) != tput(256)

@@ -101,7 +101,9 @@ def cost(
     tokenizer: Path = typer.Option(
         None, "--tokenizer", help="A tokenizer.json or .gguf file for exact counts."
     ),
-    mem_util: float = typer.Option(0.9, "--mem-util", help="Fraction of GPU memory to use."),
+    mem_util: float = typer.Option(None, "--mem-util", help="Fraction of GPU memory to use "
+                                   "(default: the engine profile's gpu_memory_utilization: vLLM "
+                                   "0.9, SGLang 0.88)."),
     calibration: Path = typer.Option(None, "--calibration", help="A profile from `tokenpilot "
                                      "calibrate --fit` (default: the GPU family's)."),
     engine: str = typer.Option("vllm-v1", "--engine", help="Engine profile (vllm-v1, vllm-v0, "
@@ -116,8 +118,6 @@ def cost(
     for name, dt in (("--kv-dtype", kv_dtype), ("--weight-dtype", weight_dtype)):
         if dt not in DTYPE_BYTES:
             raise fail(f"{name} {dt!r} is unknown; choose one of {', '.join(DTYPE_BYTES)}")
-    if not 0 < mem_util <= 1:
-        raise fail(f"--mem-util must be in (0, 1], got {mem_util}")
     if prompt_file is not None:
         prompt_tokens, source = count_prompt_tokens(prompt_file, tokenizer, model)
     elif prompt_tokens is None:
@@ -136,6 +136,10 @@ def cost(
         profile_of_engine = get_engine(engine)
     except UnknownEngineError as e:
         raise fail(str(e)) from e
+    if mem_util is None:
+        mem_util = profile_of_engine.gpu_memory_utilization
+    if not 0 < mem_util <= 1:
+        raise fail(f"--mem-util must be in (0, 1], got {mem_util}")
     cal = None
     if calibration is not None:
         from tokenpilot.calibrate.profile import ProfileError, load_profile

@@ -37,7 +37,6 @@ HELD_OUT_FIT, HELD_OUT_TP = (2, 4), 8  # Splitwise: fit on these tp degrees, pre
 # conversations as vLLM/SGLang benchmark scripts sample them is about 220 tokens (approximate,
 # tokenizer-dependent). An assumption, used only for the rows that say "sharegpt".
 SHAREGPT_INPUT, SHAREGPT_OUTPUT = 220, 194
-MAX_NUM_SEQS = 256  # vLLM's default cap on concurrently running sequences
 
 CalibrationFor = Callable[[str], Calibration | None]  # gpu family -> profile (None: catalog)
 
@@ -148,15 +147,20 @@ def _prefill_extra(cm: CostModel, isl: int, n: int, ctx_sum: int) -> float:
 
 
 def predict_static(
-    cm: CostModel, metric: str, isl: int, osl: int, concurrency: int | None
+    cm: CostModel, metric: str, isl: int, osl: int, concurrency: int | None,
+    max_num_seqs: int | None = None,
 ) -> float:
     """A steady-state prediction for a closed-loop or all-at-once benchmark row (ms or tok/s).
 
-    concurrency None means saturated: as many sequences as fit in KV, up to MAX_NUM_SEQS.
+    concurrency None means saturated: as many sequences as fit in KV, up to the engine's cap on
+    running sequences ``max_num_seqs`` (its profile's; vLLM 256, SGLang 2048, where the KV pool
+    binds first; None for an engine without a profile: the KV pool alone).
     Latency rows at concurrency c: the mean decode step over the generation, plus the prefills of
     the c - 1 other requests that land, on average, in each request's osl steps.
     """
-    c = concurrency or min(MAX_NUM_SEQS, cm.max_sequences(isl + osl))
+    c = concurrency or cm.max_sequences(isl + osl)
+    if concurrency is None and max_num_seqs:
+        c = min(c, max_num_seqs)
     mean_step = cm.decode_span(c, c * isl, c, osl) / osl
     mid = c * (isl + osl // 2)
     if metric.endswith("ttft"):
@@ -194,13 +198,17 @@ def published_rows(
                 out.append(FidelityRow(**row, predicted=None, included=False,
                                        note="TTFT under load depends on queueing"))
                 continue
-            gpu = get_gpu(r["gpu"])
+            gpu, engine = get_gpu(r["gpu"]), engine_of(r["engine"])
+            prof = None if engine is None else get_engine(engine)
+            # The engine's memory share and cap on running sequences, as an instance of it
+            # gets them (cluster.fleet.InstanceSpec); the catalog's 0.9 for one without a profile.
             cm = CostModel(get_model(r["model"]), gpu, int(r["tp"]),
                            weight_dtype=r["weights_dtype"],
-                           calibration=_calibration(calibration_for, gpu.family,
-                                                    engine_of(r["engine"])))
+                           mem_util=0.9 if prof is None else prof.gpu_memory_utilization,
+                           calibration=_calibration(calibration_for, gpu.family, engine))
             isl, osl = _workload(r["workload"])
-            pred = predict_static(cm, metric, isl, osl, conc)
+            pred = predict_static(cm, metric, isl, osl, conc,
+                                  None if prof is None else prof.max_num_seqs)
             out.append(FidelityRow(**row, predicted=pred, included=True))
     return out
 
