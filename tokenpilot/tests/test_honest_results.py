@@ -92,7 +92,9 @@ def test_bench_on_ctrl_c_prints_what_it_measured_and_exits_130():
              "poisson:rps=20,n=2000,prompt=100,output=4", "-f", "json"],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
-            wait_until(lambda: sim.app.state.sim.successes >= 5, "5 requests served", 30)
+            # The backend counts a success as it answers, before the client has read it: a
+            # loaded machine may leave a few answers in flight at the interrupt.
+            wait_until(lambda: sim.app.state.sim.successes >= 10, "10 requests served", 30)
         finally:
             p.send_signal(signal.SIGINT)
             out, err = p.communicate(timeout=60)
