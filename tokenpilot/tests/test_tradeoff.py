@@ -155,6 +155,15 @@ def test_simulator_window_holds_the_last_window_tokens() -> None:
     assert window_kv(FLEET, parse_option("window-512"), 100, 20)["sim_kv_tokens_peak"] < 256
 
 
+def test_an_option_that_did_not_run_says_so_in_its_row() -> None:
+    from tokenpilot.tradeoff.run import TradeoffConfig, verdict
+
+    row = {"ran": False, "not_run": "option kv-q4_0: the llama.cpp server did not start (x)"}
+    cfg = TradeoffConfig(model=None, fleet=FLEET, options=[])  # type: ignore[arg-type]
+    good, broke = verdict(row, {}, cfg)
+    assert good == "not run" and broke.startswith("not run: option kv-q4_0")
+
+
 # ---- the command line ---------------------------------------------------------------------
 def test_cli_errors_are_one_line() -> None:
     r = cli("tradeoff", "--options", "kv-q4_0,zip-4")
@@ -221,3 +230,15 @@ def test_a_window_shorter_than_the_needle_depth_loses_it(tradeoff_run) -> None:
     assert sc["matches"] and sc["server_shifts"], sc
     assert sc["simulator"]["sim_kv_tokens_peak"] == 256
     json.dumps(tradeoff_run["_all"], default=str)  # every figure serialises
+
+
+@pytest.mark.e2e
+def test_report_has_one_table_one_plot_and_every_figure(tradeoff_run, tmp_path) -> None:
+    from tokenpilot.tradeoff.run import render, write_report
+
+    text = render(tradeoff_run["_all"])
+    assert "window-256: good for" in text and "(agrees)" in text and "breaks:" in text
+    js, txt, png = write_report(tradeoff_run["_all"], tmp_path)
+    assert png.read_bytes()[:4] == b"\x89PNG" and txt.read_text().startswith("tokenpilot")
+    rows = json.loads(js.read_text())["rows"]
+    assert [r["option"] for r in rows] == ["f16", "f16", "kv-q4_0", "window-256"]

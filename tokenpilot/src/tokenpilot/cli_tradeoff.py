@@ -74,9 +74,12 @@ def tradeoff(
                          side=FleetSide(context=context, load=load, seed=seed))
     try:
         result = run_tradeoff(cfg, log)
-    except ProbeError as exc:
+    except ProbeError as exc:  # the baseline itself could not run
         raise fail(str(exc), 1) from None
     if report is not None:
         for p in write_report(result, report):
             log(f"wrote {p}")
     emit(result, fmt, render)
+    missing = [f"{r['option']} ({r['not_run']})" for r in result["rows"] if not r["ran"]]
+    if missing:
+        raise fail(f"not run: {'; '.join(missing)}", 1)

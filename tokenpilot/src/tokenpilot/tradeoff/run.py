@@ -19,6 +19,7 @@ from typing import Any
 from tokenpilot.cluster import FleetSpec
 from tokenpilot.tradeoff.fleet import FleetSide, simulate_option, window_kv, workloads
 from tokenpilot.tradeoff.options import Option, parse_option
+from tokenpilot.tradeoff.probe import ProbeError
 from tokenpilot.tradeoff.quality import OptionRun, SuiteSpec, compare, run_option
 from tokenpilot.workload import WorkloadError
 
@@ -47,13 +48,20 @@ def run_tradeoff(cfg: TradeoffConfig, log: Callable[[str], None]) -> dict[str, A
     base_opt = parse_option("f16")
     base, suite = run_option(base_opt, None, cfg.suite, cfg.model, cfg.threads, progress)
     runs: list[tuple[Option, OptionRun | None]] = [(base_opt, base)]
+    not_run: dict[str, str] = {}
     for opt in cfg.options:
         if time.monotonic() - t0 > cfg.max_wall_s:
-            progress(opt.name, f"not run: the run's {cfg.max_wall_s:.0f} s budget is spent")
+            not_run[opt.name] = f"the run's {cfg.max_wall_s:.0f} s budget was spent before it"
+            progress(opt.name, f"not run: {not_run[opt.name]}")
             runs.append((opt, None))
             continue
-        runs.append((opt, run_option(opt, suite, cfg.suite, cfg.model, cfg.threads,
-                                     progress)[0]))
+        try:
+            runs.append((opt, run_option(opt, suite, cfg.suite, cfg.model, cfg.threads,
+                                         progress)[0]))
+        except ProbeError as exc:  # the others still run; the row says why this one did not
+            not_run[opt.name] = str(exc)
+            progress(opt.name, f"failed: {exc}")
+            runs.append((opt, None))
     progress("fleet", f"simulating {cfg.fleet.describe()}")
     try:
         loads = workloads(cfg.fleet, cfg.side)
@@ -63,7 +71,7 @@ def run_tradeoff(cfg: TradeoffConfig, log: Callable[[str], None]) -> dict[str, A
     rows = []
     for opt, run in runs:
         sim = simulate_option(cfg.fleet, opt, loads, cfg.side) if loads else {}
-        rows.append(_row(opt, run, base, sim, cfg))
+        rows.append(_row(opt, run, base, sim, cfg, not_run.get(opt.name, "")))
     base_row = rows[0]
     for row in rows:
         _relative(row, base_row)
@@ -80,14 +88,14 @@ def run_tradeoff(cfg: TradeoffConfig, log: Callable[[str], None]) -> dict[str, A
 
 
 def _row(opt: Option, run: OptionRun | None, base: OptionRun, sim: dict[str, Any],
-         cfg: TradeoffConfig) -> dict[str, Any]:
+         cfg: TradeoffConfig, why_not: str) -> dict[str, Any]:
     row: dict[str, Any] = {"option": opt.name, "kind": opt.kind,
                            "cache_type_k": opt.cache_type_k, "cache_type_v": opt.cache_type_v,
                            "window": opt.window or None, "n_keep": opt.n_keep,
                            "truncate": opt.truncate or None, "ran": run is not None,
                            "fleet": sim}
     if run is None:
-        row["not_run"] = "the run's time budget was spent before this option"
+        row["not_run"] = why_not
         return row
     q = compare(base, run)
     per_token = run.kv_log.get("kv_bytes_per_token", float("nan"))
@@ -128,7 +136,7 @@ def _relative(row: dict[str, Any], base: dict[str, Any]) -> None:
 def verdict(row: dict[str, Any], base: dict[str, Any], cfg: TradeoffConfig) -> tuple[str, str]:
     """(what the option is good for, where it breaks), from the row's own figures."""
     if not row["ran"]:
-        return "not run", "not run"
+        return "not run", f"not run: {row['not_run']}"
     if row is base:
         return "the reference", "its KV grows with every token of context"
     f = row.get("fleet") or {}
