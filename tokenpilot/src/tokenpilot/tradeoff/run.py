@@ -264,13 +264,19 @@ def plot(d: dict[str, Any], path: Path) -> None:
     ax1.set_ylabel("x the f16 baseline")
     ax1.set_title("gain: fleet simulator")
     ax1.legend()
-    for r in rows:
+    styles, markers = ("-", "--", ":", "-."), "os^Dvx*"
+    for k, r in enumerate(rows):
         q = r["quality"]
         depths = list(q["needle_by_depth"])
-        ax2.plot([int(x) for x in depths], [100 * q["needle_by_depth"][x] for x in depths],
-                 marker="o", label=f"{r['option']} (ppl x{q['ppl_ratio']:.3f}, "
+        # Equal curves are common (every option that keeps the needles): each is nudged by
+        # a point or two so that none hides another.
+        nudge = 1.5 * (k - (len(rows) - 1) / 2)
+        ax2.plot([int(x) for x in depths],
+                 [100 * q["needle_by_depth"][x] + nudge for x in depths],
+                 ls=styles[k % len(styles)], marker=markers[k % len(markers)],
+                 label=f"{r['option']} (ppl x{q['ppl_ratio']:.3f}, "
                  f"agree {100 * q['greedy_agreement']:.0f}%)")
-    ax2.set_xlabel("needle depth (tokens before the question)")
+    ax2.set_xlabel("needle depth (tokens before the question; curves nudged apart)")
     ax2.set_ylabel("retrieval accuracy %")
     ax2.set_ylim(-5, 105)
     ax2.set_title("loss: SmolLM2 on llama.cpp")
