@@ -78,13 +78,24 @@ def run_tradeoff(cfg: TradeoffConfig, log: Callable[[str], None]) -> dict[str, A
         row["good_for"], row["breaks"] = verdict(row, base_row, cfg)
     wall = time.monotonic() - t0
     progress("done", f"{len(runs)} servers, {wall:.0f} s")
-    return {
+    return _no_nan({
         "model": str(cfg.model), "threads": cfg.threads, "seed": cfg.suite.seed,
         "suite": {**asdict(cfg.suite), "needle_depths_tokens": [c.depth for c in suite.needles],
                   "passages_read": len(suite.passages), "baseline_ctx": cfg.suite.baseline_ctx},
         "fleet": cfg.fleet.to_dict(), "fleet_side": asdict(cfg.side), "fleet_note": fleet_note,
         "rows": rows, "wall_s": wall,
-    }
+    })
+
+
+def _no_nan(v: Any) -> Any:
+    """NaN (a figure that could not be measured) as None: strict JSON readers (jq) refuse NaN."""
+    if isinstance(v, float) and math.isnan(v):
+        return None
+    if isinstance(v, dict):
+        return {k: _no_nan(x) for k, x in v.items()}
+    if isinstance(v, list | tuple):
+        return [_no_nan(x) for x in v]
+    return v
 
 
 def _row(opt: Option, run: OptionRun | None, base: OptionRun, sim: dict[str, Any],
