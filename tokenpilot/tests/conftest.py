@@ -11,7 +11,8 @@ from tokenpilot.llamafleet import LlamaFleet
 # Real llama.cpp fixtures (realfleet, smollm2): one fleet per session, skipped when not installed.
 pytest_plugins = ["conftest_llama"]
 
-E2E_FIXTURES = ("realfleet",)  # session fixtures that start servers before any test body runs
+# Session or module fixtures that start servers before any test body runs.
+E2E_FIXTURES = ("realfleet", "tradeoff_run")
 
 
 @pytest.fixture(autouse=True)

@@ -13,6 +13,7 @@ from tokenpilot import (
     cli_plan,
     cli_scenario,
     cli_sim,
+    cli_tradeoff,
 )
 from tokenpilot.output import FORMAT_OPTION, Format, emit
 
@@ -61,6 +62,7 @@ app.command("compare")(cli_sim.compare_cmd)
 app.command("plan")(cli_plan.plan_cmd)
 app.command()(cli_catalog.gpus)
 app.command()(cli_catalog.models)
+app.command()(cli_tradeoff.tradeoff)
 
 
 def main() -> None:

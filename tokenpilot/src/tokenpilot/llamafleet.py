@@ -41,6 +41,11 @@ GGUF_MAGIC = b"GGUF"  # the first four bytes of every GGUF file
 LONG_CONTEXT_LABEL = "long-context"  # as policy.isolation names it
 
 
+# KV cache element types llama-server takes for --cache-type-k/-v (ggml type names).
+KV_CACHE_TYPES = ("f32", "f16", "bf16", "q8_0", "q4_0", "q4_1", "iq4_nl", "q5_0", "q5_1")
+FLASH_ATTN = ("auto", "on", "off")
+
+
 class LlamaUnavailable(RuntimeError):
     """xllamacpp or the model file is missing; the message says what to install."""
 
@@ -51,10 +56,26 @@ class LlamaServerSpec:
     ctx: int = 2048  # tokens of context per request (per slot)
     threads: int = 1  # CPU threads for prefill and decode
     name: str = ""
+    cache_type_k: str = "f16"  # KV cache element types (llama-server --cache-type-k/-v)
+    cache_type_v: str = "f16"
+    flash_attn: str = "auto"  # on | off | auto (llama-server -fa); a quantized V cache needs it
+    ctx_shift: bool = False  # --context-shift: a full slot drops old tokens instead of stopping
+    n_keep: int = 0  # tokens a context shift never drops (the prompt's start)
+    log_info: bool = False  # llama.cpp's info lines (KV cache size, context shifts) in the log
 
     def __post_init__(self) -> None:
-        if self.slots < 1 or self.ctx < 64 or self.threads < 1:
-            raise ValueError(f"bad server spec {self}: slots >= 1, ctx >= 64, threads >= 1")
+        if self.slots < 1 or self.ctx < 64 or self.threads < 1 or self.n_keep < 0:
+            raise ValueError(f"bad server spec {self}: slots >= 1, ctx >= 64, threads >= 1, "
+                             "n_keep >= 0")
+        for what, t in (("cache_type_k", self.cache_type_k), ("cache_type_v", self.cache_type_v)):
+            if t not in KV_CACHE_TYPES:
+                raise ValueError(f"{what} {t!r} is not a KV cache type llama.cpp takes; known: "
+                                 f"{', '.join(KV_CACHE_TYPES)}")
+        if self.flash_attn not in FLASH_ATTN:
+            raise ValueError(f"flash_attn {self.flash_attn!r}: expected on, off or auto")
+        if self.cache_type_v not in ("f32", "f16", "bf16") and self.flash_attn == "off":
+            raise ValueError(f"a quantized V cache ({self.cache_type_v}) needs flash attention "
+                             "in llama.cpp: flash_attn 'on' or 'auto', not 'off'")
 
 
 @dataclass
@@ -247,8 +268,14 @@ def _child(cfg: dict[str, Any]) -> None:
     p.n_threads_http = 4 * cfg["slots"] + 16  # a waiting request holds an HTTP thread
     p.endpoint_metrics = True
     p.endpoint_slots = True
+    p.cache_type_k = getattr(xllamacpp.ggml_type, f"GGML_TYPE_{cfg['cache_type_k'].upper()}")
+    p.cache_type_v = getattr(xllamacpp.ggml_type, f"GGML_TYPE_{cfg['cache_type_v'].upper()}")
+    fa = {"on": "ENABLED", "off": "DISABLED", "auto": "AUTO"}[cfg["flash_attn"]]
+    p.flash_attn_type = getattr(xllamacpp.llama_flash_attn_type, f"LLAMA_FLASH_ATTN_TYPE_{fa}")
+    p.ctx_shift = cfg["ctx_shift"]
+    p.n_keep = cfg["n_keep"]
     p.warmup = False
-    p.verbosity = 1
+    p.verbosity = 4 if cfg["log_info"] else 1
     try:
         server = xllamacpp.Server(p)
     except RuntimeError as exc:  # the reason is in llama.cpp's log lines above; no traceback

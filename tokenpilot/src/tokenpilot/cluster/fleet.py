@@ -291,14 +291,18 @@ def build_engines(fleet: FleetSpec, queue_factory: Callable[[], Any] | None = No
                   **config: Any) -> list[Engine]:
     """One engine per instance; ``config`` overrides EngineConfig fields for all of them.
 
-    ``queue_factory`` makes each engine its own queue discipline (e.g. ``lambda: VTC()``).
+    ``queue_factory`` makes each engine its own queue discipline (e.g. ``lambda: VTC()``);
+    ``window`` (in ``config``) caps every request's KV at that many tokens, a sliding window
+    (default: the model's own).
     """
+    window = config.pop("window", -1)
     cms: dict[InstanceSpec, CostModel] = {}
     engines = []
     for name, spec in fleet.expand():
         cm = cms.get(spec) or cms.setdefault(spec, spec.cost_model())
         queue = queue_factory() if queue_factory is not None else None
-        engines.append(Engine(cm, spec.engine_config(**config), name=name, queue=queue))
+        engines.append(Engine(cm, spec.engine_config(**config), name=name, queue=queue,
+                              window=window))
     return engines
 
 
