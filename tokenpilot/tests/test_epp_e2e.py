@@ -313,3 +313,22 @@ def test_endpoints_file_reload(picker, sims) -> None:
             r.immediate_response.status.code == 503
 
     wait_until(empty, "503 from an empty pool", timeout=10, interval=0.1)
+
+
+def test_buffering_proxy_gets_the_pick_on_the_body(picker, sims) -> None:
+    """A proxy that buffers the body (``request_body_mode: BUFFERED``) waits for the headers'
+    answer before it sends the body: the picker answers them at once, the pick rides on the
+    body's answer, and the body goes on unchanged."""
+    mode = pb.ProtocolConfiguration(request_body_mode=ProcessingMode.BUFFERED,
+                                    response_body_mode=ProcessingMode.NONE)
+    s = Stream(picker.stub)
+    raw = json.dumps(chat(stream=True)).encode()
+    request(s, raw, mode=mode)
+    assert s.recv().request_headers == pb.HeadersResponse()
+    r = s.recv()
+    common = r.request_body.response
+    dest = set_headers(common.header_mutation)[DEST]
+    assert dest in sims and common.clear_route_cache
+    assert not common.HasField("body_mutation")
+    assert json_format.MessageToDict(r.dynamic_metadata) == {"envoy.lb": {DEST: dest}}
+    s.close()

@@ -76,6 +76,7 @@ class Exchange:
         self.whole = bytearray()  # a non-streamed answer, for its usage
         self.accounted = 0
         self.done = False
+        self.sees_answers = True  # False: the proxy sends no answer body (response mode NONE)
 
     # ---- the answer, as the proxy streams it through -----------------------------------------
     def served_by(self, address: str) -> None:
@@ -146,7 +147,7 @@ class Exchange:
             b.failed(p.cfg.health.failures_to_eject)
         elif self.status >= 400:
             outcome = "client_error"
-        elif not self.status and not p.sees_answers:
+        elif not self.status and not self.sees_answers:
             # The proxy sends the picker no answer (response_body_mode NONE): what admission
             # charged stays charged, and the backend's load leaves with the stream.
             outcome, prompt, out = "unobserved", p.admission.estimate(req), 0
@@ -172,7 +173,6 @@ class Picker(Gateway):
     def __init__(self, cfg: GatewayConfig, endpoints: Sequence[BackendConfig]) -> None:
         super().__init__(dataclasses.replace(cfg, backends=list(endpoints)))
         self.addresses = {address_of(b.cfg): b for b in self.backends}
-        self.sees_answers = True  # False once a proxy says it sends no response body
 
     # ---- the pool --------------------------------------------------------------------------
     async def reload(self, endpoints: Sequence[BackendConfig]) -> None:

@@ -127,7 +127,7 @@ class ExternalProcessor(pb_grpc.ExternalProcessorServicer):
                       context: grpc.aio.ServicerContext) -> AsyncIterator[pb.ProcessingResponse]:
         self.streams += 1
         p = self.picker
-        buffered = False
+        buffered, answers = False, True
         headers: dict[str, str] = {}
         body = bytearray()
         subset: list[str] | None = None
@@ -140,7 +140,7 @@ class ExternalProcessor(pb_grpc.ExternalProcessorServicer):
                 if msg.HasField("protocol_config"):
                     pc = msg.protocol_config
                     buffered = pc.request_body_mode == BUFFERED
-                    p.sees_answers = pc.response_body_mode != NONE
+                    answers = pc.response_body_mode != NONE
                 if kind == "request_headers":
                     headers = headers_of(msg.request_headers)
                     hint = metadata_value(msg, SUBSET_NAMESPACE, SUBSET)
@@ -167,6 +167,7 @@ class ExternalProcessor(pb_grpc.ExternalProcessorServicer):
                         yield immediate(out)
                         return
                     ex = out
+                    ex.sees_answers = answers
                     meta = destination_metadata(ex.address)
                     if buffered:
                         yield pb.ProcessingResponse(
