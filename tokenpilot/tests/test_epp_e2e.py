@@ -258,7 +258,7 @@ def test_bad_request_body_is_an_immediate_400(picker) -> None:
 
 def test_admission_refusal_is_an_immediate_429(tmp_path, sims) -> None:
     cfg = {"tenants": {"sk-a": "acme"},
-           "admission": {"tenants": {"acme": {"tokens_per_minute": 2000}}}}
+           "admission": {"tenants": {"acme": {"tokens_per_minute": 1000}}}}
     p = Picker(tmp_path, sims, cfg)
     try:
         s = Stream(p.stub)
@@ -271,7 +271,7 @@ def test_admission_refusal_is_an_immediate_429(tmp_path, sims) -> None:
         dest, body = picked(s)
         assert json.loads(relay(s, dest, body))["usage"]["completion_tokens"] == 8
         s.close()
-        s = Stream(p.stub)  # 300 + 1900: more than the ~1690 the bucket holds now
+        s = Stream(p.stub)  # 300 + 1900 needs the full bucket (1000); ~690 left for 18 s
         request(s, json.dumps(chat(max_tokens=1900)).encode(), key="sk-a")
         status, headers, err = refused(s)
         s.close()

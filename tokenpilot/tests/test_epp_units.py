@@ -115,8 +115,23 @@ def sse(*events: dict) -> bytes:
                     for e in events)  # compact, as vLLM and the simulated backend write it
 
 
+def settled(p: Picker) -> list[tuple[int, int]]:
+    """The (charged, actual) tokens of each settlement of ``p``'s tenant buckets, from now on."""
+    calls: list[tuple[int, int]] = []
+    store = p.admission.store
+    real = store.settle
+
+    def settle(key, charged, actual, limits, now) -> None:
+        calls.append((charged, actual))
+        real(key, charged, actual, limits, now)
+
+    store.settle = settle
+    return calls
+
+
 def test_books_from_a_stream_the_proxy_passes_through() -> None:
     p = picker(admission={"default_tenant": {"tokens_per_minute": 60000}})
+    calls = settled(p)
     ex = p.decide({":path": "/v1/chat/completions"},
                   json.dumps(chat(max_tokens=50, stream=True)).encode())
     b = ex.backend
@@ -132,8 +147,8 @@ def test_books_from_a_stream_the_proxy_passes_through() -> None:
     ex.finish("success")
     ex.finish("cancelled")  # once only
     assert (b.inflight, b.decode_pending) == (0, 0) and p.admission.in_flight == 0
-    level = p.admission.store._states["default"].level
-    assert level == pytest.approx(60000 - 283, abs=5)  # settled on the usage, not the estimate
+    # Settled once, on the usage (280 + 3), not on the estimate charged (prompt + 50).
+    assert calls == [(ex.req.prompt_tokens + 50, 283)]
 
 
 def test_proxy_serving_elsewhere_moves_the_load() -> None:
@@ -147,11 +162,14 @@ def test_proxy_serving_elsewhere_moves_the_load() -> None:
 
 def test_a_pool_that_stops_answering_keeps_its_charge() -> None:
     p = picker(admission={"default_tenant": {"tokens_per_minute": 60000}})
+    calls = settled(p)
     ex = p.decide({":path": "/v1/chat/completions"}, json.dumps(chat(max_tokens=20)).encode())
     ex.sees_answers = False  # response_body_mode NONE: the picker never sees the answer
     ex.finish("cancelled")
-    level = p.admission.store._states["default"].level
-    assert level == pytest.approx(60000 - p.admission.estimate(ex.req), abs=5)
+    assert calls == [(p.admission.estimate(ex.req),) * 2]  # no refund, no extra charge
+    ex = p.decide({":path": "/v1/chat/completions"}, json.dumps(chat(max_tokens=20)).encode())
+    ex.finish("cancelled")  # a proxy that does send answers: gone before one came, no charge
+    assert calls[1] == (p.admission.estimate(ex.req), 0)
 
 
 def test_cli_errors_are_one_line(tmp_path) -> None:
