@@ -240,6 +240,16 @@ def test_bodyless_request_is_routed_and_subset_hint_is_obeyed(picker, sims) -> N
     assert status == 503 and err["error"]["code"] == "no_healthy_backend"
     assert headers["retry-after"] == "1"
     s.close()
+    # A body whose end comes with trailers (end_of_stream on neither chunk): picked on them.
+    s = Stream(picker.stub)
+    raw = json.dumps(chat()).encode()
+    s.send(request_headers=pb.HttpHeaders(headers=header_map({":path": "/v1/chat/completions"})),
+           protocol_config=FULL_DUPLEX)
+    s.send(request_body=pb.HttpBody(body=raw, end_of_stream=False))
+    s.send(request_trailers=pb.HttpTrailers(trailers=header_map({"x-end": "1"})))
+    assert picked(s)[0] in sims
+    assert s.recv().WhichOneof("response") == "request_trailers"
+    s.close()
 
 
 def test_bad_request_body_is_an_immediate_400(picker) -> None:

@@ -56,7 +56,9 @@ METADATA_NAMESPACE = "envoy.lb"
 SUBSET_NAMESPACE = "envoy.lb.subset_hint"
 SERVICE = "envoy.service.ext_proc.v3.ExternalProcessor"
 HEALTH_SERVICES = ("", "liveness", "readiness", SERVICE)
-BUFFERED, NONE = ProcessingMode.BUFFERED, ProcessingMode.NONE  # body send modes
+# Body send modes.
+BUFFERED, NONE, FULL_DUPLEX = (ProcessingMode.BUFFERED, ProcessingMode.NONE,
+                               ProcessingMode.FULL_DUPLEX_STREAMED)
 OVERWRITE = base_pb2.HeaderValueOption.OVERWRITE_IF_EXISTS_OR_ADD
 
 
@@ -127,61 +129,64 @@ class ExternalProcessor(pb_grpc.ExternalProcessorServicer):
                       context: grpc.aio.ServicerContext) -> AsyncIterator[pb.ProcessingResponse]:
         self.streams += 1
         p = self.picker
-        buffered, answers = False, True
+        # GIE's mode unless the proxy says otherwise: both bodies FULL_DUPLEX_STREAMED.
+        buffered, through, answers = False, True, True
         headers: dict[str, str] = {}
         body = bytearray()
         subset: list[str] | None = None
         ex: Exchange | None = None
         line: LogLine | None = None
         limit = p.cfg.limits.max_body_bytes
+
+        def decide(raw: bytes | None) -> list[pb.ProcessingResponse]:
+            """Decide on the request now; the answers that say so (one immediate response,
+            or the headers' and the body's answers)."""
+            nonlocal ex, line
+            out = p.decide(headers, raw, subset, rewrite=not buffered and through)
+            line = out.log
+            if isinstance(out, Refusal):
+                return [immediate(out)]
+            ex = out
+            ex.sees_answers = answers
+            meta = destination_metadata(ex.address)
+            if raw is None:
+                return [pb.ProcessingResponse(
+                    request_headers=pb.HeadersResponse(response=routed(ex, None)),
+                    dynamic_metadata=meta)]
+            if buffered:
+                return [pb.ProcessingResponse(
+                    request_body=pb.BodyResponse(response=routed(ex, None)),
+                    dynamic_metadata=meta)]
+            return [pb.ProcessingResponse(request_headers=pb.HeadersResponse(
+                        response=routed(ex, len(ex.payload))), dynamic_metadata=meta),
+                    pb.ProcessingResponse(request_body=pb.BodyResponse(
+                        response=streamed(ex.payload, True)))]
+
         try:
             async for msg in requests:
                 kind = msg.WhichOneof("request")
                 if msg.HasField("protocol_config"):
                     pc = msg.protocol_config
                     buffered = pc.request_body_mode == BUFFERED
+                    through = pc.response_body_mode == FULL_DUPLEX
                     answers = pc.response_body_mode != NONE
                 if kind == "request_headers":
                     headers = headers_of(msg.request_headers)
                     hint = metadata_value(msg, SUBSET_NAMESPACE, SUBSET)
                     subset = hint if isinstance(hint, list) else None
                     if msg.request_headers.end_of_stream:  # no body: route it now
-                        out = p.decide(headers, None, subset)
-                        line = out.log
-                        if isinstance(out, Refusal):
-                            yield immediate(out)
-                            return
-                        ex = out
-                        yield pb.ProcessingResponse(
-                            request_headers=pb.HeadersResponse(response=routed(ex, None)),
-                            dynamic_metadata=destination_metadata(ex.address))
-                    elif buffered:
-                        yield pb.ProcessingResponse(request_headers=pb.HeadersResponse())
+                        out = decide(None)
+                    else:
+                        out = [pb.ProcessingResponse(request_headers=pb.HeadersResponse())
+                               ] if buffered else []
                 elif kind == "request_body":
                     body += msg.request_body.body
-                    if len(body) <= limit and not msg.request_body.end_of_stream:
-                        continue  # past the limit: decided now, and refused (413)
-                    out = p.decide(headers, bytes(body), subset, rewrite=not buffered)
-                    line = out.log
-                    if isinstance(out, Refusal):
-                        yield immediate(out)
-                        return
-                    ex = out
-                    ex.sees_answers = answers
-                    meta = destination_metadata(ex.address)
-                    if buffered:
-                        yield pb.ProcessingResponse(
-                            request_body=pb.BodyResponse(response=routed(ex, None)),
-                            dynamic_metadata=meta)
-                    else:
-                        yield pb.ProcessingResponse(
-                            request_headers=pb.HeadersResponse(
-                                response=routed(ex, len(ex.payload))),
-                            dynamic_metadata=meta)
-                        yield pb.ProcessingResponse(request_body=pb.BodyResponse(
-                            response=streamed(ex.payload, True)))
-                elif kind == "request_trailers":
-                    yield pb.ProcessingResponse(request_trailers=pb.TrailersResponse())
+                    # Past the limit: decided now, and refused (413).
+                    done = msg.request_body.end_of_stream or len(body) > limit
+                    out = decide(bytes(body)) if done else []
+                elif kind == "request_trailers":  # trailers end a body that did not say so
+                    out = decide(bytes(body)) if ex is None and line is None else []
+                    out.append(pb.ProcessingResponse(request_trailers=pb.TrailersResponse()))
                 elif kind == "response_headers":
                     if ex is not None:
                         served = metadata_value(msg, METADATA_NAMESPACE, DESTINATION_SERVED)
@@ -192,21 +197,25 @@ class ExternalProcessor(pb_grpc.ExternalProcessorServicer):
                                          h.get("content-type", ""))
                         if msg.response_headers.end_of_stream:
                             ex.finish("success")
-                    yield pb.ProcessingResponse(response_headers=pb.HeadersResponse())
+                    out = [pb.ProcessingResponse(response_headers=pb.HeadersResponse())]
                 elif kind == "response_body":
                     chunk, end = msg.response_body.body, msg.response_body.end_of_stream
-                    out_chunk = chunk
                     if ex is not None:
-                        out_chunk = ex.response_chunk(chunk, end)
+                        chunk = ex.response_chunk(chunk, end)
                         if end:
                             ex.finish("success")
-                    if buffered:
-                        yield pb.ProcessingResponse(response_body=pb.BodyResponse())
-                    else:
-                        yield pb.ProcessingResponse(response_body=pb.BodyResponse(
-                            response=streamed(out_chunk, end)))
+                    out = [pb.ProcessingResponse(response_body=pb.BodyResponse(
+                        response=streamed(chunk, end)) if through else pb.BodyResponse())]
                 elif kind == "response_trailers":
-                    yield pb.ProcessingResponse(response_trailers=pb.TrailersResponse())
+                    if ex is not None:
+                        ex.finish("success")
+                    out = [pb.ProcessingResponse(response_trailers=pb.TrailersResponse())]
+                else:
+                    out = []
+                for r in out:
+                    yield r
+                if out and out[0].WhichOneof("response") == "immediate_response":
+                    return
         finally:
             if ex is not None:
                 ex.finish("cancelled")  # a no-op once the answer ended
