@@ -21,14 +21,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import queue
 import re
 import subprocess
 import sys
 import tempfile
 import time
-import timeit
 from pathlib import Path
 
 import grpc
@@ -42,24 +40,15 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from tokenpilot.gateway.fleet import start_sims
 from tokenpilot.gateway.runner import ServerPool
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_gateway import calibration, process_cpu  # noqa: E402 - the sibling script's helpers
+
 MODE = pb.ProtocolConfiguration(request_body_mode=ProcessingMode.FULL_DUPLEX_STREAMED,
                                 response_body_mode=ProcessingMode.FULL_DUPLEX_STREAMED)
 HEADERS = base_pb2.HeaderMap(headers=[
     base_pb2.HeaderValue(key=k, raw_value=v.encode()) for k, v in
     {":method": "POST", ":path": "/v1/chat/completions", "content-type": "application/json"
      }.items()])
-
-
-def calibration() -> float:
-    """Seconds for a fixed pure-Python loop: ~0.02 on an idle core of the reference machine."""
-    return min(timeit.repeat("for i in range(10): pass", number=100000, repeat=5))
-
-
-def process_cpu(pid: int) -> float:
-    """User + system CPU seconds of process ``pid`` so far (Linux /proc)."""
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def body(k: int) -> bytes:
