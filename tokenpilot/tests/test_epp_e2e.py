@@ -159,14 +159,21 @@ def refused(s: Stream) -> tuple[int, dict[str, str], dict]:
     return ir.status.code, set_headers(ir.headers), json.loads(ir.body)
 
 
-def relay(s: Stream, dest: str, body: bytes) -> bytes:
+def relay(s: Stream, dest: str, body: bytes, say_served: bool = False) -> bytes:
     """Envoy's part after the pick: send ``body`` to ``dest``, stream its answer through the
-    picker; what the client would get."""
+    picker; what the client would get. ``say_served``: tell the picker which endpoint served
+    (``x-gateway-destination-endpoint-served``), as a proxy that went down a list does."""
     out = b""
+    meta = base_pb2.Metadata()
+    if say_served:
+        served = struct_pb2.Struct()
+        served.update({"x-gateway-destination-endpoint-served": dest})
+        meta.filter_metadata["envoy.lb"].CopyFrom(served)
     with httpx.stream("POST", f"http://{dest}/v1/chat/completions", content=body,
                       headers={"content-type": "application/json"}, timeout=30) as r:
         s.send(response_headers=pb.HttpHeaders(headers=header_map(
-            {":status": str(r.status_code), "content-type": r.headers["content-type"]})))
+            {":status": str(r.status_code), "content-type": r.headers["content-type"]})),
+            metadata_context=meta)
         assert s.recv().WhichOneof("response") == "response_headers"
         for chunk in r.iter_raw():
             s.send(response_body=pb.HttpBody(body=chunk, end_of_stream=False))
@@ -198,7 +205,9 @@ def test_picks_an_endpoint_and_streams_the_answer_through(picker, sims) -> None:
     sent = json.loads(body)
     # The picker asks for usage (its books settle on the true count) ...
     assert sent["stream_options"] == {"include_usage": True}
-    text = relay(s, dest, body).decode()
+    # The proxy went to the other endpoint (a fallback) and says so: the books follow it.
+    other = next(a for a in sims if a != dest)
+    text = relay(s, other, body, say_served=True).decode()
     s.close()
     events = [e[6:] for e in text.split("\n") if e.startswith("data: ")]
     # ... and cuts the usage event out of what the client, who did not ask for it, gets.
@@ -214,6 +223,7 @@ def test_picks_an_endpoint_and_streams_the_answer_through(picker, sims) -> None:
     tokens = [line for line in text.splitlines()
               if line.startswith("tokenpilot_completion_tokens_total{")]
     assert [float(t.rsplit(" ", 1)[1]) for t in tokens] == [12.0]
+    assert f'backend="{other}"' in tokens[0]
     inflight = [line for line in text.splitlines()
                 if line.startswith("tokenpilot_backend_inflight_requests{")]
     assert inflight and all(line.endswith(" 0.0") for line in inflight), inflight
