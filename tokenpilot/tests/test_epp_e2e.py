@@ -227,6 +227,10 @@ def test_picks_an_endpoint_and_streams_the_answer_through(picker, sims) -> None:
     inflight = [line for line in text.splitlines()
                 if line.startswith("tokenpilot_backend_inflight_requests{")]
     assert inflight and all(line.endswith(" 0.0") for line in inflight), inflight
+    # Each endpoint's own /metrics is scraped, as the gateway scrapes its backends: what a
+    # scrape alone brings (the backend's prefix-cache lookups) is there for both.
+    for a in sims:
+        assert f'tokenpilot_backend_prefix_cache_queries_total{{backend="{a}"}}' in text
     health = health_pb2_grpc.HealthStub(picker.channel)
     for service in ("liveness", "readiness", "envoy.service.ext_proc.v3.ExternalProcessor"):
         got = health.Check(health_pb2.HealthCheckRequest(service=service), timeout=5)
@@ -318,6 +322,8 @@ def test_endpoints_file_reload(picker, sims) -> None:
     picker.write([b])
     assert wait_until(lambda: all(only(b) for _ in range(3)), "the pool of B alone", timeout=10,
                       interval=0.1)
+    picker.write(["127.0.0.1:1", b])  # a new endpoint is checked at once: a dead one is out
+    assert all(only(b) for _ in range(6))
     picker.endpoints.write_text("endpoints: [not-an-address]\n")  # a bad edit keeps B
     wait_until(lambda: "not ip:port" in picker.log(), "the bad edit logged", timeout=10)
     assert all(only(b) for _ in range(3))
