@@ -323,6 +323,8 @@ def test_endpoints_file_reload(picker, sims) -> None:
     assert wait_until(lambda: all(only(b) for _ in range(3)), "the pool of B alone", timeout=10,
                       interval=0.1)
     picker.write(["127.0.0.1:1", b])  # a new endpoint is checked at once: a dead one is out
+    wait_until(lambda: 'tokenpilot_backend_healthy{backend="127.0.0.1:1"} 0.0' in httpx.get(
+        picker.metrics_url, timeout=5).text, "the dead endpoint marked unhealthy", timeout=10)
     assert all(only(b) for _ in range(6))
     picker.endpoints.write_text("endpoints: [not-an-address]\n")  # a bad edit keeps B
     wait_until(lambda: "not ip:port" in picker.log(), "the bad edit logged", timeout=10)
