@@ -190,14 +190,39 @@ def sims():
         yield [address(h.url) for h in start_sims(pool, ("h100-sxm", "a100-80gb"), speedup=50)]
 
 
-@pytest.fixture
-def picker(tmp_path, sims):
-    p = Picker(tmp_path, sims)
+@pytest.fixture(scope="module")
+def shared(tmp_path_factory, sims):
+    """One picker process for the tests that need no config of their own (a start costs
+    seconds of a loaded machine's CPU)."""
+    p = Picker(tmp_path_factory.mktemp("epp"), sims)
     yield p
     p.close()
 
 
+@pytest.fixture
+def picker(shared, sims):
+    """The shared picker, its pool as the test found it again afterwards."""
+    yield shared
+    if shared.endpoints.read_text() != yaml.safe_dump({"endpoints": sims}):
+        shared.write(sims)
+        wait_until(lambda: f'backend="{sims[0]}"' in httpx.get(shared.metrics_url,
+                                                               timeout=5).text,
+                   "the pool restored", timeout=10, interval=0.1)
+
+
+def series(url: str, name: str) -> dict[str, float]:
+    """One metric's series from a /metrics page: labels -> value."""
+    out = {}
+    for line in httpx.get(url, timeout=5).text.splitlines():
+        if line.startswith(name + "{"):
+            labels, _, value = line[len(name):].rpartition(" ")
+            out[labels] = float(value)
+    return out
+
+
 def test_picks_an_endpoint_and_streams_the_answer_through(picker, sims) -> None:
+    before = {n: series(picker.metrics_url, n) for n in (
+        "tokenpilot_requests_total", "tokenpilot_completion_tokens_total")}
     s = Stream(picker.stub)
     request(s, json.dumps(chat(max_tokens=12, stream=True)).encode())
     dest, body = picked(s)
@@ -216,14 +241,16 @@ def test_picks_an_endpoint_and_streams_the_answer_through(picker, sims) -> None:
     assert sum(1 for e in events[:-1] if json.loads(e)["choices"][0]["delta"].get("content")) \
         == 12
     # The books, as the gateway keeps them: one success, the tokens streamed, the load gone.
+    def grown(name: str) -> dict[str, float]:
+        was = before[name]
+        return {k: v - was.get(k, 0.0) for k, v in series(picker.metrics_url, name).items()
+                if v != was.get(k, 0.0)}
+
+    assert grown("tokenpilot_requests_total") == {
+        f'{{backend="{other}",outcome="success",tenant="default"}}': 1.0}
+    assert grown("tokenpilot_completion_tokens_total") == {
+        f'{{backend="{other}",tenant="default"}}': 12.0}
     text = httpx.get(picker.metrics_url, timeout=5).text
-    ok = [line for line in text.splitlines() if line.startswith("tokenpilot_requests_total{")
-          and 'outcome="success"' in line]
-    assert len(ok) == 1 and ok[0].endswith(" 1.0"), ok
-    tokens = [line for line in text.splitlines()
-              if line.startswith("tokenpilot_completion_tokens_total{")]
-    assert [float(t.rsplit(" ", 1)[1]) for t in tokens] == [12.0]
-    assert f'backend="{other}"' in tokens[0]
     inflight = [line for line in text.splitlines()
                 if line.startswith("tokenpilot_backend_inflight_requests{")]
     assert inflight and all(line.endswith(" 0.0") for line in inflight), inflight
