@@ -12,7 +12,8 @@ admission, the router over K views, and the gRPC round trip. Requests go one at 
 figure is latency, not throughput; the picker's CPU seconds per request (read from
 /proc/PID/stat around the run, less its background rate measured over an idle spell before:
 the health checks and scrapes of every endpoint) say what it costs. For scale, the same
-client's unary gRPC health ``Check`` round trip (nothing decided) is measured the same way.
+client's unary gRPC health ``Check`` round trip (nothing decided) is measured the same way,
+and the decision alone (``Picker.decide`` over the same pool and bodies in this process).
 ``calibration`` (the time of a fixed Python loop, as the other benchmarks print it) says how
 loaded the machine was; compare figures only at similar calibrations.
 """
@@ -77,6 +78,24 @@ def pick_once(stub: pb_grpc.ExternalProcessorStub, raw: bytes) -> float:
     return dt
 
 
+def decisions(pool: list[dict], bodies: list[bytes]) -> list[float]:
+    """Seconds per decision of a ``Picker`` in this process over the same pool (not started:
+    no scrapes, every endpoint taken as healthy): the decision without gRPC around it."""
+    from tokenpilot.epp.endpoints import parse_endpoints
+    from tokenpilot.epp.picker import Picker
+    from tokenpilot.gateway.config import GatewayConfig
+
+    picker = Picker(GatewayConfig(), parse_endpoints({"endpoints": pool}, "pool"))
+    h = {":method": "POST", ":path": "/v1/chat/completions"}
+    out = []
+    for raw in bodies:
+        t = time.perf_counter()
+        ex = picker.decide(h, raw)
+        out.append(time.perf_counter() - t)
+        ex.finish("cancelled")
+    return out
+
+
 def quantiles(xs: list[float]) -> tuple[float, float, float]:
     s = sorted(xs)
     return (s[len(s) // 2], s[min(len(s) - 1, int(len(s) * 0.99))], sum(s) / len(s))
@@ -95,9 +114,9 @@ def main() -> None:
         gpus = ("h100-sxm", "a100-80gb", "l40s") * (args.endpoints // 3 + 1)
         sims = start_sims(pool, gpus[:args.endpoints], speedup=1000)
         endpoints = Path(tmp) / "endpoints.yaml"
-        endpoints.write_text(yaml.safe_dump({"endpoints": [
-            {"address": h.url.split("://")[1], "gpu": h.app.state.sim.cfg.gpu,
-             "model": h.app.state.sim.model_name} for h in sims]}))
+        pool_list = [{"address": h.url.split("://")[1], "gpu": h.app.state.sim.cfg.gpu,
+                      "model": h.app.state.sim.model_name} for h in sims]
+        endpoints.write_text(yaml.safe_dump({"endpoints": pool_list}))
         log = Path(tmp) / "epp.log"
         proc = subprocess.Popen([sys.executable, "-m", "tokenpilot.cli", "epp", "--endpoints",
                                  str(endpoints), "--port", "0"], stderr=log.open("w"),
@@ -129,6 +148,7 @@ def main() -> None:
                 health.Check(check, timeout=5)
                 floor.append(time.perf_counter() - t)
             channel.close()
+            alone = decisions(pool_list, bodies)
         finally:
             proc.terminate()
             proc.wait(10)
@@ -142,6 +162,9 @@ def main() -> None:
     print(f"gRPC floor        p50 {f50 * 1e3:.3f} ms   p99 {f99 * 1e3:.3f} ms   "
           "(unary health Check, nothing decided)")
     net = max(0.0, cpu - idle * wall)
+    d50, d99, _ = quantiles(alone)
+    print(f"decision alone    p50 {d50 * 1e3:.3f} ms   p99 {d99 * 1e3:.3f} ms   "
+          "(Picker.decide in this process: parse, count, admit, route; no gRPC)")
     print(f"picker CPU        {net / args.requests * 1e3:.3f} ms per request, its background "
           f"taken out ({cpu:.2f} s over {wall:.2f} s of wall time; background "
           f"{idle * 1e3:.0f} ms/s: health checks and /metrics scrapes of {args.endpoints} "

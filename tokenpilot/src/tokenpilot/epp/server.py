@@ -123,11 +123,9 @@ class ExternalProcessor(pb_grpc.ExternalProcessorServicer):
 
     def __init__(self, picker: Picker) -> None:
         self.picker = picker
-        self.streams = 0  # Process streams served
 
     async def Process(self, requests: AsyncIterator[pb.ProcessingRequest],  # noqa: N802 - gRPC
                       context: grpc.aio.ServicerContext) -> AsyncIterator[pb.ProcessingResponse]:
-        self.streams += 1
         p = self.picker
         # GIE's mode unless the proxy says otherwise: both bodies FULL_DUPLEX_STREAMED.
         buffered, through, answers = False, True, True
