@@ -51,6 +51,7 @@ def epp(
     except (EndpointsError, ConfigError, RouterError, OSError) as exc:
         raise fail(str(exc)) from None
     host = host or cfg.listen.host
+    _can_listen(host, port)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     logging.getLogger("httpx").setLevel(logging.WARNING)
     metrics = ""
@@ -73,3 +74,18 @@ def epp(
         asyncio.run(serve(picker, watcher, host, port, reload_ms / 1000, bound))
     except OSError as exc:
         raise fail(str(exc)) from None
+
+
+def _can_listen(host: str, port: int) -> None:
+    """Fail with one line when ``host:port`` cannot be bound (grpcio would log a C-core error
+    line first and then only say that no port was added)."""
+    import socket
+
+    try:
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        with socket.socket(family, socket.SOCK_STREAM) as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # past TIME_WAIT, as grpc
+            s.bind((host, port))
+    except (OSError, OverflowError) as exc:
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        raise fail(f"cannot listen on {host}:{port}: {why}") from None

@@ -236,15 +236,19 @@ async def serve(picker: Picker, watcher: Watcher, host: str, port: int, reload_s
                 stop: asyncio.Event | None = None) -> None:
     """Serve ext_proc and health on ``host:port`` until ``stop`` is set (or SIGTERM/SIGINT);
     ``bound`` learns the port really bound (``port`` 0 picks a free one)."""
-    server = grpc.aio.server()
+    # No SO_REUSEPORT: a second picker on a port in use must fail, not share it.
+    server = grpc.aio.server(options=[("grpc.so_reuseport", 0)])
     servicer = ExternalProcessor(picker)
     pb_grpc.add_ExternalProcessorServicer_to_server(servicer, server)
     h = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(h, server)
     await set_health(h, False)
-    real = server.add_insecure_port(f"{host}:{port}")
+    try:
+        real = server.add_insecure_port(f"{host}:{port}")
+    except RuntimeError:  # grpcio raises where it once returned 0
+        real = 0
     if not real:
-        raise OSError(f"cannot listen on {host}:{port}")
+        raise OSError(f"cannot listen on {host}:{port} (in use, or not an address here)")
     await server.start()
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -258,10 +262,13 @@ async def serve(picker: Picker, watcher: Watcher, host: str, port: int, reload_s
     async def watch() -> None:
         while True:
             await asyncio.sleep(reload_s)
-            pool = watcher.poll()
-            if pool is not None:
-                await picker.reload(pool)
-                log.info("endpoints file changed: %d endpoint(s) now", len(pool))
+            try:
+                pool = watcher.poll()
+                if pool is not None:
+                    await picker.reload(pool)
+                    log.info("endpoints file changed: %d endpoint(s) now", len(pool))
+            except Exception:  # a bug must not end the watching: say so, look again later
+                log.exception("reloading the endpoints file failed")
 
     watching = asyncio.create_task(watch())
     try:
