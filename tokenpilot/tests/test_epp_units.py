@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 
 import pytest
 from builders import chat, cli
@@ -47,6 +48,12 @@ def test_bad_endpoints_say_which_and_how(data, says) -> None:
     with pytest.raises(EndpointsError) as info:
         parse_endpoints(data, "pool.yaml")
     assert says in str(info.value) and str(info.value).startswith("pool.yaml: ")
+
+
+def test_the_example_pool_reads() -> None:
+    w = Watcher(Path(__file__).resolve().parents[1] / "examples" / "endpoints.yaml")
+    assert [(address_of(c), c.gpu) for c in w.load()] == [("127.0.0.1:8001", ""),
+                                                          ("127.0.0.1:8002", "a100-80gb")]
 
 
 def test_watcher_reloads_on_change_and_keeps_the_last_good_pool(tmp_path) -> None:
