@@ -8,6 +8,7 @@ from tokenpilot import (
     __version__,
     cli_catalog,
     cli_cost,
+    cli_epp,
     cli_gateway,
     cli_llama,
     cli_plan,
@@ -55,6 +56,7 @@ app.command()(cli_cost.calibrate)
 app.command()(cli_gateway.serve)
 app.command("sim-backend")(cli_gateway.sim_backend)
 app.command()(cli_gateway.bench)
+app.command()(cli_epp.epp)
 app.command("llama-fleet")(cli_llama.llama_fleet)
 app.command()(cli_scenario.scenario)
 app.command("simulate")(cli_sim.simulate_cmd)

@@ -36,6 +36,7 @@ from tokenpilot.gateway.metrics import GatewayMetrics
 from tokenpilot.gateway.openai import (
     CHAT_PATH,
     COMPLETIONS_PATH,
+    ModelNotFound,
     error_response,
     header,
     max_tokens_of,
@@ -193,32 +194,15 @@ class Gateway:
         if tenant is None:
             return error_response(401, "missing or unknown API key; send 'Authorization: Bearer "
                                   "<key>' with a key from the gateway's tenants", "invalid_api_key")
-        lim = self.cfg.limits
         try:
-            raw = await read_raw(scope, receive, lim.max_body_bytes)
-            body = parse_object(raw)
-            model = body.get("model")
-            served = self.models()
-            if model is None and served:
-                model = served[0]
-            elif not isinstance(model, str) or (served and model not in served):
-                return error_response(404, f"model {model!r} is not served here; available: "
-                                      f"{', '.join(served) or 'none yet'}", "model_not_found",
-                                      "model")
-            ex.model = model
-            text = prompt_text(body, chat)
-            max_tokens = max_tokens_of(body, lim.default_max_tokens, lim.max_tokens)
-            stream, want_usage = stream_flags(body)
+            raw = await read_raw(scope, receive, self.cfg.limits.max_body_bytes)
+            req, body, model, stream, want_usage = self.parse(raw, chat, tenant, ex)
         except BadRequest as exc:
             return error_response(exc.status, str(exc), exc.code, exc.param)
-        now = self.now()
-        req = Request(next(self._ids), now, self.counter.count_body(body, chat, text),
-                      max_tokens, tenant,
-                      prefix_hashes(text))
         ex.stream, ex.prompt_tokens = stream, req.prompt_tokens
-        other = frozenset(i for i, b in enumerate(self.backends) if b.model and b.model != model)
+        other = self.serving_other(model)
         vs = views(self.backends, other)
-        d = self.admission.admit(req, vs, now)
+        d = self.admission.admit(req, vs, req.arrival)
         if not d.admitted:
             self.metrics.rejections.labels(tenant, d.reason).inc()
             status = REJECT_STATUS.get(d.reason, 429)
@@ -233,6 +217,34 @@ class Gateway:
         except BaseException:
             self.admission.settle(req, 0, self.now())
             raise
+
+    def parse(self, raw: bytes, chat: bool, tenant: str, ex: Exchange | None = None
+              ) -> tuple[Request, dict, str, bool, bool]:
+        """A completion request's body as the policies see it: the ``Request`` (prompt tokens
+        counted, prefixes hashed, arriving now), the parsed body, the model it asks for (the
+        first served when it names none) and its stream flags (stream, include_usage).
+        ``BadRequest`` says what is wrong with it (``ModelNotFound``: a model not served here);
+        ``ex`` learns the model once it is known."""
+        lim = self.cfg.limits
+        body = parse_object(raw)
+        model = body.get("model")
+        served = self.models()
+        if model is None and served:
+            model = served[0]
+        elif not isinstance(model, str) or (served and model not in served):
+            raise ModelNotFound(model, served)
+        if ex is not None:
+            ex.model = model
+        text = prompt_text(body, chat)
+        max_tokens = max_tokens_of(body, lim.default_max_tokens, lim.max_tokens)
+        stream, want_usage = stream_flags(body)
+        req = Request(next(self._ids), self.now(), self.counter.count_body(body, chat, text),
+                      max_tokens, tenant, prefix_hashes(text))
+        return req, body, model, stream, want_usage
+
+    def serving_other(self, model: str | None) -> frozenset[int]:
+        """The backends that serve another model than ``model``: never routed to for it."""
+        return frozenset(i for i, b in enumerate(self.backends) if b.model and b.model != model)
 
     async def _dispatch(self, req: Request, body: dict, raw: bytes, chat: bool, stream: bool,
                         want_usage: bool, exclude: frozenset[int],

@@ -148,6 +148,16 @@ class NotJSON(BadRequest):
                          "'Content-Type: application/json'", code="unsupported_media_type")
 
 
+class ModelNotFound(BadRequest):
+    """A body naming a model that no backend here serves: 404, as OpenAI's API answers."""
+
+    status = 404
+
+    def __init__(self, model: object, served: list[str]) -> None:
+        super().__init__(f"model {model!r} is not served here; available: "
+                         f"{', '.join(served) or 'none yet'}", "model", "model_not_found")
+
+
 class TooLarge(BadRequest):
     status = 413
 
