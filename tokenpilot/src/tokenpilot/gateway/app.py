@@ -59,7 +59,7 @@ from tokenpilot.workload.request import Request
 log = logging.getLogger("tokenpilot.gateway")
 ADMIN_COOKIE = "tokenpilot_admin"
 REJECT_STATUS = {"context_too_long": 400, "tenant_context_limit": 400, "rate_limited": 429,
-                 "inflight_limit": 429, "overloaded": 503}
+                 "inflight_limit": 429, "overloaded": 503, "state_unavailable": 503}
 
 
 def build_router(spec: Any) -> Router:
@@ -97,6 +97,14 @@ class Gateway:
         self.last_decision: tuple[Request, list, int] | None = None  # for tests and debugging
         self._models: tuple[tuple[str, ...], list[str]] = ((), [])
         self.live = LiveView(self)
+        # Shared with the other replicas (``gateway.state``), or None: this process alone.
+        self.state = None
+        if cfg.state.store == "redis":
+            from tokenpilot.gateway.state import RedisState
+
+            self.state = RedisState(cfg.state, self.admission, self.backends, self.waiting,
+                                    self.tenants.names(), self.budgets)
+            self.metrics.registry.register(self.state)
 
     def now(self) -> float:
         return time.monotonic() - self._t0
@@ -149,6 +157,8 @@ class Gateway:
         return self.slots.total
 
     async def start(self) -> None:
+        if self.state is not None:
+            await self.state.start()  # StateError: Redis does not answer
         t = self.cfg.timeouts
         self.client = httpx.AsyncClient(
             timeout=httpx.Timeout(connect=t.connect_s, read=t.first_byte_s, write=t.connect_s,
@@ -172,6 +182,8 @@ class Gateway:
         await self.upstream.aclose()
         if self.access is not None:
             self.access.close()
+        if self.state is not None:
+            await self.state.stop()
 
     def models(self) -> list[str]:
         """The models served, sorted; asked on every request, so kept until one changes."""
@@ -218,7 +230,8 @@ class Gateway:
         ex.stream, ex.prompt_tokens = stream, req.prompt_tokens
         other = frozenset(i for i, b in enumerate(self.backends) if b.model and b.model != model)
         vs = views(self.backends, other)
-        d = self.admission.admit(req, vs, now)
+        st = self.state
+        d = self.admission.admit(req, vs, now) if st is None else await st.admit(req, vs, now)
         if not d.admitted:
             self.metrics.rejections.labels(tenant, d.reason).inc()
             status = REJECT_STATUS.get(d.reason, 429)

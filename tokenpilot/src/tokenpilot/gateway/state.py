@@ -1,0 +1,569 @@
+"""Shared state for several gateway replicas: one Redis holds what must not be counted twice.
+
+With ``state: {store: redis}`` every replica pointed at the same Redis (and ``key_prefix``)
+shares:
+
+- **tenant buckets**: ``take`` and ``settle`` (``tokenpilot.policy.buckets``) each run as one Lua
+  script on the Redis server, so the check and the charge are one atomic step across replicas
+  and a tenant's budget is spent once, whatever replica its requests reach. Time is the Redis
+  server's (``TIME``): the replicas' own clocks need not agree.
+- **reservations**: the tokens a tenant has in flight are the sum, over the live replicas, of
+  each replica's own reservations (hash ``r:<replica>``). A replica is live while its entry in
+  the sorted set ``replicas`` (score: its expiry) is in the future; every take and every
+  heartbeat pushes it ``ttl_s`` further. A replica that dies stops counting within ``ttl_s``:
+  its reservations stop holding the tenant's in-flight limit, and its charges stay charged
+  (once: the bucket was debited at admission and nothing settles them again).
+- **backend load**: each heartbeat writes this replica's requests in flight, prompt tokens not
+  yet answered and output tokens still to come per backend (``load:<replica>``, expiring after
+  ``ttl_s``) and reads the other live replicas' back; routers see the sum (``Backend.remote_*``).
+- **VTC service counters**: each heartbeat adds this replica's weighted service since the last
+  one to the hash ``vtc`` and reads the fleet's totals; what the other replicas served is
+  added to the local counters, so the fair queue orders tenants by the service they got from
+  the whole fleet.
+- **the tenants' figures** the dashboard and ``/metrics`` show: each bucket's budget, level,
+  tokens in flight and tokens served by all replicas (``Gateway.budgets`` follows them).
+
+On the request path there are two Redis round trips, ``take`` at admission and ``settle`` when
+the response ended (sent off the response's path: the client does not wait for it); a tenant
+with no limits costs none. The heartbeat (one more script every ``heartbeat_ms``) is off the
+path. ``calls`` counts each kind (``tokenpilot_state_calls_total``).
+
+Failure: Redis unreachable at start is an error (``StateError``); lost while serving (any call
+fails or passes ``timeout_s``), the replica either fails open, admitting against a local bucket
+of its share of each limit (the limit divided by the live replicas it last saw), or fails
+closed (``state_unavailable``: 503 with Retry-After). Each transition is logged once and
+exported (``tokenpilot_state_up``, ``tokenpilot_state_transitions_total``). The heartbeat keeps
+trying; once Redis answers, shared accounting resumes, and the settles that failed meanwhile
+are sent. Requests admitted on the local share settle there.
+
+One Redis server (or a primary), not Redis Cluster: the scripts name keys they compute.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import socket
+import time
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import redis.asyncio as aioredis
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import NoScriptError, RedisError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from tokenpilot.gateway.config import StateConfig
+from tokenpilot.policy.admission import Admission, Decision
+from tokenpilot.policy.buckets import BucketLimits, MemoryBucketStore, Take
+from tokenpilot.policy.disciplines import VTC
+from tokenpilot.policy.view import InstanceView
+from tokenpilot.workload.request import Request
+
+if TYPE_CHECKING:
+    from tokenpilot.gateway.backends import Backend
+
+log = logging.getLogger("tokenpilot.gateway")
+STATE_UNAVAILABLE = "state_unavailable"
+# What says Redis is gone (a refused or dropped connection, a call past timeout_s), as
+# opposed to a bug in a script (a ResponseError, which is raised).
+LOST = (RedisConnectionError, RedisTimeoutError, OSError, asyncio.TimeoutError)
+
+# Shared by the scripts: the server's clock in ms, this replica kept live, the dead ones out,
+# and the tokens ``tenant`` has in flight over the live replicas.
+_PROLOGUE = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
+local function num(x) return string.format('%.17g', x) end
+local function live(zset, replica, ttl)
+  redis.call('ZADD', zset, now + ttl, replica)
+  redis.call('ZREMRANGEBYSCORE', zset, '-inf', now)
+  return redis.call('ZRANGE', zset, 0, -1)
+end
+local function inflight(reps, rprefix, tenant)
+  local n = 0
+  for _, r in ipairs(reps) do
+    n = n + (tonumber(redis.call('HGET', rprefix .. r, tenant)) or 0)
+  end
+  return n
+end
+local function refilled(key, tpm)
+  local st = redis.call('HMGET', key, 'level', 'stamp')
+  local level, stamp = tonumber(st[1]), tonumber(st[2])
+  if level == nil then return tpm end
+  if stamp and now > stamp then level = math.min(tpm, level + (now - stamp) * tpm / 60000) end
+  return level
+end
+"""
+
+# KEYS: bucket, own reservations, replicas. ARGV: tenant, cost, tokens_per_minute ("" none),
+# max_inflight_tokens ("" none), ttl ms, reservation key prefix, replica.
+TAKE = _PROLOGUE + """
+local tenant, cost = ARGV[1], tonumber(ARGV[2])
+local tpm, cap, ttl = tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
+local reps = live(KEYS[3], ARGV[7], ttl)
+local held = inflight(reps, ARGV[6], tenant)
+local level = 0
+if tpm then
+  level = refilled(KEYS[1], tpm)
+  local need = math.min(cost, tpm)
+  if level < need then
+    redis.call('HSET', KEYS[1], 'level', num(level), 'stamp', num(now), 'tpm', ARGV[3])
+    return {0, 'rate_limited', num(need - level), num(level), held}
+  end
+end
+if cap and held > 0 and held + cost > cap then
+  return {0, 'inflight_limit', num(held + cost - cap), num(level), held}
+end
+if tpm then
+  level = level - cost
+  redis.call('HSET', KEYS[1], 'level', num(level), 'stamp', num(now), 'tpm', ARGV[3])
+end
+redis.call('HINCRBY', KEYS[2], tenant, cost)
+redis.call('PEXPIRE', KEYS[2], 2 * ttl)
+return {1, '', '0', num(level), held + cost}
+"""
+
+# KEYS: bucket, own reservations. ARGV: tenant, charged, actual, tokens_per_minute ("" none).
+SETTLE = _PROLOGUE + """
+local tenant, charged, actual = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
+local tpm = tonumber(ARGV[4])
+if tpm then
+  local level = math.min(tpm, refilled(KEYS[1], tpm) + charged - actual)
+  redis.call('HSET', KEYS[1], 'level', num(level), 'stamp', num(now), 'tpm', ARGV[4])
+end
+redis.call('HINCRBY', KEYS[1], 'used', actual)
+if redis.call('HINCRBY', KEYS[2], tenant, -charged) <= 0 then
+  redis.call('HDEL', KEYS[2], tenant)
+end
+return 1
+"""
+
+# KEYS: replicas. ARGV: replica, ttl ms, this replica's load (JSON), key prefix, the number
+# of VTC deltas, then (tenant, delta) pairs, then the tenants whose figures to return.
+# Returns: live replicas, the other live replicas' loads, the VTC totals (flat), and per
+# tenant [name, level, tokens_per_minute, used, in flight] ("" where the store has none).
+HEARTBEAT = _PROLOGUE + """
+local me, ttl, prefix = ARGV[1], tonumber(ARGV[2]), ARGV[4]
+local reps = live(KEYS[1], me, ttl)
+redis.call('SET', prefix .. 'load:' .. me, ARGV[3], 'PX', ttl)
+redis.call('PEXPIRE', prefix .. 'r:' .. me, 2 * ttl)
+local n = tonumber(ARGV[5])
+for i = 0, n - 1 do
+  redis.call('HINCRBYFLOAT', prefix .. 'vtc', ARGV[6 + 2 * i], ARGV[7 + 2 * i])
+end
+local loads = {}
+for _, r in ipairs(reps) do
+  if r ~= me then
+    local l = redis.call('GET', prefix .. 'load:' .. r)
+    if l then table.insert(loads, l) end
+  end
+end
+local figs = {}
+for i = 6 + 2 * n, #ARGV do
+  local tenant = ARGV[i]
+  local key = prefix .. 'b:' .. tenant
+  local st = redis.call('HMGET', key, 'tpm', 'used')
+  local tpm = tonumber(st[1])
+  local level = ''
+  if tpm then level = num(refilled(key, tpm)) end
+  table.insert(figs, {tenant, level, st[1] or '', st[2] or '',
+                      num(inflight(reps, prefix .. 'r:', tenant))})
+end
+return {#reps, loads, redis.call('HGETALL', prefix .. 'vtc'), figs}
+"""
+
+
+class StateError(RuntimeError):
+    """The shared store cannot be used (unreachable at start); the message says what to do."""
+
+
+def _unreachable(cfg: StateConfig, exc: BaseException) -> StateError:
+    return StateError(f"state.store is redis, but {cfg.url} does not answer ({_why(exc)}); "
+                      "start Redis there, fix state.url, or set state.store: memory")
+
+
+def probe(cfg: StateConfig) -> None:
+    """Ping the configured Redis once, before serving; ``StateError`` when it does not answer."""
+    import redis
+
+    client = redis.Redis.from_url(cfg.url, socket_timeout=cfg.timeout_s,
+                                  socket_connect_timeout=cfg.timeout_s)
+    try:
+        client.ping()
+    except (*LOST, RedisError) as exc:
+        raise _unreachable(cfg, exc) from None
+    finally:
+        client.close()
+
+
+@dataclass
+class TenantFigures:
+    """What the shared store holds of one tenant, as of the last heartbeat."""
+
+    budget: float | None  # tokens_per_minute the bucket runs with
+    level: float | None  # tokens it may still start now
+    inflight: int  # tokens in flight over every live replica
+    used: float  # tokens served by every replica since the store began
+    tokens_per_minute: float | None = None  # ``used``'s rate over the last minute
+
+
+class _Free:
+    """The store of requests no limit applies to: nothing to take, nothing to settle."""
+
+    def take(self, key: str, cost: int, limits: BucketLimits, now: float) -> Take:
+        return Take(True)
+
+    def settle(self, key: str, charged: int, actual: int, limits: BucketLimits,
+               now: float) -> None:
+        pass
+
+
+class LocalShare:
+    """Fail-open buckets: this replica's share of each tenant's limits, ``1 / replicas``."""
+
+    def __init__(self) -> None:
+        self.store = MemoryBucketStore()
+        self.replicas = 1
+
+    def _share(self, limits: BucketLimits) -> BucketLimits:
+        n = max(1, self.replicas)
+        tpm, cap = limits.tokens_per_minute, limits.max_inflight_tokens
+        return BucketLimits(None if tpm is None else tpm / n,
+                            None if cap is None else max(1, cap // n))
+
+    def take(self, key: str, cost: int, limits: BucketLimits, now: float) -> Take:
+        return self.store.take(key, cost, self._share(limits), now)
+
+    def settle(self, key: str, charged: int, actual: int, limits: BucketLimits,
+               now: float) -> None:
+        self.store.settle(key, charged, actual, self._share(limits), now)
+
+
+def _arg(x: float | None) -> str:
+    return "" if x is None else repr(x)
+
+
+class RedisState:
+    """One replica's link to the shared store; see the module docstring."""
+
+    def __init__(self, cfg: StateConfig, admission: Admission, backends: Sequence[Backend],
+                 discipline: object, tenants: Sequence[str],
+                 budgets: dict[str, float] | None = None) -> None:
+        self.cfg = cfg
+        self.budgets = {} if budgets is None else budgets  # kept to the store's, in place
+        self.admission = admission
+        self.backends = backends
+        self.vtc = discipline if isinstance(discipline, VTC) else None
+        self.tenant_names = sorted(set(tenants) | set(admission.config.tenants))
+        self.replica = cfg.replica or f"{socket.gethostname()}:{os.getpid()}"
+        p = cfg.key_prefix
+        self._replicas_key = p + "replicas"
+        self._own = p + "r:" + self.replica
+        self._ttl_ms = str(int(cfg.ttl_s * 1000))
+        self.redis = aioredis.Redis.from_url(cfg.url, socket_timeout=cfg.timeout_s,
+                                             socket_connect_timeout=cfg.timeout_s)
+        self.batch = Batcher(self.redis)
+        self._take = self.redis.register_script(TAKE)
+        self._settle = self.redis.register_script(SETTLE)
+        self._beat = self.redis.register_script(HEARTBEAT)
+        self.up = False
+        self.replicas = 1  # live replicas, as last seen
+        self.transitions = {"up": 0, "down": 0}
+        self.calls = {"take": 0, "settle": 0, "heartbeat": 0}
+        self.local = LocalShare()
+        self.free = _Free()
+        self.shared = _SharedBuckets(self)
+        self.figures: dict[str, TenantFigures] = {}
+        self._used: dict[str, deque[tuple[float, float]]] = {}
+        self._unsettled: list[tuple[str, int, int, BucketLimits]] = []
+        self._pending: set[asyncio.Task] = set()
+        self._vtc_pushed: dict[str, float] = {}  # this replica's service sent, per tenant
+        self._vtc_others: dict[str, float] = {}  # the others' service already counted
+        self._task: asyncio.Task | None = None
+
+    # ---- lifecycle ----------------------------------------------------------------------
+    async def start(self) -> None:
+        """Connect and run the first heartbeat; ``StateError`` when Redis does not answer."""
+        try:
+            await self.beat()
+        except LOST as exc:
+            await self.redis.aclose()
+            raise _unreachable(self.cfg, exc) from None
+        self._set_up(True, "")
+        self._task = asyncio.create_task(self._beat_loop())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+        if self._pending:
+            await asyncio.wait(self._pending, timeout=2 * self.cfg.timeout_s)
+        with contextlib.suppress(Exception):
+            await self.redis.aclose()
+            await self.redis.connection_pool.disconnect()
+
+    def _set_up(self, up: bool, why: str) -> None:
+        if up == self.up:
+            return
+        self.up = up
+        self.transitions["up" if up else "down"] += 1
+        if up:
+            log.warning("state: shared accounting on %s (replica %s, %d live)", self.cfg.url,
+                        self.replica, self.replicas)
+        else:
+            mode = (f"failing open: each tenant gets 1/{self.replicas} of its limits here"
+                    if self.cfg.on_failure == "open" else
+                    "failing closed: limited tenants get 503 until it returns")
+            log.warning("state: Redis at %s lost (%s); %s", self.cfg.url, why, mode)
+            for b in self.backends:  # the others' load is unknown now
+                b.remote_inflight = b.remote_prefill = b.remote_decode = 0
+
+    def lost(self, exc: BaseException) -> None:
+        self._set_up(False, _why(exc))
+
+    # ---- the request path ---------------------------------------------------------------
+    async def admit(self, req: Request, views: Sequence[InstanceView], now: float) -> Decision:
+        """``Admission.admit`` against the shared buckets (or the failure mode's stand-in)."""
+        adm = self.admission
+        early = adm.precheck(req, views)
+        if early is not None:
+            return early
+        limits = adm.config.limits_for(req.tenant).bucket_limits()
+        cost = adm.estimate(req)
+        if limits.tokens_per_minute is None and limits.max_inflight_tokens is None:
+            return adm.conclude(req, views, Take(True), cost, now, self.free)
+        if self.up:
+            try:
+                take = await self.take(req.tenant, cost, limits)
+            except LOST as exc:
+                self.lost(exc)
+            else:
+                return adm.conclude(req, views, take, cost, now, self.shared)
+        if self.cfg.on_failure == "closed":
+            retry = self.cfg.heartbeat_ms / 1000
+            return Decision(False, STATE_UNAVAILABLE, "the gateway's shared state (Redis) is "
+                            f"unreachable and this gateway fails closed; retry in {retry:g} s",
+                            retry)
+        return adm.conclude(req, views, self.local.take(req.tenant, cost, limits, now), cost,
+                            now, self.local)
+
+    async def take(self, tenant: str, cost: int, limits: BucketLimits) -> Take:
+        self.calls["take"] += 1
+        p = self.cfg.key_prefix
+        ok, reason, missing, level, held = await self.batch.call(
+            self._take, [p + "b:" + tenant, self._own, self._replicas_key],
+            [tenant, cost, _arg(limits.tokens_per_minute), _arg(limits.max_inflight_tokens),
+             self._ttl_ms, p + "r:", self.replica])
+        return Take(bool(ok), reason.decode() if isinstance(reason, bytes) else reason,
+                    float(missing), float(level), int(held))
+
+    def settle_later(self, tenant: str, charged: int, actual: int, limits: BucketLimits) -> None:
+        task = asyncio.get_running_loop().create_task(
+            self._send_settle(tenant, charged, actual, limits))
+        self._pending.add(task)
+        task.add_done_callback(self._pending.discard)
+
+    async def _send_settle(self, tenant: str, charged: int, actual: int,
+                           limits: BucketLimits) -> None:
+        if not self.up:
+            self._unsettled.append((tenant, charged, actual, limits))
+            return
+        self.calls["settle"] += 1
+        p = self.cfg.key_prefix
+        try:
+            await self.batch.call(self._settle, [p + "b:" + tenant, self._own],
+                                  [tenant, charged, actual, _arg(limits.tokens_per_minute)])
+        except LOST as exc:
+            self._unsettled.append((tenant, charged, actual, limits))
+            self.lost(exc)
+
+    # ---- off the path: the heartbeat ----------------------------------------------------
+    async def _beat_loop(self) -> None:
+        every = self.cfg.heartbeat_ms / 1000
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await asyncio.wait_for(self.beat(), self.cfg.timeout_s * 4)
+            except LOST as exc:
+                self.lost(exc)
+            except RedisError as exc:  # a script error: say it, keep beating
+                log.error("state: heartbeat failed: %s", exc)
+            else:
+                if not self.up:
+                    await self._flush_unsettled()
+                    self._set_up(True, "")
+
+    async def _flush_unsettled(self) -> None:
+        todo, self._unsettled = self._unsettled, []
+        p = self.cfg.key_prefix
+        for n, (tenant, charged, actual, limits) in enumerate(todo):
+            try:
+                await self._settle(keys=[p + "b:" + tenant, self._own],
+                                   args=[tenant, charged, actual,
+                                         _arg(limits.tokens_per_minute)])
+            except LOST:
+                self._unsettled = todo[n:] + self._unsettled
+                raise
+
+    async def beat(self) -> None:
+        """One heartbeat: send this replica's load and service, read the fleet's."""
+        self.calls["heartbeat"] += 1
+        load = {b.url: [b.inflight, max(b.prefill_pending, 0), max(b.decode_pending, 0)]
+                for b in self.backends}
+        deltas: list[Any] = []
+        vtc = self.vtc
+        if vtc is not None:
+            for t, v in vtc.served.items():
+                d = v - self._vtc_pushed.get(t, 0.0)
+                if d > 0:
+                    deltas += [t, repr(d)]
+        n = len(deltas) // 2
+        tenants = sorted({*self.tenant_names, *self.figures})
+        reps, loads, totals, figs = await self._beat(
+            keys=[self._replicas_key],
+            args=[self.replica, self._ttl_ms, json.dumps(load, separators=(",", ":")),
+                  self.cfg.key_prefix, n, *deltas, *tenants])
+        self.replicas = self.local.replicas = int(reps)
+        for i in range(n):
+            t = deltas[2 * i]
+            self._vtc_pushed[t] = self._vtc_pushed.get(t, 0.0) + float(deltas[2 * i + 1])
+        self._apply_loads(loads)
+        if vtc is not None:
+            self._apply_vtc(vtc, totals)
+        self._apply_figures(figs)
+
+    def _apply_loads(self, loads: list[bytes]) -> None:
+        sums: dict[str, list[int]] = {}
+        for raw in loads:
+            for url, vals in json.loads(raw).items():
+                acc = sums.setdefault(url, [0, 0, 0])
+                for k in range(3):
+                    acc[k] += int(vals[k])
+        for b in self.backends:
+            b.remote_inflight, b.remote_prefill, b.remote_decode = sums.get(b.url, (0, 0, 0))
+
+    def _apply_vtc(self, vtc: VTC, flat: list[bytes]) -> None:
+        for k in range(0, len(flat), 2):
+            t = flat[k].decode()
+            others = float(flat[k + 1]) - self._vtc_pushed.get(t, 0.0)
+            seen = self._vtc_others.get(t, 0.0)
+            if others > seen:  # below: the store lost its history (a restart); count anew
+                w = vtc.weights.get(t, 1.0)
+                vtc.counters[t] = vtc.counters.get(t, 0.0) + (others - seen) / w
+            self._vtc_others[t] = max(others, 0.0)
+
+    def _apply_figures(self, figs: list[list[bytes]]) -> None:
+        now = time.monotonic()
+        for name, level, tpm, used, held in figs:
+            t = name.decode()
+            u = float(used) if used else 0.0
+            hist = self._used.setdefault(t, deque())
+            hist.append((now, u))
+            while len(hist) > 2 and hist[1][0] <= now - 60:
+                hist.popleft()
+            t0, u0 = hist[0]
+            rate = (u - u0) / (now - t0) * 60 if now > t0 and u >= u0 else None
+            budget = float(tpm) if tpm else None
+            self.figures[t] = TenantFigures(budget, float(level) if level else None, int(held),
+                                            u, rate)
+            if budget is not None:
+                self.budgets[t] = budget
+
+    def collect(self):  # noqa: ANN201 - the prometheus_client collector protocol
+        up = GaugeMetricFamily("tokenpilot_state_up", "1 while the shared state (Redis) "
+                               "answers; 0 while this replica fails open or closed without it",
+                               labels=["on_failure"])
+        up.add_metric([self.cfg.on_failure], 1.0 if self.up else 0.0)
+        yield up
+        tr = CounterMetricFamily("tokenpilot_state_transitions", "Times the shared state "
+                                 "came back (up) or was lost (down)", labels=["to"])
+        for k, v in self.transitions.items():
+            tr.add_metric([k], v)
+        yield tr
+        calls = CounterMetricFamily("tokenpilot_state_calls", "Redis round trips by kind: "
+                                    "take and settle on the request path, heartbeat off it",
+                                    labels=["op"])
+        for k, v in self.calls.items():
+            calls.add_metric([k], v)
+        yield calls
+        reps = GaugeMetricFamily("tokenpilot_state_live_replicas",
+                                 "Gateway replicas live in the shared state, as last seen")
+        reps.add_metric([], self.replicas)
+        yield reps
+
+
+class Batcher:
+    """Script calls from many requests at once, sent together: each call waits for the next
+    pipeline (one write of every call queued, one read of their answers), and one pipeline is
+    in flight at a time. A burst of takes then costs a few round trips on one connection
+    rather than a connection each; a call alone goes out at once. Each request's take is in
+    exactly one round trip."""
+
+    def __init__(self, client: aioredis.Redis) -> None:
+        self.client = client
+        self.queue: list[tuple[Any, list, list, asyncio.Future]] = []
+        self._task: asyncio.Task | None = None
+
+    async def call(self, script: Any, keys: list, args: list) -> Any:
+        fut = asyncio.get_running_loop().create_future()
+        self.queue.append((script, keys, args, fut))
+        if self._task is None:
+            self._task = asyncio.create_task(self._flush())
+        return await fut
+
+    async def _flush(self) -> None:
+        try:
+            while self.queue:
+                batch, self.queue = self.queue, []
+                pipe = self.client.pipeline(transaction=False)
+                for script, keys, args, _ in batch:
+                    pipe.execute_command("EVALSHA", script.sha, len(keys), *keys, *args)
+                try:
+                    results = await pipe.execute(raise_on_error=False)
+                except Exception as exc:  # noqa: BLE001 - each caller judges it (LOST or not)
+                    for *_, fut in batch:
+                        if not fut.done():
+                            fut.set_exception(exc)
+                    continue
+                for (script, keys, args, fut), res in zip(batch, results, strict=True):
+                    if isinstance(res, NoScriptError):  # a new Redis: load it, then call
+                        try:
+                            res = await script(keys=keys, args=args)
+                        except (*LOST, RedisError) as exc:
+                            res = exc
+                    if fut.done():
+                        continue
+                    if isinstance(res, Exception):
+                        fut.set_exception(res)
+                    else:
+                        fut.set_result(res)
+        finally:
+            self._task = None
+
+
+class _SharedBuckets:
+    """The ``BucketStore`` face of the shared buckets for ``Admission``: its takes are awaited
+    by ``RedisState.admit``; ``settle`` is sent off the response's path."""
+
+    def __init__(self, state: RedisState) -> None:
+        self.state = state
+
+    def take(self, key: str, cost: int, limits: BucketLimits, now: float) -> Take:
+        raise TypeError("the shared buckets' take is awaited: RedisState.admit")
+
+    def settle(self, key: str, charged: int, actual: int, limits: BucketLimits,
+               now: float) -> None:
+        self.state.settle_later(key, charged, actual, limits)
+
+
+def _why(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
