@@ -51,7 +51,7 @@ from tokenpilot.gateway.text import BadRequest, TokenCounter, prefix_hashes, pro
 from tokenpilot.gateway.transport import Upstream, WireTransport, body_chunks, read_body
 from tokenpilot.gateway.wire import WireResponse
 from tokenpilot.policy import NoHealthyInstance, Router, make_router
-from tokenpilot.policy.admission import Admission
+from tokenpilot.policy.admission import ADMITTED, Admission, Decision
 from tokenpilot.policy.compose import compose
 from tokenpilot.policy.disciplines import make_discipline
 from tokenpilot.workload.request import Request
@@ -60,6 +60,7 @@ log = logging.getLogger("tokenpilot.gateway")
 ADMIN_COOKIE = "tokenpilot_admin"
 REJECT_STATUS = {"context_too_long": 400, "tenant_context_limit": 400, "rate_limited": 429,
                  "inflight_limit": 429, "overloaded": 503, "state_unavailable": 503}
+SPECULATED = Decision(True, ADMITTED)  # admitted unless its take, on its way, says otherwise
 
 
 def build_router(spec: Any) -> Router:
@@ -97,6 +98,8 @@ class Gateway:
         self.last_decision: tuple[Request, list, int] | None = None  # for tests and debugging
         self._models: tuple[tuple[str, ...], list[str]] = ((), [])
         self.live = LiveView(self)
+        # Speculated requests' takes, by request id, until ``_dispatch`` has their decision.
+        self._gates: dict[int, tuple[asyncio.Future, list, float]] = {}
         # Shared with the other replicas (``gateway.state``), or None: this process alone.
         self.state = None
         if cfg.state.store == "redis":
@@ -231,17 +234,38 @@ class Gateway:
         other = frozenset(i for i, b in enumerate(self.backends) if b.model and b.model != model)
         vs = views(self.backends, other)
         st = self.state
-        d = self.admission.admit(req, vs, now) if st is None else await st.admit(req, vs, now)
+        if st is None:
+            d = self.admission.admit(req, vs, now)
+        elif (gate := st.speculate(req, vs)) is not None:
+            self._gates[req.id] = (gate, vs, now)  # the take is out; _dispatch awaits it
+            d = SPECULATED
+        else:
+            d = await st.admit(req, vs, now)
         if not d.admitted:
-            self.metrics.rejections.labels(tenant, d.reason).inc()
-            status = REJECT_STATUS.get(d.reason, 429)
-            return error_response(status, d.message, d.reason,
-                                  retry_after_s=None if status == 400 else d.retry_after_s)
+            return self._reject(tenant, d)
         try:
-            return await self._dispatch(req, body, raw, chat, stream, want_usage, other, vs, ex)
+            out = await self._dispatch(req, body, raw, chat, stream, want_usage, other, vs, ex)
         except BaseException:
+            await self._drop_gate(req)
             self.admission.settle(req, 0, self.now())
             raise
+        if req.id in self._gates:  # answered without relaying (every backend failed)
+            await self._drop_gate(req)
+            self.admission.settle(req, 0, self.now())
+        return out
+
+    def _reject(self, tenant: str, d: Decision) -> Response:
+        self.metrics.rejections.labels(tenant, d.reason).inc()
+        status = REJECT_STATUS.get(d.reason, 429)
+        return error_response(status, d.message, d.reason,
+                              retry_after_s=None if status == 400 else d.retry_after_s)
+
+    async def _drop_gate(self, req: Request) -> None:
+        """Wait out ``req``'s speculated take, if any, so that its charge can be settled."""
+        gate = self._gates.pop(req.id, None)
+        if gate is not None and self.state is not None:
+            with contextlib.suppress(Exception):
+                await self.state.admit_speculated(req, gate[1], gate[2], gate[0])
 
     async def _dispatch(self, req: Request, body: dict, raw: bytes, chat: bool, stream: bool,
                         want_usage: bool, exclude: frozenset[int],
@@ -270,6 +294,16 @@ class Gateway:
             resp, it, first, t_send = sent
             b = self.backends[i]
             ex.backend = b.name
+            gate = self._gates.get(req.id)
+            if gate is not None and self.state is not None:
+                # Speculated: its take decides before anything is relayed.
+                await asyncio.shield(gate[0])
+                del self._gates[req.id]
+                d = await self.state.admit_speculated(req, gate[1], gate[2], gate[0])
+                if not d.admitted:
+                    resp.close()
+                    self._finish(req, b, i, "not_admitted", 0, 0)
+                    return self._reject(req.tenant, d)
             if resp.status != 200:  # the backend refused the request itself: pass it on
                 return await self._refused(req, b, i, resp)
             if it is not None:

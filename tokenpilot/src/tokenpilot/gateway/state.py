@@ -53,10 +53,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import hiredis
 import redis.asyncio as aioredis
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
+from redis.asyncio.connection import parse_url
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import NoScriptError, RedisError
+from redis.exceptions import RedisError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from tokenpilot.gateway.config import StateConfig
@@ -269,7 +271,7 @@ class RedisState:
         self._ttl_ms = str(int(cfg.ttl_s * 1000))
         self.redis = aioredis.Redis.from_url(cfg.url, socket_timeout=cfg.timeout_s,
                                              socket_connect_timeout=cfg.timeout_s)
-        self.batch = Batcher(self.redis)
+        self.link = Link(cfg.url, cfg.timeout_s)
         self._take = self.redis.register_script(TAKE)
         self._settle = self.redis.register_script(SETTLE)
         self._beat = self.redis.register_script(HEARTBEAT)
@@ -283,7 +285,11 @@ class RedisState:
         self.figures: dict[str, TenantFigures] = {}
         self._used: dict[str, deque[tuple[float, float]]] = {}
         self._unsettled: list[tuple[str, int, int, BucketLimits]] = []
-        self._pending: set[asyncio.Task] = set()
+        self._pending: set[asyncio.Future] = set()
+        # Per tenant: (level, tokens in flight) as the last take here left them, and the
+        # tokens of speculated requests whose take is still on its way (``speculate``).
+        self._room: dict[str, tuple[float, int]] = {}
+        self._speculated: dict[str, int] = {}
         self._vtc_pushed: dict[str, float] = {}  # this replica's service sent, per tenant
         self._vtc_others: dict[str, float] = {}  # the others' service already counted
         self._task: asyncio.Task | None = None
@@ -306,9 +312,9 @@ class RedisState:
                 await self._task
         if self._pending:
             await asyncio.wait(self._pending, timeout=2 * self.cfg.timeout_s)
+        self.link.close()
         with contextlib.suppress(Exception):
             await self.redis.aclose()
-            await self.redis.connection_pool.disconnect()
 
     def _set_up(self, up: bool, why: str) -> None:
         if up == self.up:
@@ -327,9 +333,59 @@ class RedisState:
                 b.remote_inflight = b.remote_prefill = b.remote_decode = 0
 
     def lost(self, exc: BaseException) -> None:
+        self._room.clear()  # nothing is known of the buckets any more
         self._set_up(False, _why(exc))
 
     # ---- the request path ---------------------------------------------------------------
+    def speculate(self, req: Request, views: Sequence[InstanceView]) -> asyncio.Future | None:
+        """Send ``req``'s take now and let the request go to its backend meanwhile: the take's
+        answer to come (``admit_speculated`` decides once it is in, before the first byte goes
+        to the client), or None: admit it the usual way (``admit``).
+
+        Only where the take cannot be a formality's refusal: Redis is up, the tenant has limits
+        (else there is no take), passes the checks before the bucket, and the last answer this
+        replica had for it left room for this request and the speculated ones still on their
+        way, with a margin of one such request per live replica (what the others may have
+        taken since). A tenant near its limit waits for its take first, so refused requests do
+        not reach the backends."""
+        if not self.up:
+            return None
+        adm = self.admission
+        t = req.tenant
+        room = self._room.get(t)
+        if room is None or adm.precheck(req, views) is not None:
+            return None
+        limits = adm.config.limits_for(t).bucket_limits()
+        tpm, cap = limits.tokens_per_minute, limits.max_inflight_tokens
+        cost = adm.estimate(req)
+        level, held = room
+        ahead = self._speculated.get(t, 0) + cost * (1 + self.replicas)
+        if (tpm is None and cap is None) or (tpm is not None and level < ahead) or (
+                cap is not None and held + ahead > cap):
+            return None
+        fut = self.link.fire(self._take, *self._take_call(t, cost, limits))
+        if fut is not None:
+            self.calls["take"] += 1
+            self._speculated[t] = self._speculated.get(t, 0) + cost
+        return fut
+
+    async def admit_speculated(self, req: Request, views: Sequence[InstanceView], now: float,
+                               fut: asyncio.Future) -> Decision:
+        """The decision for ``req`` once its speculated take (``speculate``) answered."""
+        adm = self.admission
+        t = req.tenant
+        limits = adm.config.limits_for(t).bucket_limits()
+        cost = adm.estimate(req)
+        self._speculated[t] -= cost
+        try:
+            reply = await fut
+            if isinstance(reply, hiredis.ReplyError):  # a Redis new to the script
+                reply = await self.link.call(self._take, *self._take_call(t, cost, limits))
+        except LOST as exc:
+            self.lost(exc)
+            return self._without_redis(req, views, now, cost, limits)
+        return adm.conclude(req, views, self._took(t, reply), cost, now, self.shared)
+
     async def admit(self, req: Request, views: Sequence[InstanceView], now: float) -> Decision:
         """``Admission.admit`` against the shared buckets (or the failure mode's stand-in)."""
         adm = self.admission
@@ -347,49 +403,77 @@ class RedisState:
                 self.lost(exc)
             else:
                 return adm.conclude(req, views, take, cost, now, self.shared)
+        return self._without_redis(req, views, now, cost, limits)
+
+    def _without_redis(self, req: Request, views: Sequence[InstanceView], now: float,
+                       cost: int, limits: BucketLimits) -> Decision:
+        """The failure mode's decision: 503 (closed), or the local share's take (open)."""
         if self.cfg.on_failure == "closed":
             retry = self.cfg.heartbeat_ms / 1000
             return Decision(False, STATE_UNAVAILABLE, "the gateway's shared state (Redis) is "
                             f"unreachable and this gateway fails closed; retry in {retry:g} s",
                             retry)
-        return adm.conclude(req, views, self.local.take(req.tenant, cost, limits, now), cost,
-                            now, self.local)
+        return self.admission.conclude(req, views, self.local.take(req.tenant, cost, limits, now),
+                                       cost, now, self.local)
+
+    def _take_call(self, tenant: str, cost: int, limits: BucketLimits) -> tuple[list, list]:
+        p = self.cfg.key_prefix
+        return ([p + "b:" + tenant, self._own, self._replicas_key],
+                [tenant, cost, _arg(limits.tokens_per_minute), _arg(limits.max_inflight_tokens),
+                 self._ttl_ms, p + "r:", self.replica])
 
     async def take(self, tenant: str, cost: int, limits: BucketLimits) -> Take:
         self.calls["take"] += 1
-        p = self.cfg.key_prefix
-        ok, reason, missing, level, held = await self.batch.call(
-            self._take, [p + "b:" + tenant, self._own, self._replicas_key],
-            [tenant, cost, _arg(limits.tokens_per_minute), _arg(limits.max_inflight_tokens),
-             self._ttl_ms, p + "r:", self.replica])
-        return Take(bool(ok), reason.decode() if isinstance(reason, bytes) else reason,
+        return self._took(tenant, await self.link.call(self._take,
+                                                       *self._take_call(tenant, cost, limits)))
+
+    def _took(self, tenant: str, reply: list) -> Take:
+        ok, reason, missing, level, held = reply
+        take = Take(bool(ok), reason.decode() if isinstance(reason, bytes) else reason,
                     float(missing), float(level), int(held))
+        if take.ok:
+            self._room[tenant] = (take.level, take.inflight)
+        else:
+            self._room.pop(tenant, None)
+        return take
 
     def settle_later(self, tenant: str, charged: int, actual: int, limits: BucketLimits) -> None:
-        task = asyncio.get_running_loop().create_task(
-            self._send_settle(tenant, charged, actual, limits))
-        self._pending.add(task)
-        task.add_done_callback(self._pending.discard)
-
-    async def _send_settle(self, tenant: str, charged: int, actual: int,
-                           limits: BucketLimits) -> None:
+        """Send the settle; nobody waits for it (the response is out). One that fails is kept
+        and sent again once Redis is back."""
+        item = (tenant, charged, actual, limits)
         if not self.up:
-            self._unsettled.append((tenant, charged, actual, limits))
+            self._unsettled.append(item)
             return
         self.calls["settle"] += 1
-        p = self.cfg.key_prefix
-        try:
-            await self.batch.call(self._settle, [p + "b:" + tenant, self._own],
-                                  [tenant, charged, actual, _arg(limits.tokens_per_minute)])
-        except LOST as exc:
-            self._unsettled.append((tenant, charged, actual, limits))
-            self.lost(exc)
+        keys = [self.cfg.key_prefix + "b:" + tenant, self._own]
+        args = [tenant, charged, actual, _arg(limits.tokens_per_minute)]
+        fut = self.link.fire(self._settle, keys, args)
+        if fut is None:  # not connected now: connect, then send
+            fut = asyncio.ensure_future(self.link.call(self._settle, keys, args))
+        self._pending.add(fut)
+        fut.add_done_callback(lambda f: self._settled(f, item, keys, args))
+
+    def _settled(self, fut: asyncio.Future, item: tuple[str, int, int, BucketLimits],
+                 keys: list, args: list) -> None:
+        self._pending.discard(fut)
+        exc = None if fut.cancelled() else fut.exception()
+        if fut.cancelled() or isinstance(exc, LOST):
+            self._unsettled.append(item)
+            if exc is not None:
+                self.lost(exc)
+        elif exc is not None:
+            log.error("state: settle failed: %s", exc)
+        elif isinstance(fut.result(), hiredis.ReplyError):  # a Redis new to the script
+            again = asyncio.ensure_future(self.link.call(self._settle, keys, args))
+            self._pending.add(again)
+            again.add_done_callback(lambda f: self._settled(f, item, keys, args))
 
     # ---- off the path: the heartbeat ----------------------------------------------------
     async def _beat_loop(self) -> None:
         every = self.cfg.heartbeat_ms / 1000
         while True:
             await asyncio.sleep(every)
+            self.link.check()
             try:
                 await asyncio.wait_for(self.beat(), self.cfg.timeout_s * 4)
             except LOST as exc:
@@ -500,53 +584,135 @@ class RedisState:
         yield reps
 
 
-class Batcher:
-    """Script calls from many requests at once, sent together: each call waits for the next
-    pipeline (one write of every call queued, one read of their answers), and one pipeline is
-    in flight at a time. A burst of takes then costs a few round trips on one connection
-    rather than a connection each; a call alone goes out at once. Each request's take is in
-    exactly one round trip."""
+def pack(*parts: object) -> bytes:
+    """One Redis command in RESP (an array of bulk strings)."""
+    out = [b"*%d\r\n" % len(parts)]
+    for x in parts:
+        data = x if isinstance(x, bytes) else str(x).encode()
+        out.append(b"$%d\r\n%s\r\n" % (len(data), data))
+    return b"".join(out)
 
-    def __init__(self, client: aioredis.Redis) -> None:
-        self.client = client
-        self.queue: list[tuple[Any, list, list, asyncio.Future]] = []
-        self._task: asyncio.Task | None = None
+
+class _Wire(asyncio.Protocol):
+    def __init__(self, lost: asyncio.Future) -> None:
+        self.reader = hiredis.Reader()
+        self.waiting: deque[tuple[asyncio.Future, float]] = deque()
+        self.transport: asyncio.Transport | None = None
+        self.lost = lost
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport  # type: ignore[assignment]
+
+    def data_received(self, data: bytes) -> None:
+        self.reader.feed(data)
+        waiting = self.waiting
+        while (reply := self.reader.gets()) is not False:
+            fut = waiting.popleft()[0]
+            if not fut.done():
+                fut.set_result(reply)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.transport = None
+        err = RedisConnectionError(f"connection to Redis lost ({exc or 'closed'})")
+        while self.waiting:
+            fut = self.waiting.popleft()[0]
+            if not fut.done():
+                fut.set_exception(err)
+        if not self.lost.done():
+            self.lost.set_result(None)
+
+
+class Link:
+    """The request path's connection to Redis: one socket, calls written as they come
+    (pipelined: a burst of takes shares round trips instead of opening a connection each),
+    answers matched in order and parsed by hiredis (redis-py's own C parser).
+
+    redis-py's asyncio client costs some 160 us of CPU per call on the reference machine, more
+    than the gateway's whole budget for the shared state; this costs a few. Everything off the
+    request path (the heartbeat, loading scripts, probing) goes through redis-py. A call with
+    no answer after ``timeout_s`` closes the socket (``check``, from the heartbeat): every
+    call waiting on it fails, and the next one connects anew.
+    """
+
+    def __init__(self, url: str, timeout_s: float) -> None:
+        self.opts = parse_url(url)
+        self.timeout_s = timeout_s
+        self.wire: _Wire | None = None
+        self._connecting: asyncio.Future | None = None
+
+    async def _connect(self) -> _Wire:
+        loop = asyncio.get_running_loop()
+        o = self.opts
+        wire = _Wire(loop.create_future())
+        if "path" in o:
+            conn = loop.create_unix_connection(lambda: wire, o["path"])
+        else:
+            conn = loop.create_connection(lambda: wire, o.get("host", "127.0.0.1"),
+                                          o.get("port", 6379))
+        await asyncio.wait_for(conn, self.timeout_s)
+        hello = []
+        if o.get("password"):
+            hello.append(("AUTH", *([o["username"]] if o.get("username") else []),
+                          o["password"]))
+        if o.get("db"):
+            hello.append(("SELECT", o["db"]))
+        for cmd in hello:
+            reply = await asyncio.wait_for(self._send(wire, pack(*cmd)), self.timeout_s)
+            if isinstance(reply, hiredis.ReplyError):
+                wire.transport.close()  # type: ignore[union-attr]
+                raise RedisConnectionError(f"Redis refused {cmd[0]}: {reply}")
+        return wire
+
+    def _send(self, wire: _Wire, data: bytes) -> asyncio.Future:
+        fut = asyncio.get_running_loop().create_future()
+        wire.waiting.append((fut, time.monotonic()))
+        wire.transport.write(data)  # type: ignore[union-attr]
+        return fut
+
+    def fire(self, script: Any, keys: list, args: list) -> asyncio.Future | None:
+        """EVALSHA ``script`` without waiting: the future of its raw reply (a ReplyError is
+        returned, not raised), or None when not connected."""
+        wire = self.wire
+        if wire is None or wire.transport is None:
+            return None
+        return self._send(wire, pack("EVALSHA", script.sha, len(keys), *keys, *args))
 
     async def call(self, script: Any, keys: list, args: list) -> Any:
-        fut = asyncio.get_running_loop().create_future()
-        self.queue.append((script, keys, args, fut))
-        if self._task is None:
-            self._task = asyncio.create_task(self._flush())
-        return await fut
+        """EVALSHA ``script`` (a redis-py ``Script``); a Redis that does not know it yet (it
+        restarted) gets it by EVAL, once."""
+        wire = self.wire
+        if wire is None or wire.transport is None:
+            wire = await self._wire()
+        reply = await self._send(wire, pack("EVALSHA", script.sha, len(keys), *keys, *args))
+        if isinstance(reply, hiredis.ReplyError):
+            if not str(reply).startswith("NOSCRIPT"):
+                raise ResponseError(str(reply))
+            reply = await self._send(wire, pack("EVAL", script.script, len(keys), *keys, *args))
+            if isinstance(reply, hiredis.ReplyError):
+                raise ResponseError(str(reply))
+        return reply
 
-    async def _flush(self) -> None:
+    async def _wire(self) -> _Wire:
+        if self._connecting is None:  # one connect at a time; the others wait on it
+            self._connecting = asyncio.ensure_future(self._connect())
         try:
-            while self.queue:
-                batch, self.queue = self.queue, []
-                pipe = self.client.pipeline(transaction=False)
-                for script, keys, args, _ in batch:
-                    pipe.execute_command("EVALSHA", script.sha, len(keys), *keys, *args)
-                try:
-                    results = await pipe.execute(raise_on_error=False)
-                except Exception as exc:  # noqa: BLE001 - each caller judges it (LOST or not)
-                    for *_, fut in batch:
-                        if not fut.done():
-                            fut.set_exception(exc)
-                    continue
-                for (script, keys, args, fut), res in zip(batch, results, strict=True):
-                    if isinstance(res, NoScriptError):  # a new Redis: load it, then call
-                        try:
-                            res = await script(keys=keys, args=args)
-                        except (*LOST, RedisError) as exc:
-                            res = exc
-                    if fut.done():
-                        continue
-                    if isinstance(res, Exception):
-                        fut.set_exception(res)
-                    else:
-                        fut.set_result(res)
+            self.wire = await asyncio.shield(self._connecting)
         finally:
-            self._task = None
+            if self._connecting is not None and self._connecting.done():
+                self._connecting = None
+        return self.wire
+
+    def check(self) -> None:
+        """Close the socket when its oldest call has waited past ``timeout_s``."""
+        wire = self.wire
+        if wire is not None and wire.waiting and wire.transport is not None and (
+                time.monotonic() - wire.waiting[0][1] > self.timeout_s):
+            wire.transport.abort()
+
+    def close(self) -> None:
+        if self.wire is not None and self.wire.transport is not None:
+            self.wire.transport.close()
+        self.wire = None
 
 
 class _SharedBuckets:
