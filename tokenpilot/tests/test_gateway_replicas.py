@@ -41,9 +41,12 @@ def cost(b: dict) -> int:
 
 LONG, SHORT = body(300), body(10)  # a stream of seconds, and one of a few ms
 USAGE = {**LONG, "stream_options": {"include_usage": True}}  # the true count, to the client
+KILLED = body(1500)  # streams that outlive the replica killed under them
+C_KILLED = cost(KILLED)
 C_LONG, C_SHORT = cost(LONG), cost(SHORT)
 SHARED_TPM = 50 * C_LONG  # 50 long streams a minute, fleet-wide
-CAPPED_INFLIGHT = 4 * C_LONG  # 4 long streams in flight at once, fleet-wide
+CAPPED_INFLIGHT = 4 * C_KILLED  # 4 such streams in flight at once, fleet-wide
+CAPPED_TPM = 12000
 SHARE_TPM = 3 * 5 * C_SHORT  # 5 short requests a minute per replica when Redis is gone
 
 
@@ -56,13 +59,13 @@ def auth(tenant: str) -> dict:
 def fleet(tmp_path_factory):
     folder = tmp_path_factory.mktemp("replicas")
     with ServerPool() as pool, RedisServer(folder) as rds:
-        sims = start_sims(pool)  # real time: a long stream lasts seconds
+        sims = start_sims(pool, speedup=2)  # a long stream lasts a second or more
         common = {
             "backends": backend_entries(sims), "router": "least-requests",
             "tenants": KEYS,
             "admission": {"tenants": {
                 "shared": {"tokens_per_minute": SHARED_TPM},
-                "capped": {"tokens_per_minute": 6000, "max_inflight_tokens": CAPPED_INFLIGHT},
+                "capped": {"tokens_per_minute": CAPPED_TPM, "max_inflight_tokens": CAPPED_INFLIGHT},
                 "share": {"tokens_per_minute": SHARE_TPM}}},
             # No scrape after the first: what a replica knows of the others' load comes from
             # the shared state alone.
@@ -239,7 +242,7 @@ def test_replica_sigkilled_mid_stream(fleet) -> None:
 
     async def run() -> tuple[float, float, float, float, int, float]:
         async with httpx.AsyncClient(timeout=30) as client:
-            streams = [await open_stream(client, victim.url, LONG, "capped") for _ in range(4)]
+            streams = [await open_stream(client, victim.url, KILLED, "capped") for _ in range(4)]
             assert [s.status_code for s in streams] == [200] * 4
             level0, stamp0, _ = level_now()
             # The other replicas see the victim's reservations: the tenant is at its limit.
@@ -247,10 +250,10 @@ def test_replica_sigkilled_mid_stream(fleet) -> None:
                        == CAPPED_INFLIGHT, "replica 0 sees the victim's tokens in flight")
             victim.kill()  # SIGKILL, mid-stream
             killed = time.monotonic()
-            first = await open_stream(client, other.url, LONG, "capped")
+            first = await open_stream(client, other.url, KILLED, "capped")
             await first.aclose()
             while True:  # bounded: the test fails past 3 TTLs
-                r = await open_stream(client, other.url, LONG, "capped")
+                r = await open_stream(client, other.url, KILLED, "capped")
                 if r.status_code == 200:
                     break
                 await r.aclose()
@@ -269,8 +272,8 @@ def test_replica_sigkilled_mid_stream(fleet) -> None:
     assert freed <= TTL_S + 0.5, freed  # and they expire within the TTL (plus a heartbeat)
     # Nothing charged twice, nothing refunded: between the two readings the bucket only
     # refilled, then paid for the one new stream. The victim's four stay charged once.
-    rate = 6000 / 60000  # tokens per ms
-    assert level1 == pytest.approx(min(6000, level0 + (stamp1 - stamp0) * rate) - C_LONG,
+    rate = CAPPED_TPM / 60000  # tokens per ms
+    assert level1 == pytest.approx(min(CAPPED_TPM, level0 + (stamp1 - stamp0) * rate) - C_KILLED,
                                    abs=0.01)
     wait_until(lambda: dashboard_tenant(other.url, "capped").get("inflight_tokens") == 0,
                "the other replica's figures drop the victim's tokens", timeout=5)
