@@ -24,13 +24,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import re
 import statistics
 import tempfile
 import time
-import timeit
 from pathlib import Path
+
+from bench_gateway import calibration, process_cpu  # this folder is on sys.path (a script's)
 
 from tokenpilot.gateway.fleet import backend_entries, start_sims
 from tokenpilot.gateway.replicas import RedisServer, start_replicas
@@ -42,18 +42,6 @@ BODY = {"model": "llama-3.1-8b", "messages": [{"role": "user", "content": "hi " 
         "max_tokens": 4, "stream": True}
 AUTH = {"Authorization": "Bearer sk-bench"}
 GAP_S = 0.005  # the simulated backend's driver tick: each request finds it idle (bench_gateway)
-
-
-def calibration() -> float:
-    """Seconds for a fixed pure-Python loop: ~0.02 on an idle core of the reference machine."""
-    return min(timeit.repeat("for i in range(10): pass", number=100000, repeat=5))
-
-
-def process_cpu(pid: int) -> float:
-    """User + system CPU seconds of process ``pid`` so far (Linux /proc)."""
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 async def one(c: WireClient) -> float:

@@ -57,7 +57,8 @@ def test_fail_open_share_is_the_limit_over_the_live_replicas() -> None:
 
 
 def test_commands_are_resp_arrays() -> None:
-    assert pack("EVALSHA", "ab", 1, "k") == b"*4\r\n$7\r\nEVALSHA\r\n$2\r\nab\r\n$1\r\n1\r\n$1\r\nk\r\n"
+    assert pack("EVALSHA", "ab", 1, "k") == (
+        b"*4\r\n$7\r\nEVALSHA\r\n$2\r\nab\r\n$1\r\n1\r\n$1\r\nk\r\n")
 
 
 def test_the_fleets_vtc_service_is_added_to_the_local_counters() -> None:
