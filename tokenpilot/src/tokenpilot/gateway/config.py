@@ -206,7 +206,7 @@ class StateConfig:
     # One Redis call slower than this means Redis is lost (a loaded replica's event loop can
     # stall for a good part of a second: not a reason to drop shared accounting).
     timeout_s: PositiveFloat = 2.0
-    replica: str = ""  # this replica's name in Redis; default host:pid
+    replica: str = ""  # this replica's name in Redis; default host:pid:random
 
     def __post_init__(self) -> None:
         if urlsplit(self.url).scheme not in ("redis", "rediss", "unix"):

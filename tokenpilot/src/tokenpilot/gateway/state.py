@@ -46,6 +46,7 @@ import contextlib
 import json
 import logging
 import os
+import secrets
 import socket
 import time
 from collections import deque
@@ -264,7 +265,10 @@ class RedisState:
         self.backends = backends
         self.vtc = discipline if isinstance(discipline, VTC) else None
         self.tenant_names = sorted(set(tenants) | set(admission.config.tenants))
-        self.replica = cfg.replica or f"{socket.gethostname()}:{os.getpid()}"
+        # A restarted container keeps its host name and often its pid (1): the suffix makes
+        # each process a replica of its own.
+        self.replica = cfg.replica or (f"{socket.gethostname()}:{os.getpid()}:"
+                                       f"{secrets.token_hex(3)}")
         p = cfg.key_prefix
         self._replicas_key = p + "replicas"
         self._own = p + "r:" + self.replica
@@ -298,6 +302,9 @@ class RedisState:
     async def start(self) -> None:
         """Connect and run the first heartbeat; ``StateError`` when Redis does not answer."""
         try:
+            # A process starts with no reservations: whatever an earlier process of this name
+            # (restarted under a configured ``replica``) held is dropped, not inherited.
+            await self.redis.delete(self._own)
             await self.beat()
         except LOST as exc:
             await self.redis.aclose()
