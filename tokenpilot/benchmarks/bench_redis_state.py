@@ -16,6 +16,9 @@ load does, it does to both alike), after a warm-up. Printed:
 - Redis round trips per request: the Redis server's own count (``INFO commandstats``: EVALSHA
   and EVAL calls) minus the heartbeats the gateway sent, and the gateway's own counters
   (``tokenpilot_state_calls_total``) by kind (target <= 2 on the request path);
+- how many takes went out beside their upstream request (speculated) and how many of those
+  answered after the backend's first byte (then Redis's latency is in the TTFT), and a Redis
+  PING round trip's p50/p90 from this process;
 - ``calibration`` (the time of a fixed Python loop; ~0.02 s on an idle core of the reference
   machine) before and after: compare figures only at similar calibrations.
 """
@@ -72,8 +75,24 @@ async def state_calls(url: str) -> dict[str, float]:
     async with WireClient(url, 1) as c:
         r = await c.request("GET", "/metrics")
         text = (await r.read()).decode()
-    return {m.group(1): float(m.group(2)) for m in
-            re.finditer(r'^tokenpilot_state_calls_total\{op="(\w+)"\} (\S+)$', text, re.M)}
+    return {m.group(1): float(m.group(2)) for m in re.finditer(
+        r'^tokenpilot_state_(?:calls|speculated_takes)_total\{(?:op|answer)="(\w+)"\} (\S+)$',
+        text, re.M)}
+
+
+def ping_times(rds: RedisServer, n: int) -> list[float]:
+    """Seconds per PING round trip to the Redis server, from this process: what a take's wait
+    is made of, on this machine's load."""
+    c = rds.client()
+    out = []
+    try:
+        for _ in range(n):
+            t = time.perf_counter()
+            c.ping()
+            out.append(time.perf_counter() - t)
+    finally:
+        c.close()
+    return out
 
 
 def scripts(rds: RedisServer) -> int:
@@ -106,6 +125,7 @@ def main() -> None:
             cpu = [process_cpu(g.pid) - c for g, c in zip(gws, cpu0, strict=True)]
             time.sleep(0.2)  # the last settle goes out after its response
             s1, c1 = scripts(rds), asyncio.run(state_calls(urls[1]))
+            rtt = ping_times(rds, 200)
         finally:
             for g in gws:
                 g.kill()
@@ -129,6 +149,12 @@ def main() -> None:
     print("gateway's own count      " + ", ".join(
         f"{op} {(c1.get(op, 0) - c0.get(op, 0)) / n:.2f}" for op in ("take", "settle"))
         + f" per request; heartbeat {beats:.0f} in {wall:.1f} s (off the path)")
+    late = c1.get("after_first_byte", 0) - c0.get("after_first_byte", 0)
+    early = c1.get("before_first_byte", 0) - c0.get("before_first_byte", 0)
+    print(f"speculated takes         {early + late:.0f} of {n}; answered after the backend's "
+          f"first byte: {late:.0f} (Redis latency in the TTFT)")
+    print(f"Redis PING round trip    p50 {pct(rtt, 50) * 1e3:.3f} ms, p90 {pct(rtt, 90) * 1e3:.3f}"
+          " ms (from this process, after the run)")
     print(f"calibration              {calib[0]:.4f} s before, {calib[1]:.4f} s after")
 
 

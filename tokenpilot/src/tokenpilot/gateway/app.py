@@ -297,6 +297,8 @@ class Gateway:
             gate = self._gates.get(req.id)
             if gate is not None and self.state is not None:
                 # Speculated: its take decides before anything is relayed.
+                if not gate[0].done():
+                    self.state.waited += 1
                 await asyncio.shield(gate[0])
                 del self._gates[req.id]
                 d = await self.state.admit_speculated(req, gate[1], gate[2], gate[0])
