@@ -57,8 +57,12 @@ def serve(
             cfg.router = router
         if not cfg.backends:
             raise ConfigError("no backends: pass --backend URL or list them in --config")
+        if cfg.state.store == "redis":
+            from tokenpilot.gateway.state import probe
+
+            probe(cfg.state)  # StateError: Redis unreachable, said in one line
         asgi = create_app(cfg)
-    except (ConfigError, RouterError, OSError) as exc:
+    except (ConfigError, RouterError, OSError, RuntimeError) as exc:
         raise fail(str(exc)) from None
     host = host or cfg.listen.host
     port = port if port is not None else cfg.listen.port

@@ -52,7 +52,7 @@ from tokenpilot.gateway.text import BadRequest, TokenCounter, prefix_hashes, pro
 from tokenpilot.gateway.transport import Upstream, WireTransport, body_chunks, read_body
 from tokenpilot.gateway.wire import WireResponse
 from tokenpilot.policy import NoHealthyInstance, Router, make_router
-from tokenpilot.policy.admission import Admission
+from tokenpilot.policy.admission import ADMITTED, Admission, Decision
 from tokenpilot.policy.compose import compose
 from tokenpilot.policy.disciplines import make_discipline
 from tokenpilot.workload.request import Request
@@ -60,7 +60,8 @@ from tokenpilot.workload.request import Request
 log = logging.getLogger("tokenpilot.gateway")
 ADMIN_COOKIE = "tokenpilot_admin"
 REJECT_STATUS = {"context_too_long": 400, "tenant_context_limit": 400, "rate_limited": 429,
-                 "inflight_limit": 429, "overloaded": 503}
+                 "inflight_limit": 429, "overloaded": 503, "state_unavailable": 503}
+SPECULATED = Decision(True, ADMITTED)  # admitted unless its take, on its way, says otherwise
 
 
 def build_router(spec: Any) -> Router:
@@ -98,6 +99,16 @@ class Gateway:
         self.last_decision: tuple[Request, list, int] | None = None  # for tests and debugging
         self._models: tuple[tuple[str, ...], list[str]] = ((), [])
         self.live = LiveView(self)
+        # Speculated requests' takes, by request id, until ``_dispatch`` has their decision.
+        self._gates: dict[int, tuple[asyncio.Future, list, float]] = {}
+        # Shared with the other replicas (``gateway.state``), or None: this process alone.
+        self.state = None
+        if cfg.state.store == "redis":
+            from tokenpilot.gateway.state import RedisState
+
+            self.state = RedisState(cfg.state, self.admission, self.backends, self.waiting,
+                                    self.tenants.names(), self.budgets)
+            self.metrics.registry.register(self.state)
 
     def now(self) -> float:
         return time.monotonic() - self._t0
@@ -150,6 +161,8 @@ class Gateway:
         return self.slots.total
 
     async def start(self) -> None:
+        if self.state is not None:
+            await self.state.start()  # StateError: Redis does not answer
         t = self.cfg.timeouts
         self.client = httpx.AsyncClient(
             timeout=httpx.Timeout(connect=t.connect_s, read=t.first_byte_s, write=t.connect_s,
@@ -173,6 +186,8 @@ class Gateway:
         await self.upstream.aclose()
         if self.access is not None:
             self.access.close()
+        if self.state is not None:
+            await self.state.stop()
 
     def models(self) -> list[str]:
         """The models served, sorted; asked on every request, so kept until one changes."""
@@ -202,21 +217,44 @@ class Gateway:
         ex.stream, ex.prompt_tokens = stream, req.prompt_tokens
         other = self.serving_other(model)
         vs = views(self.backends, other)
-        d = self.admission.admit(req, vs, req.arrival)
+        st, now = self.state, req.arrival
+        if st is None:
+            d = self.admission.admit(req, vs, now)
+        elif (gate := st.speculate(req, vs)) is not None:
+            self._gates[req.id] = (gate, vs, now)  # the take is out; _dispatch awaits it
+            d = SPECULATED
+        else:
+            d = await st.admit(req, vs, now)
         if not d.admitted:
-            self.metrics.rejections.labels(tenant, d.reason).inc()
-            status = REJECT_STATUS.get(d.reason, 429)
-            return error_response(status, d.message, d.reason,
-                                  retry_after_s=None if status == 400 else d.retry_after_s)
+            return self._reject(tenant, d)
         try:
             if stream:  # a stream notices the client leave as it relays (``RelayResponse``)
-                return await self._dispatch(req, body, raw, chat, stream, want_usage, other,
-                                            vs, ex)
-            return await unless_client_leaves(receive, self._dispatch(
-                req, body, raw, chat, stream, want_usage, other, vs, ex), ex)
+                out = await self._dispatch(req, body, raw, chat, stream, want_usage, other,
+                                           vs, ex)
+            else:
+                out = await unless_client_leaves(receive, self._dispatch(
+                    req, body, raw, chat, stream, want_usage, other, vs, ex), ex)
         except BaseException:
+            await self._drop_gate(req)
             self.admission.settle(req, 0, self.now())
             raise
+        if req.id in self._gates:  # answered without relaying (every backend failed)
+            await self._drop_gate(req)
+            self.admission.settle(req, 0, self.now())
+        return out
+
+    def _reject(self, tenant: str, d: Decision) -> Response:
+        self.metrics.rejections.labels(tenant, d.reason).inc()
+        status = REJECT_STATUS.get(d.reason, 429)
+        return error_response(status, d.message, d.reason,
+                              retry_after_s=None if status == 400 else d.retry_after_s)
+
+    async def _drop_gate(self, req: Request) -> None:
+        """Wait out ``req``'s speculated take, if any, so that its charge can be settled."""
+        gate = self._gates.pop(req.id, None)
+        if gate is not None and self.state is not None:
+            with contextlib.suppress(Exception):
+                await self.state.admit_speculated(req, gate[1], gate[2], gate[0])
 
     def parse(self, raw: bytes, chat: bool, tenant: str, ex: Exchange | None = None
               ) -> tuple[Request, dict, str, bool, bool]:
@@ -273,6 +311,18 @@ class Gateway:
             resp, it, first, t_send = sent
             b = self.backends[i]
             ex.backend = b.name
+            gate = self._gates.get(req.id)
+            if gate is not None and self.state is not None:
+                # Speculated: its take decides before anything is relayed.
+                if not gate[0].done():
+                    self.state.waited += 1
+                await asyncio.shield(gate[0])
+                del self._gates[req.id]
+                d = await self.state.admit_speculated(req, gate[1], gate[2], gate[0])
+                if not d.admitted:
+                    resp.close()
+                    self._finish(req, b, i, "not_admitted", 0, 0)
+                    return self._reject(req.tenant, d)
             if resp.status != 200:  # the backend refused the request itself: pass it on
                 return await self._refused(req, b, i, resp)
             if it is not None:

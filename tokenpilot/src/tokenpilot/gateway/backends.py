@@ -45,6 +45,9 @@ class Backend:
         self.inflight = 0
         self.prefill_pending = 0  # prompt tokens sent, first token not yet back
         self.decode_pending = 0  # output tokens asked for and not yet streamed back
+        # The same three figures summed over the other gateway replicas, as their last
+        # heartbeats said (``gateway.state``; 0 with one replica).
+        self.remote_inflight = self.remote_prefill = self.remote_decode = 0
         self.metrics: MetricsSnapshot | None = None
         self.bound_share: float | None = None  # compute-bound share since the last scrape
         self.max_model_len = 0
@@ -158,10 +161,12 @@ class Backend:
     # ---- the view ---------------------------------------------------------------------------
     def view(self, index: int, usable: bool | None = None) -> InstanceView:
         m = self.metrics
-        inflight = self.inflight
+        inflight = self.inflight + self.remote_inflight
+        prefill = self.prefill_pending + self.remote_prefill
+        decode = self.decode_pending + self.remote_decode
         healthy = self.available if usable is None else usable
         # Everything the view is made of (``cached_prefixes`` is a live view of its own).
-        key = (index, healthy, inflight, self.prefill_pending, self.decode_pending,
+        key = (index, healthy, inflight, prefill, decode,
                None if m is None else (m.running, m.waiting, m.kv_usage), self.kv_blocks_total,
                self.block_size, self.max_model_len, self.cm, self.gpu, self.model)
         if key == self._view_key:
@@ -173,7 +178,7 @@ class Backend:
             running, waiting = inflight, 0
         total = self.kv_blocks_total
         used = int(m.kv_usage * total) if m is not None and m.kv_usage is not None else 0
-        queued, decode = max(self.prefill_pending, 0), max(self.decode_pending, 0)
+        queued, decode = max(prefill, 0), max(decode, 0)
         decode_tps = drain = growth = mixed_tps = 0.0
         cm = self.cm
         if cm is not None:

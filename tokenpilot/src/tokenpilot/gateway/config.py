@@ -28,6 +28,8 @@
     queue_discipline: vtc            # fcfs | priority | vtc: order of requests waiting for a slot
     access_log: {enabled: true, path: access.jsonl, fields: [ts, path, status, reason, tenant]}
     dashboard: {admin_keys: [sk-ops-1], history_s: 300, sample_ms: 1000}
+    state: {store: redis, url: redis://10.0.0.5:6379/0, key_prefix: "tokenpilot:",
+            on_failure: open}        # several replicas share buckets and load (gateway.state)
 """
 
 from __future__ import annotations
@@ -187,6 +189,33 @@ class DashboardConfig:
             raise ValueError("admin_keys: a key must be non-empty, without spaces")
 
 
+@dataclass(frozen=True)
+class StateConfig:
+    """Where tenant buckets, fair-queue counters and backend load live (``gateway.state``):
+    ``memory`` (this process alone) or ``redis``, shared by every replica pointed at it."""
+
+    store: Literal["memory", "redis"] = "memory"
+    url: str = "redis://127.0.0.1:6379/0"  # redis://, rediss:// or unix:///path/redis.sock
+    key_prefix: str = "tokenpilot:"  # replicas sharing budgets use the same prefix
+    # Redis lost while serving: ``open`` admits against this replica's share of each budget
+    # (the budget / the live replicas it last saw); ``closed`` answers 503 with Retry-After.
+    on_failure: Literal["open", "closed"] = "open"
+    heartbeat_ms: Annotated[int, Bounds(ge=10, le=60000)] = 500  # load and counters shared
+    # A replica silent this long is dead: its load and its reservations stop counting.
+    ttl_s: PositiveFloat = 5.0
+    # One Redis call slower than this means Redis is lost (a loaded replica's event loop can
+    # stall for a good part of a second: not a reason to drop shared accounting).
+    timeout_s: PositiveFloat = 2.0
+    replica: str = ""  # this replica's name in Redis; default host:pid:random
+
+    def __post_init__(self) -> None:
+        if urlsplit(self.url).scheme not in ("redis", "rediss", "unix"):
+            raise ValueError(f"url: {self.url!r} is not a redis://, rediss:// or unix:// URL")
+        if self.ttl_s * 1000 < 2 * self.heartbeat_ms:
+            raise ValueError(f"ttl_s: {self.ttl_s:g} s must span at least two heartbeats "
+                             f"({2 * self.heartbeat_ms} ms), or live replicas expire")
+
+
 @dataclass
 class GatewayConfig:
     listen: Listen = field(default_factory=Listen)
@@ -202,6 +231,7 @@ class GatewayConfig:
     queue_discipline: DisciplineName = "fcfs"  # who gets a free slot
     access_log: AccessLogConfig = field(default_factory=AccessLogConfig)
     dashboard: DashboardConfig = field(default_factory=DashboardConfig)
+    state: StateConfig = field(default_factory=StateConfig)
 
     @classmethod
     def load(cls, path: str | Path) -> GatewayConfig:

@@ -279,14 +279,24 @@ class LiveView:
             fleet[key] = [_r(p["fleet"][key]) for p in pts]
         fleet["rps"] = _by_key([p["fleet"]["rps"] for p in pts])
         budgets = gw.budgets
+        # With a shared store, the whole fleet's figures: its budgets, levels and use.
+        shared = gw.state.figures if gw.state is not None else {}
         tenants = []
         for t in sorted({*budgets, *(k for p in pts[-1:] for k in p["tenants_tpm"])}):
             recent = [p["tenants_tpm"].get(t, 0.0) for p in pts[-max(1, int(60 /
                                                                          self.interval_s)):]]
             used = sum(recent) / len(recent) if recent else 0.0
             tpm = budgets.get(t)
-            tenants.append({"tenant": t, "tokens_per_minute": round(used, 1), "budget": tpm,
-                            "share": _r(used / tpm) if tpm else None})
+            row = {"tenant": t, "tokens_per_minute": round(used, 1), "budget": tpm,
+                   "scope": "replica"}
+            fig = shared.get(t)
+            if fig is not None:
+                row.update(scope="fleet", level=_r(fig.level), inflight_tokens=fig.inflight)
+                if fig.tokens_per_minute is not None:
+                    used = fig.tokens_per_minute
+                    row["tokens_per_minute"] = round(used, 1)
+            row["share"] = _r(used / tpm) if tpm else None
+            tenants.append(row)
         rejected = {}
         if last is not None:
             rejected = {r: v for (k, r), v in last.c.items() if k == "rejected"}

@@ -27,17 +27,22 @@ def start_sims(pool: ServerPool, gpus: Sequence[str] = MIXED_FLEET,
             for i, g in enumerate(gpus)]
 
 
-def gateway_config(sims: Sequence[ServerHandle], router: Any = "earliest-completion",
-                   **extra: Any) -> GatewayConfig:
-    """A gateway config over ``sims`` (named after their GPUs); ``extra`` adds YAML keys."""
+def backend_entries(sims: Sequence[ServerHandle]) -> list[dict[str, Any]]:
+    """The ``backends:`` list of a gateway config over ``sims`` (named after their GPUs)."""
     backends = []
     for h in sims:
         sim = h.app.state.sim
         backends.append({"url": h.url, "name": sim.engine.name, "kind": "vllm",
                          "gpu": sim.cfg.gpu, "model": sim.model_name, "tp": sim.cfg.tp,
                          "engine": sim.cfg.engine})
-    return from_mapping(GatewayConfig, {"backends": backends, "router": router, **extra},
-                        "gateway config", ConfigError)
+    return backends
+
+
+def gateway_config(sims: Sequence[ServerHandle], router: Any = "earliest-completion",
+                   **extra: Any) -> GatewayConfig:
+    """A gateway config over ``sims``; ``extra`` adds YAML keys."""
+    return from_mapping(GatewayConfig, {"backends": backend_entries(sims), "router": router,
+                                        **extra}, "gateway config", ConfigError)
 
 
 def start_gateway(pool: ServerPool, sims: Sequence[ServerHandle],

@@ -50,6 +50,7 @@ from tokenpilot.policy.buckets import (
     BucketLimits,
     BucketStore,
     MemoryBucketStore,
+    Take,
 )
 from tokenpilot.policy.router import cached_tokens
 from tokenpilot.policy.view import InstanceView, slot_wait_s
@@ -173,7 +174,8 @@ class Admission:
     def __init__(self, config: AdmissionConfig, store: BucketStore | None = None) -> None:
         self.config = config
         self.store: BucketStore = store if store is not None else MemoryBucketStore()
-        self._charged: dict[int, tuple[str, int]] = {}  # request id -> (tenant, tokens charged)
+        # request id -> (tenant, tokens charged, the store that charged them)
+        self._charged: dict[int, tuple[str, int, BucketStore]] = {}
 
     def estimate(self, request: Request) -> int:
         """Tokens charged at admission: the prompt plus the expected output."""
@@ -184,6 +186,19 @@ class Admission:
         return request.prompt_tokens + out
 
     def admit(self, request: Request, views: Sequence[InstanceView], now: float) -> Decision:
+        early = self.precheck(request, views)
+        if early is not None:
+            return early
+        cost = self.estimate(request)
+        limits = self.config.limits_for(request.tenant).bucket_limits()
+        return self.conclude(request, views, self.store.take(request.tenant, cost, limits, now),
+                             cost, now)
+
+    def precheck(self, request: Request, views: Sequence[InstanceView]) -> Decision | None:
+        """The checks before the bucket (context limits): their refusal, else None. A caller
+        whose store answers ``take`` asynchronously (a shared store) runs ``precheck``, awaits
+        the take of ``estimate(request)`` tokens itself, then ``conclude``: ``admit`` is those
+        three steps."""
         cfg = self.config
         total = request.total_tokens
         limit = cfg.max_context
@@ -201,9 +216,16 @@ class Admission:
             return Decision(False, TENANT_CONTEXT_LIMIT,
                             f"{total} tokens exceeds tenant {request.tenant!r}'s context limit "
                             f"of {tl.max_context}")
-        cost = self.estimate(request)
+        return None
+
+    def conclude(self, request: Request, views: Sequence[InstanceView], take: Take, cost: int,
+                 now: float, store: BucketStore | None = None) -> Decision:
+        """The decision once ``store`` (default: this admission's) answered the take of ``cost``
+        tokens with ``take``; an admitted request is settled later with that same store."""
+        cfg = self.config
+        tl = cfg.limits_for(request.tenant)
         limits = tl.bucket_limits()
-        take = self.store.take(request.tenant, cost, limits, now)
+        store = self.store if store is None else store
         if not take.ok:
             if take.reason == RATE_LIMITED:
                 retry = take.missing / limits.rate_per_s
@@ -219,12 +241,12 @@ class Admission:
             bar = cfg.slo_for(request) * cfg.shed_margin
             if best is not None and best > bar:
                 # Give back what the take charged: a shed request consumes nothing.
-                self.store.settle(request.tenant, cost, 0, limits, now)
+                store.settle(request.tenant, cost, 0, limits, now)
                 return Decision(False, OVERLOADED,
                                 f"predicted time to first token {best:.2f} s exceeds "
                                 f"{bar:.2f} s on every instance; retry later",
                                 best - bar)
-        self._charged[request.id] = (request.tenant, cost)
+        self._charged[request.id] = (request.tenant, cost, store)
         return Decision(True, ADMITTED, charged_tokens=cost)
 
     def settle(self, request: Request, actual_tokens: int, now: float) -> None:
@@ -235,9 +257,9 @@ class Admission:
         entry = self._charged.pop(request.id, None)
         if entry is None:
             return
-        tenant, charged = entry
+        tenant, charged, store = entry
         limits = self.config.limits_for(tenant).bucket_limits()
-        self.store.settle(tenant, charged, max(0, int(actual_tokens)), limits, now)
+        store.settle(tenant, charged, max(0, int(actual_tokens)), limits, now)
 
     @property
     def in_flight(self) -> int:
