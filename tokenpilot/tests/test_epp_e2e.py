@@ -205,9 +205,13 @@ def picker(shared, sims):
     yield shared
     if shared.endpoints.read_text() != yaml.safe_dump({"endpoints": sims}):
         shared.write(sims)
-        wait_until(lambda: f'backend="{sims[0]}"' in httpx.get(shared.metrics_url,
-                                                               timeout=5).text,
-                   "the pool restored", timeout=10, interval=0.1)
+        # Restored means every endpoint back and checked healthy (a new one is checked at
+        # once, but a loaded machine may take a moment), not merely listed.
+        def restored() -> bool:
+            page = httpx.get(shared.metrics_url, timeout=5).text
+            return all(f'tokenpilot_backend_healthy{{backend="{s}"}} 1.0' in page for s in sims)
+
+        wait_until(restored, "the pool restored", timeout=20, interval=0.1)
 
 
 def series(url: str, name: str) -> dict[str, float]:
