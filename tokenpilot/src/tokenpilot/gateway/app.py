@@ -26,7 +26,7 @@ from starlette.requests import cookie_parser
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from tokenpilot.gateway.accesslog import AccessLog, Exchange
+from tokenpilot.gateway.accesslog import AccessLog, Exchange, RequestLog
 from tokenpilot.gateway.asgi import GatewayApp, Receive, RelayResponse, Scope
 from tokenpilot.gateway.backends import Backend, views
 from tokenpilot.gateway.config import GatewayConfig
@@ -81,6 +81,8 @@ class Gateway:
         self.metrics = GatewayMetrics(self.backends, self.counter.source,
                                       lambda: len(self.slots), self.budgets)
         self.access = AccessLog(cfg.access_log) if cfg.access_log.enabled else None
+        self.requests = (RequestLog(cfg.log, self.counter.count) if cfg.log.requests
+                         else None)
         self.client: httpx.AsyncClient | None = None  # health checks
         self.upstream = Upstream()  # proxied requests: the hot path, without httpx
         for b in cfg.backends:
@@ -137,6 +139,8 @@ class Gateway:
         self.metrics.responded(route, ex.status, ex.reason, ex.latency_s)
         if self.access is not None:
             self.access.write(ex)
+        if self.requests is not None and route in ("chat", "completions"):
+            self.requests.write(ex)
 
     @property
     def queued(self) -> int:
@@ -170,8 +174,9 @@ class Gateway:
         if self.client is not None:
             await self.client.aclose()
         await self.upstream.aclose()
-        if self.access is not None:
-            self.access.close()
+        for out in (self.access, self.requests):
+            if out is not None:
+                out.close()
 
     def models(self) -> list[str]:
         """The models served, sorted; asked on every request, so kept until one changes."""
@@ -197,6 +202,8 @@ class Gateway:
         try:
             raw = await read_raw(scope, receive, lim.max_body_bytes)
             body = parse_object(raw)
+            if self.requests is not None:
+                ex.body, ex.chat = body, chat
             model = body.get("model")
             served = self.models()
             if model is None and served:
