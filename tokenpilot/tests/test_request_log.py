@@ -16,7 +16,7 @@ import time
 import httpx
 import pytest
 import yaml
-from builders import MODEL
+from builders import MODEL, cli
 
 from tokenpilot.gateway.fleet import start_sims
 from tokenpilot.gateway.runner import ServerPool
@@ -139,3 +139,14 @@ def test_request_log_records_every_completion_hashed_and_rotated(tmp_path) -> No
     for a, b in zip(ok, ok[1:], strict=False):
         assert a["blocks"] and b["blocks"][:len(a["blocks"])] == a["blocks"]
     assert recs[4]["reason"] == "model_not_found"
+    # tokenpilot audit reads the rotated files as one log: one conversation, the backend's
+    # cache hits beside the reuse the hashes predict, the refused request not audited.
+    r = cli("audit", *map(str, files), "--format", "json")
+    assert r.exit_code == 0, r.stderr
+    d = json.loads(r.stdout)
+    assert d["requests"] == 4 and d["runs"] == 1 and d["skipped"] == {"not answered": 1}
+    assert d["tokens"]["prompt"] == sum(u["prompt_tokens"] for u in usages)
+    rep = d["repetition"]
+    assert rep["measured_cached_tokens"] == sum(x["cached_tokens"] for x in ok)
+    assert rep["breaks"] == [] and rep["reusable_tokens"] > 0
+    assert d["tokens"]["parts"]["tool_results"]["tokens"] > 0
