@@ -120,6 +120,15 @@ class Pricer:
             t = self._prefill[key] = cm.prefill_time(max(1, prompt - cached), cached)
         return t
 
+    def phases(self, name: str, cm: Any, prompt: int, output: int) -> tuple[float, float]:
+        """(prefill, decode) seconds of a request, as ``price`` has them, without the bounds
+        (the what-ifs price many shortened prompts)."""
+        from tokenpilot.costmodel import decode_seconds
+
+        prompt = max(1, prompt)
+        return (self.prefill(name, cm, prompt, 0),
+                decode_seconds(cm, prompt, max(1, output), self.batch))
+
     @staticmethod
     def per_second(cm: Any) -> float | None:
         p = cm.gpu.price_per_hour
@@ -159,13 +168,15 @@ class Row:
 
 
 def common_prefix(a: list[Segment], b: list[Segment],
-                  count: Callable[[str], int]) -> tuple[int, Break | None]:
-    """Tokens of ``b``'s prompt equal to the start of ``a``'s, and where they stop being."""
+                  count: Callable[[str], int]) -> tuple[int, Break | None, int]:
+    """Tokens of ``b``'s prompt equal to the start of ``a``'s, where they stop being, and the
+    tokens of the whole segments among them."""
     tok = 0
     for k, (x, y) in enumerate(zip(a, b, strict=False)):
-        if x.hash == y.hash:
+        if x is y or x.hash == y.hash:
             tok += y.tokens
             continue
+        whole = tok
         line, shown = None, ""
         if x.text is not None and y.text is not None:
             cp = _common_chars(x.text, y.text)
@@ -173,8 +184,9 @@ def common_prefix(a: list[Segment], b: list[Segment],
             line = y.text.count("\n", 0, cp) + 1
             shown = y.text.split("\n")[line - 1][:80]
         tools = 1 if b and b[0].part == "tools" else 0
-        return tok, Break(k, None if k < tools else k - tools + 1, y.role, y.part, line, shown)
-    return tok, None
+        return tok, Break(k, None if k < tools else k - tools + 1, y.role, y.part, line,
+                          shown), whole
+    return tok, None, tok
 
 
 def _common_chars(x: str, y: str) -> int:
@@ -231,35 +243,52 @@ def analyze(calls: list[Call], pricer: Pricer | None, count: Callable[[str], int
     cms: dict[str | None, Any] = {}
     for c in calls:
         segs = c.segments
-        counted = sum(s.tokens for s in segs)
         parts = dict.fromkeys(PARTS_WITH_TEMPLATE, 0.0)
-        scale = c.prompt_tokens / counted if counted > c.prompt_tokens else 1.0
-        for s in segs:
-            parts[s.part] += s.tokens * scale
+        counted = doc_cut = 0
+        oversized = []
+        assistants = []
+        over, cap = opt.oversize, opt.doc_cap
+        lim = min(over, cap)
+        for i, s in enumerate(segs):  # one pass: it runs for every message of every request
+            t, part = s.tokens, s.part
+            counted += t
+            parts[part] += t
+            if s.role == "assistant":
+                assistants.append(i)
+            if t > lim:
+                if t > over and part in ("documents", "tool_results"):
+                    oversized.append(s)
+                if t > cap and part == "documents":
+                    doc_cut += t - cap
+        if counted > c.prompt_tokens:
+            scale = c.prompt_tokens / counted
+            for k in PROMPT_PARTS:
+                parts[k] *= scale
         parts["template" if segs else "unlogged"] = float(max(0, c.prompt_tokens - counted))
         parts["output"] = float(c.output_tokens)
-        row = Row(c, parts)
+        row = Row(c, parts, oversized=oversized, doc_cut=doc_cut)
         prev = last.get(c.run)
         last[c.run] = c
         if prev is not None and segs:
             row.prev = True
-            seen = {s.hash for s in prev.segments}
-            row.repeated = sum(s.tokens for s in segs if s.hash in seen)
-            tok, brk = common_prefix(prev.segments, segs, count)
-            tok = max(tok, _block_prefix(prev, c))
+            tok, brk, whole = common_prefix(prev.segments, segs, count)
+            # Repeated: the equal leading segments, and any later one the previous prompt had.
+            k = brk.index if brk is not None else len(segs)
+            rest = {s.hash for s in prev.segments[k:]}
+            row.repeated = whole + (sum(s.tokens for s in segs[k:] if s.hash in rest)
+                                    if rest else 0)
+            if brk is not None:
+                tok = max(tok, _block_prefix(prev, c))
             row.reuse = _floor(tok, c.prompt_tokens, opt.cache_block)
             row.brk = brk
             row.reuse_moved = row.reuse
             if brk is not None and brk.index < len(prev.segments):
                 ma, mb = _moved(prev.segments, segs, brk.index, count)
-                moved, _ = common_prefix(ma, mb, count)
+                moved = common_prefix(ma, mb, count)[0]
                 row.reuse_moved = max(row.reuse, _floor(moved, c.prompt_tokens,
                                                         opt.cache_block))
-        row.oversized = [s for s in segs if s.part in ("documents", "tool_results")
-                         and s.tokens > opt.oversize]
-        row.history_cut = _history_cut(segs, opt.history_turns)
-        row.doc_cut = sum(s.tokens - opt.doc_cap for s in segs
-                          if s.part == "documents" and s.tokens > opt.doc_cap)
+        if len(assistants) > opt.history_turns:
+            row.history_cut = _history_cut(segs, assistants, opt.history_turns)
         if pricer is not None:
             if c.model not in cms:
                 cms[c.model] = pricer.model(c.model, c.where)
@@ -278,9 +307,9 @@ def analyze(calls: list[Call], pricer: Pricer | None, count: Callable[[str], int
     return rows
 
 
-def _history_cut(segs: list[Segment], turns: int) -> int:
-    """Tokens dropped by keeping only the last ``turns`` turns (module doc)."""
-    starts = [i for i, s in enumerate(segs) if s.role == "assistant"]
+def _history_cut(segs: list[Segment], starts: list[int], turns: int) -> int:
+    """Tokens dropped by keeping only the last ``turns`` turns (module doc) of a prompt whose
+    assistant messages are at ``starts``."""
     if len(starts) <= turns:
         return 0
     cut = starts[-turns] if turns else len(segs)

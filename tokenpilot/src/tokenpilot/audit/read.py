@@ -92,6 +92,7 @@ class Reader:
     problems: list[str] = field(default_factory=list)
     skipped: dict[str, int] = field(default_factory=dict)  # kind -> records skipped
     _kinds: dict[str, int] = field(default_factory=dict)
+    _hashed: dict[str, Segment] = field(default_factory=dict)  # a hashed log's messages
 
     def problem(self, kind: str, line: str) -> None:
         n = self._kinds.get(kind, 0) + 1
@@ -198,11 +199,19 @@ class Reader:
             if isinstance(tools, Mapping):
                 segs.append(Segment("tools", "tools", int(tools.get("tokens") or 0),
                                     str(tools.get("hash"))))
+            known = self._hashed
             for m in rec.get("messages") or ():
                 if not isinstance(m, Mapping) or "hash" not in m:
                     raise NotOpenAI("its 'messages' are not the request log's hashed rows")
-                segs.append(Segment(str(m.get("part") or "history"), str(m.get("role")),
-                                    int(m.get("tokens") or 0), str(m["hash"])))
+                # A conversation resends its messages every turn: one Segment per message.
+                seg = known.get(m["hash"])
+                if seg is None or seg.tokens != m.get("tokens"):
+                    seg = Segment(str(m.get("part") or "history"), str(m.get("role")),
+                                  int(m.get("tokens") or 0), str(m["hash"]))
+                    if len(known) > 1 << 20:
+                        known.clear()
+                    known[seg.hash] = seg
+                segs.append(seg)
         blocks = rec.get("blocks")
         cached = rec.get("cached_tokens")
         self.calls.append(Call(

@@ -9,7 +9,6 @@ from typing import Any
 from tokenpilot.audit.analyze import (
     PARTS_WITH_TEMPLATE,
     Options,
-    Price,
     Pricer,
     Row,
     oversize_savings,
@@ -26,17 +25,16 @@ TOP = 5
 
 def _cut_saving(pricer: Pricer | None, row: Row, cut: int) -> tuple[float, float, float | None]:
     """(prefill s, total s, money) saved by sending ``cut`` fewer prompt tokens."""
-    if pricer is None or row.price is None or cut <= 0:
-        return 0.0, 0.0, None if row.price is None or row.price.prefill_usd is None else 0.0
-    c = row.call
-    name = c.model or ""
-    cm = pricer.model(c.model, c.where)
-    new = pricer.price(name, cm, max(1, c.prompt_tokens - cut), c.output_tokens)
     old = row.price
-    money = None if old.prefill_usd is None else (
-        old.prefill_usd + old.decode_usd - new.prefill_usd - new.decode_usd)
-    return (old.prefill_s - new.prefill_s,
-            old.prefill_s + old.decode_s - new.prefill_s - new.decode_s, money)
+    if pricer is None or old is None:
+        return 0.0, 0.0, None
+    c = row.call
+    pre, dec = pricer.phases(c.model or "", pricer.model(c.model, c.where),
+                             c.prompt_tokens - cut, c.output_tokens)
+    saved = old.prefill_s + old.decode_s - pre - dec
+    money = None if row.usd_per_s is None else row.usd_per_s * (
+        old.prefill_s - pre + (old.decode_s - dec) / pricer.batch)
+    return old.prefill_s - pre, saved, money
 
 
 class _Sum:
@@ -87,20 +85,20 @@ def build(rows: list[Row], pricer: Pricer | None, opt: Options, meta: dict[str, 
     def usd(x: float | None) -> float | None:
         return x if money else None
 
-    # ---- parts ----
-    parts: dict[str, dict[str, Any]] = {}
-    for part in (*PARTS_WITH_TEMPLATE, "output"):
-        tok = sum(r.parts[part] for r in rows)
-        cost = 0.0
-        for r in priced:
-            p: Price = r.price  # type: ignore[assignment]
-            if part == "output":
-                cost += p.decode_usd or 0.0
-            elif r.call.prompt_tokens:
-                cost += (p.prefill_usd or 0.0) * r.parts[part] / r.call.prompt_tokens
-        parts[part] = {"tokens": round(tok, 3),
-                       "share_of_prompt": (tok / prompt if prompt and part != "output" else None),
-                       "usd": usd(cost)}
+    # ---- parts: tokens, and money (a request's prefill pro rata, the output's decode) ----
+    tok_of = dict.fromkeys((*PARTS_WITH_TEMPLATE, "output"), 0.0)
+    usd_of = dict.fromkeys(tok_of, 0.0)
+    for r in rows:
+        p = r.price
+        share = (p.prefill_usd or 0.0) / max(1, r.call.prompt_tokens) if p is not None else 0.0
+        for part, tok in r.parts.items():
+            if tok:
+                tok_of[part] += tok
+                if p is not None:
+                    usd_of[part] += (p.decode_usd or 0.0) if part == "output" else share * tok
+    parts = {part: {"tokens": round(tok, 3),
+                    "share_of_prompt": tok / prompt if prompt and part != "output" else None,
+                    "usd": usd(usd_of[part])} for part, tok in tok_of.items()}
     # ---- cost ----
     pre_s = sum(r.price.prefill_s for r in priced)  # type: ignore[union-attr]
     dec_s = sum(r.price.decode_s for r in priced)  # type: ignore[union-attr]
