@@ -21,8 +21,6 @@ from builders import MODEL, cli
 from tokenpilot.gateway.fleet import start_sims
 from tokenpilot.gateway.runner import ServerPool
 
-pytestmark = pytest.mark.e2e  # a gateway process and a simulated backend on 127.0.0.1
-
 SYSTEM = "You are a careful coding agent. Follow the repository's style guide.\n" * 30
 TOOLS = [{"type": "function", "function": {"name": "read_file", "description": "Read a file",
                                             "parameters": {"type": "object", "properties": {
@@ -74,6 +72,34 @@ def _turns(n: int) -> list[dict]:
     return bodies
 
 
+def test_a_stuck_writer_never_holds_up_the_request_path(tmp_path) -> None:
+    """With the writer thread stuck (a disk that does not answer), ``put`` still returns at
+    once: what the queue cannot hold is dropped and counted, and the rest is written after."""
+    import threading
+
+    from tokenpilot.gateway.accesslog import LogWriter
+
+    gate = threading.Event()
+
+    def encode(item: int) -> str:
+        gate.wait(30)
+        return json.dumps({"n": item})
+
+    w = LogWriter(str(tmp_path / "r.jsonl"), encode, queue_size=3)
+    for i in range(10):  # the thread takes item 0 and waits; 3 wait in the queue; 6 dropped
+        w.put(i)
+        if i == 0:
+            deadline = time.monotonic() + 10
+            while not w._q.empty() and time.monotonic() < deadline:  # the thread takes item 0
+                time.sleep(0.001)
+    assert w.dropped == 6
+    gate.set()
+    w.close()
+    assert [json.loads(x)["n"] for x in (tmp_path / "r.jsonl").read_text().splitlines()] == \
+        [0, 1, 2, 3]
+
+
+@pytest.mark.e2e  # a gateway process and a simulated backend on 127.0.0.1
 def test_request_log_records_every_completion_hashed_and_rotated(tmp_path) -> None:
     log = tmp_path / "requests.jsonl"
     with ServerPool() as pool:

@@ -57,39 +57,45 @@ def _plots(out: Path, rows: list[Row]) -> list[str]:
     priced = [r for r in rows if r.price is not None]
     if priced:
         pb = _bins(len(priced))
-        px = np.arange(len(pb))
-        pre = np.array([np.mean([r.price.prefill_s for r in priced[a:b]]) for a, b in pb])
-        dec = np.array([np.mean([r.price.decode_s for r in priced[a:b]]) for a, b in pb])
-        cached = np.array([np.mean([r.prefill_cached_s or 0.0 for r in priced[a:b]])
-                           for a, b in pb])
-        fig, ax = plt.subplots(figsize=(10, 3.5))
-        ax.bar(px, pre, width=1.0, color="#4c72b0", label="prefill (whole prompt)")
-        ax.bar(px, dec, bottom=pre, width=1.0, color="#dd8452", label="decode")
-        ax.step(px, cached, where="mid", color="#222222", label="prefill with a prefix cache")
-        ax.set_xlabel("request")
-        ax.set_ylabel("seconds (cost model)")
-        ax.set_title("Prefill and decode time per request")
-        ax.legend(fontsize=8)
-        fig.tight_layout()
-        fig.savefig(out / "phases.png", dpi=90)
-        plt.close(fig)
-        names.append("phases.png")
+
+        def mean(f: Any) -> Any:
+            return np.array([np.mean([f(r) for r in priced[a:b]]) for a, b in pb])
+
+        pre = mean(lambda r: r.price.prefill_s)
+        names.append(_bars_and_step(
+            plt, out / "phases.png", "Prefill and decode time per request",
+            "seconds (cost model)", np.arange(len(pb)),
+            [(pre, 0, "#4c72b0", "prefill (whole prompt)"),
+             (mean(lambda r: r.price.decode_s), pre, "#dd8452", "decode")],
+            (mean(lambda r: r.prefill_cached_s or 0.0), "#222222",
+             "prefill with a prefix cache")))
+
+    def per_bin(f: Any) -> Any:
+        return np.array([np.mean([f(r) for r in rows[a:b]]) for a, b in bins])
+
+    names.append(_bars_and_step(
+        plt, out / "cache.png", "Prefix-cache reuse per request", "tokens", x,
+        [(per_bin(lambda r: r.call.prompt_tokens), 0, "#cccccc", "prompt tokens"),
+         (per_bin(lambda r: r.reuse), 0, "#55a868", "reusable by a prefix cache")],
+        (per_bin(lambda r: r.reuse_moved), "#c44e52", "reusable with the changing block moved")))
+    return names
+
+
+def _bars_and_step(plt: Any, path: Path, title: str, ylabel: str, x: Any,
+                   bars: list[tuple[Any, Any, str, str]], step: tuple[Any, str, str]) -> str:
+    """One plot: ``bars`` (heights, bottoms, colour, label) and a ``step`` line over them."""
     fig, ax = plt.subplots(figsize=(10, 3.5))
-    ax.bar(x, [np.mean([r.call.prompt_tokens for r in rows[a:b]]) for a, b in bins], width=1.0,
-           color="#cccccc", label="prompt tokens")
-    ax.bar(x, [np.mean([r.reuse for r in rows[a:b]]) for a, b in bins], width=1.0,
-           color="#55a868", label="reusable by a prefix cache")
-    ax.step(x, [np.mean([r.reuse_moved for r in rows[a:b]]) for a, b in bins], where="mid",
-            color="#c44e52", label="reusable with the changing block moved")
+    for y, bottom, color, label in bars:
+        ax.bar(x, y, bottom=bottom, width=1.0, color=color, label=label)
+    ax.step(x, step[0], where="mid", color=step[1], label=step[2])
     ax.set_xlabel("request")
-    ax.set_ylabel("tokens")
-    ax.set_title("Prefix-cache reuse per request")
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
     ax.legend(fontsize=8)
     fig.tight_layout()
-    fig.savefig(out / "cache.png", dpi=90)
+    fig.savefig(path, dpi=90)
     plt.close(fig)
-    names.append("cache.png")
-    return names
+    return path.name
 
 
 def _fmt(v: Any) -> str:
