@@ -117,7 +117,8 @@ class Pricer:
         key = (name, prompt, cached)
         t = self._prefill.get(key)
         if t is None:
-            t = self._prefill[key] = cm.prefill_time(max(1, prompt - cached), cached)
+            # ``prefill_time``'s value, without building the iteration's report.
+            t = self._prefill[key] = cm.iteration_time([(max(1, prompt - cached), cached)])
         return t
 
     def phases(self, name: str, cm: Any, prompt: int, output: int) -> tuple[float, float]:

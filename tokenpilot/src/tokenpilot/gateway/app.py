@@ -202,7 +202,7 @@ class Gateway:
         try:
             raw = await read_raw(scope, receive, lim.max_body_bytes)
             body = parse_object(raw)
-            if self.requests is not None:
+            if self.requests is not None and self.requests.bodies:
                 ex.body, ex.chat = body, chat
             model = body.get("model")
             served = self.models()
