@@ -48,8 +48,11 @@ def audit(
             raise fail(f"{name} must be a positive integer, got {value}")
     if history_turns < 0:
         raise fail(f"--history-turns must be 0 or more, got {history_turns}")
+    from tokenpilot.engines import get_engine
+
     try:
         card = get_gpu(gpu)
+        get_engine(engine)
         if model is not None:
             get_model(model)
     except (UnknownModelError, UnknownGPUError, ValueError) as e:

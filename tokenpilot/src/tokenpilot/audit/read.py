@@ -201,10 +201,12 @@ class Reader:
                                     str(tools.get("hash"))))
             known = self._hashed
             for m in rec.get("messages") or ():
-                if not isinstance(m, Mapping) or "hash" not in m:
-                    raise NotOpenAI("its 'messages' are not the request log's hashed rows")
+                try:  # (no isinstance here: this runs for every message of every request)
+                    seg = known.get(m["hash"])
+                except (TypeError, KeyError):
+                    raise NotOpenAI("its 'messages' are not the request log's hashed rows"
+                                    ) from None
                 # A conversation resends its messages every turn: one Segment per message.
-                seg = known.get(m["hash"])
                 if seg is None or seg.tokens != m.get("tokens"):
                     seg = Segment(str(m.get("part") or "history"), str(m.get("role")),
                                   int(m.get("tokens") or 0), str(m["hash"]))

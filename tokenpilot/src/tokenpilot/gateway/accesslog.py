@@ -185,8 +185,9 @@ def hashed_body(body: Mapping[str, Any], chat: bool, count: Callable[[str], int]
         texts.append(tools)
         out["tools"] = {"n": len(body.get("tools") or body.get("functions") or ()),
                         "tokens": count(tools), "chars": len(tools), "hash": digest(tools)}
-    messages = body.get("messages") if chat else [{"role": "user",
-                                                    "content": body.get("prompt")}]
+    prompt = body.get("prompt")
+    messages = body.get("messages") if chat else [{"role": "user", "content": "\n".join(
+        map(str, prompt)) if isinstance(prompt, list) else prompt}]
     rows = []
     for m in messages if isinstance(messages, list) else ():
         if not isinstance(m, Mapping):
