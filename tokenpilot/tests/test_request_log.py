@@ -176,3 +176,41 @@ def test_request_log_records_every_completion_hashed_and_rotated(tmp_path) -> No
     assert rep["measured_cached_tokens"] == sum(x["cached_tokens"] for x in ok)
     assert rep["breaks"] == [] and rep["reusable_tokens"] > 0
     assert d["tokens"]["parts"]["tool_results"]["tokens"] > 0
+
+
+@pytest.mark.e2e  # a gateway in front of real llama.cpp servers on 127.0.0.1
+def test_request_log_takes_cached_tokens_from_a_real_llama_server(tmp_path, realfleet,
+                                                                  smollm2) -> None:
+    """llama.cpp says how much of a prompt its slot had cached (``timings.cache_n``, or
+    ``usage.prompt_tokens_details``): the request log has that figure, request by request, and
+    per-message token counts from the model's own tokenizer."""
+    from tokenpilot.config_section import from_mapping
+    from tokenpilot.gateway.app import create_app
+    from tokenpilot.gateway.config import GatewayConfig
+    from tokenpilot.gateway.relay import cached_tokens
+    from tokenpilot.tokenize_gguf import GGUFTokenizer
+
+    log = tmp_path / "requests.jsonl"
+    cfg = from_mapping(GatewayConfig, {
+        "backends": realfleet.backend_configs(), "tokenizer": str(smollm2),
+        "log": {"requests": str(log), "bodies": "hashed"}}, "gateway config")
+    system = "You answer in one short sentence about colours."
+    body = {"messages": [{"role": "system", "content": system},
+                         {"role": "user", "content": "Name a warm colour."}],
+            "max_tokens": 4, "temperature": 0, "seed": 42}
+    answers = []
+    with ServerPool() as pool:
+        gw = pool.start(create_app(cfg))
+        with httpx.Client(base_url=gw.url, timeout=60) as c:
+            for _ in range(3):  # the same prompt again: a slot that served it has it cached
+                r = c.post("/v1/chat/completions", json=body)
+                assert r.status_code == 200, r.text
+                answers.append(r.json())
+    recs = [json.loads(x) for x in log.read_text().splitlines()]
+    assert len(recs) == 3
+    reported = [cached_tokens(a) for a in answers]
+    assert all(isinstance(n, int) for n in reported), answers[0]  # llama.cpp reports it
+    assert [x["cached_tokens"] for x in recs] == reported
+    assert [x["prompt_tokens"] for x in recs] == [a["usage"]["prompt_tokens"] for a in answers]
+    tok = GGUFTokenizer(smollm2)
+    assert recs[0]["messages"][0]["tokens"] == len(tok.encode(system))
