@@ -38,6 +38,7 @@ from typing import Any
 
 from tokenpilot.audit.parts import PROMPT_PARTS, digest
 from tokenpilot.audit.read import Call, Segment
+from tokenpilot.costmodel import decode_seconds, estimate_request
 
 # "template": a backend's count above the segments' (chat template, framing); "unlogged": the
 # prompt of a request logged without its body (``bodies: false``).
@@ -101,8 +102,6 @@ class Pricer:
         key = (name, prompt, output)
         p = self._prices.get(key)
         if p is None:
-            from tokenpilot.costmodel import estimate_request
-
             rc = estimate_request(cm, max(1, prompt), max(1, output), self.batch)
             decode = rc.total_s - rc.prefill_s
             per_s = rc.price_per_hour / 3600 if rc.price_per_hour is not None else None
@@ -124,8 +123,6 @@ class Pricer:
     def phases(self, name: str, cm: Any, prompt: int, output: int) -> tuple[float, float]:
         """(prefill, decode) seconds of a request, as ``price`` has them, without the bounds
         (the what-ifs price many shortened prompts)."""
-        from tokenpilot.costmodel import decode_seconds
-
         prompt = max(1, prompt)
         return (self.prefill(name, cm, prompt, 0),
                 decode_seconds(cm, prompt, max(1, output), self.batch))

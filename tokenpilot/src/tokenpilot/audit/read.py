@@ -206,8 +206,9 @@ class Reader:
                 except (TypeError, KeyError):
                     raise NotOpenAI("its 'messages' are not the request log's hashed rows"
                                     ) from None
-                # A conversation resends its messages every turn: one Segment per message.
-                if seg is None or seg.tokens != m.get("tokens"):
+                # A conversation resends its messages every turn: one Segment per message
+                # (a hash names the role and text, so its part and tokens are the same).
+                if seg is None:
                     seg = Segment(str(m.get("part") or "history"), str(m.get("role")),
                                   int(m.get("tokens") or 0), str(m["hash"]))
                     if len(known) > 1 << 20:
