@@ -254,3 +254,27 @@ def test_the_examples_summary_and_html_report(tmp_path) -> None:
     assert not re.search(r"(src|href)=['\"]?(https?:|//)", page)
     doc = json.loads((tmp_path / "rep" / "audit.json").read_text())
     assert doc["requests"] == 11 and doc["headlines"][0] == head[0]
+
+
+def test_a_full_bodies_log_gives_line_numbers_and_its_backend_counts(tmp_path) -> None:
+    """``log.bodies: full`` records, as ``RequestLog`` encodes them: the text locates the
+    break to its line, and the backend's prompt count (here 5 above the messages') is the
+    chat template's."""
+    from tokenpilot.gateway.accesslog import Exchange, RequestLog
+    from tokenpilot.gateway.config import RequestLogConfig
+
+    out = tmp_path / "full.jsonl"
+    log = RequestLog(RequestLogConfig(requests=str(out), bodies="full"), lambda t: 0)
+    for t, prompt in ((0, 241 - 11 + 5), (1, 241 - 11 + 5)):
+        ex = Exchange()
+        ex.status, ex.reason, ex.tenant, ex.model = 200, "success", "a", MODEL
+        ex.prompt_tokens, ex.output_tokens = prompt, 7
+        ex.body = {"model": MODEL, "messages": [{"role": "system", "content": system(t)},
+                                                {"role": "user", "content": DOC}]}
+        log.write(ex)
+    log.close()
+    d = _audit(str(out))
+    assert d["tokens"]["parts"]["template"]["tokens"] == 2 * 5
+    assert [c["reusable_tokens"] for c in d["calls"]] == [0, 16]  # 22 tokens, floored
+    (brk,) = d["repetition"]["breaks"]
+    assert (brk["message"], brk["line"], brk["text"]) == (1, 3, "time 001" + "c" * 31)
