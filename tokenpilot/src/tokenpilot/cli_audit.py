@@ -96,8 +96,8 @@ def audit(
     rows = analyze(reader.calls, pricer, counter, opt)
     counted = sum(1 for c in reader.calls if c.counted)
     by_backend = len(reader.calls) - counted
-    how = [f"{by_backend} request(s) as their backend counted" if by_backend else "",
-           f"{counted} counted here by {counter.source}" if counted else ""]
+    how = [f"{by_backend:,} request(s) as their backend counted" if by_backend else "",
+           f"{counted:,} counted here by {counter.source}" if counted else ""]
     meta = {"inputs": [str(p) for p in logs], "model": model, "gpu": card.name, "tp": tp,
             "engine": engine, "exact": counter.exact or counted == 0,
             "token_counts": "; ".join(h for h in how if h),

@@ -239,7 +239,7 @@ def headlines(d: dict[str, Any]) -> list[str]:
     t, c, rep = d["tokens"], d["cost"], d["repetition"]
     prompt = t["prompt"]
     est = "" if d.get("exact") else " (estimated: ~4 chars/token)"
-    line = (f"{d['requests']} requests in {d['runs']} run(s): {prompt:,} prompt and "
+    line = (f"{d['requests']:,} requests in {d['runs']:,} run(s): {prompt:,} prompt and "
             f"{t['output']:,} output tokens{est}.")
     if c["priced_requests"]:
         share = c["prefill_share_of_time"] or 0.0
@@ -258,10 +258,12 @@ def headlines(d: dict[str, Any]) -> list[str]:
                    f"{more}.")
     if rep["followup_requests"]:
         brk = rep["breaks"][0] if rep["breaks"] else None
-        if brk and brk["share_of_followups"] >= 0.5 and brk["tokens_lost"] > 0:
+        if brk and brk["tokens_lost"] > 0 and (brk["share_of_followups"] >= 0.5
+                                               or brk["tokens_lost"] >= 0.05 * prompt):
             where = PART_NAMES.get(brk["part"], brk["part"]) + (
                 f" (message {brk['message']})" if brk["message"] else "")
-            at = f" at line {brk['line']} ({brk['text'].strip()[:40]!r})" if brk["line"] else ""
+            at = (f" at line {brk['line']} ({brk['text'].strip()[:40]!r})" if brk["line"]
+                  else " (a hashed log has no lines: log bodies: full to see where)")
             when = ("every turn" if brk["share_of_followups"] >= 0.999
                     else f"in {_pct(brk['share_of_followups'])} of turns")
             per = brk["tokens_lost"] / brk["requests"]
@@ -276,7 +278,7 @@ def headlines(d: dict[str, Any]) -> list[str]:
     o = d["oversized"]
     if o["inputs"]:
         ch = o["chunked"]
-        out.append(f"{o['inputs']} input(s) over {o['threshold_tokens']:,} tokens: sending the "
+        out.append(f"{o['inputs']:,} input(s) over {o['threshold_tokens']:,} tokens: sending the "
                    f"top {d['options']['top_k']} chunks would save {ch['tokens_saved']:,} "
                    f"tokens ({_pct(ch['share_of_prompt_tokens'])}, {_usd(ch['usd_saved'])}).")
     best = max(d["what_if"], key=lambda w: w["tokens_saved"])
@@ -301,7 +303,7 @@ def render_text(d: dict[str, Any]) -> str:
         pr = c["per_request"]
         models = d.get("model") or ", ".join(d.get("models_priced") or ()) or "-"
         lines.append(f"cost ({models} on {d.get('gpu')}, batch "
-                     f"{d['options']['batch']}; {c['priced_requests']} request(s) priced):")
+                     f"{d['options']['batch']}; {c['priced_requests']:,} request(s) priced):")
         lines.append(f"  prefill {_secs(c['prefill_s'])} {_usd(c['prefill_usd'])}  "
                      f"({_secs(pr['prefill_s'])} per request; "
                      + ", ".join(f"{_pct(v)} {k}-bound" for k, v in c["prefill_bound"].items())
@@ -313,7 +315,7 @@ def render_text(d: dict[str, Any]) -> str:
         lines.append(f"  prefill with a prefix cache: {_secs(c['prefill_s_with_prefix_cache'])}")
     rep = d["repetition"]
     if rep["followup_requests"]:
-        lines.append(f"repetition over {rep['followup_requests']} follow-up request(s): "
+        lines.append(f"repetition over {rep['followup_requests']:,} follow-up request(s): "
                      f"{rep['repeated_tokens']:,} tokens repeat the previous turn "
                      f"({_pct(rep['repeated_share'])}); a prefix cache reuses "
                      f"{rep['reusable_tokens']:,} ({_pct(rep['reusable_share'])} of all prompt "
@@ -324,7 +326,7 @@ def render_text(d: dict[str, Any]) -> str:
             at = f" line {b['line']}: {b['text'].strip()[:50]!r}" if b["line"] else ""
             msg = f"message {b['message']}" if b["message"] else "the tool definitions"
             lines.append(f"  reuse breaks at {msg} ({b['role']}){at} in "
-                         f"{b['requests']} request(s), first {b['first']}; "
+                         f"{b['requests']:,} request(s), first {b['first']}; "
                          f"{b['tokens_lost']:,} tokens lost")
     o = d["oversized"]
     if o["inputs"]:
