@@ -47,7 +47,8 @@ def test_non_streaming_chat_and_completions(fleet) -> None:
                                             "max_tokens": 3})
         assert r.status_code == 200, r.text
         assert r.json()["usage"] == {"prompt_tokens": 50, "completion_tokens": 3,
-                                     "total_tokens": 53}
+                                     "total_tokens": 53,
+                                     "prompt_tokens_details": {"cached_tokens": 0}}
         models = c.get("/v1/models").json()["data"]
         assert [m["id"] for m in models] == [MODEL]
         assert c.get("/health").status_code == 200

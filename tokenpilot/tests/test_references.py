@@ -72,7 +72,7 @@ def test_the_readme_names_only_example_files_that_exist():
     import re
 
     readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
-    named = set(re.findall(r"tokenpilot/examples/[\w.-]+", readme))
+    named = set(re.findall(r"tokenpilot/examples/[\w.-]+(?:/[\w.-]+)*", readme))  # subfolders too
     assert "tokenpilot/examples/fleet.yaml" in named
     for path in named:
         assert (REPO_ROOT / path).is_file(), path

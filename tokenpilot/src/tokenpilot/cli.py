@@ -6,6 +6,7 @@ import typer
 
 from tokenpilot import (
     __version__,
+    cli_audit,
     cli_catalog,
     cli_cost,
     cli_epp,
@@ -53,6 +54,7 @@ def demo(fmt: Format = FORMAT_OPTION) -> None:
 
 app.command()(cli_cost.cost)
 app.command()(cli_cost.calibrate)
+app.command()(cli_audit.audit)
 app.command()(cli_gateway.serve)
 app.command("sim-backend")(cli_gateway.sim_backend)
 app.command()(cli_gateway.bench)

@@ -9,8 +9,8 @@ import typer
 
 from tokenpilot.costmodel import DTYPE_BYTES, CostModel, DoesNotFitError, estimate_request
 from tokenpilot.fidelity import FidelityReport, fidelity_report
-from tokenpilot.hardware import GiB, UnknownGPUError, get_gpu
-from tokenpilot.models import UnknownModelError, get_model
+from tokenpilot.hardware import GiB, GPUSpec, UnknownGPUError, get_gpu
+from tokenpilot.models import ModelSpec, UnknownModelError, get_model
 from tokenpilot.output import FORMAT_OPTION, Format, emit, fail, log
 
 CHARS_PER_TOKEN = 4  # the usual rule of thumb for English text with BPE tokenizers
@@ -61,6 +61,32 @@ def _count_with(tokenizer: Path, text: str) -> int | None:
     except Exception as e:  # the library raises a bare Exception on a bad file
         raise fail(f"cannot load tokenizer {tokenizer}: {e}") from e
     return len(tok.encode(text).ids)
+
+
+def make_cost_model(spec: ModelSpec, card: GPUSpec, tp: int = 1, weight_dtype: str = "bf16",
+                    kv_dtype: str = "bf16", mem_util: float | None = None,
+                    calibration: Path | None = None, engine: str = "vllm-v1") -> CostModel:
+    """The cost model ``cost`` (and ``audit``) prices with: the GPU family's calibration with
+    the engine profile's CPU overheads, or a fitted profile; ``mem_util`` None: the engine's
+    ``gpu_memory_utilization``. Raises ``UnknownEngineError``, ``ProfileError`` or
+    ``DoesNotFitError``."""
+    from tokenpilot.engines import get_engine, with_engine_overheads
+
+    profile_of_engine = get_engine(engine)
+    if mem_util is None:
+        mem_util = profile_of_engine.gpu_memory_utilization
+    if calibration is not None:
+        from tokenpilot.calibrate.profile import load_profile
+
+        profile = load_profile(calibration)
+        if profile.gpu and profile.gpu != card.name:
+            log(f"warning: {calibration} was fitted on {profile.gpu}, not {card.name}")
+        cal = profile.calibration
+    else:
+        from tokenpilot.costmodel import calibration_for
+
+        cal = with_engine_overheads(profile_of_engine, calibration_for(card.family))
+    return CostModel(spec, card, tp, weight_dtype, kv_dtype, mem_util, calibration=cal)
 
 
 def _render_cost(d: dict) -> str:
@@ -130,33 +156,16 @@ def cost(
         spec, card = get_model(model), get_gpu(gpu)
     except (UnknownModelError, UnknownGPUError, ValueError) as e:
         raise fail(str(e)) from e
-    from tokenpilot.engines import UnknownEngineError, get_engine, with_engine_overheads
+    from tokenpilot.calibrate.profile import ProfileError
+    from tokenpilot.engines import UnknownEngineError
 
-    try:
-        profile_of_engine = get_engine(engine)
-    except UnknownEngineError as e:
-        raise fail(str(e)) from e
-    if mem_util is None:
-        mem_util = profile_of_engine.gpu_memory_utilization
-    if not 0 < mem_util <= 1:
+    if mem_util is not None and not 0 < mem_util <= 1:
         raise fail(f"--mem-util must be in (0, 1], got {mem_util}")
-    cal = None
-    if calibration is not None:
-        from tokenpilot.calibrate.profile import ProfileError, load_profile
-
-        try:
-            profile = load_profile(calibration)
-        except ProfileError as e:
-            raise fail(str(e)) from e
-        if profile.gpu and profile.gpu != card.name:
-            log(f"warning: {calibration} was fitted on {profile.gpu}, not {card.name}")
-        cal = profile.calibration
-    else:
-        from tokenpilot.costmodel import calibration_for
-
-        cal = with_engine_overheads(profile_of_engine, calibration_for(card.family))
     try:
-        cm = CostModel(spec, card, tp, weight_dtype, kv_dtype, mem_util, calibration=cal)
+        cm = make_cost_model(spec, card, tp, weight_dtype, kv_dtype, mem_util, calibration,
+                             engine)
+    except (UnknownEngineError, ProfileError) as e:
+        raise fail(str(e)) from e
     except DoesNotFitError as e:
         raise fail(str(e), code=1) from e
     if spec.heads % tp:

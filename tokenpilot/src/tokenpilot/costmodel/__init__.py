@@ -8,7 +8,7 @@ from tokenpilot.costmodel.model import (
     IterationCost,
     attention_pairs,
 )
-from tokenpilot.costmodel.request import RequestCost, estimate_request
+from tokenpilot.costmodel.request import RequestCost, decode_seconds, estimate_request
 
 __all__ = [
     "DTYPE_BYTES",
@@ -19,6 +19,7 @@ __all__ = [
     "RequestCost",
     "attention_pairs",
     "calibration_for",
+    "decode_seconds",
     "estimate_request",
     "list_families",
 ]

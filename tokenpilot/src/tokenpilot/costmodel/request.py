@@ -40,13 +40,8 @@ def estimate_request(cm: CostModel, prompt: int, output: int, batch: int = 1) ->
         raise ValueError("prompt, output and batch must be positive")
     pre = cm.iteration(prefill=[(prompt, 0)])
     steps = output - 1
-    # Contexts grow by one token per step until a sliding window caps them.
-    grow = steps if cm.window is None else max(0, min(steps, cm.window - prompt))
-    start = cm.kv_tokens_for(prompt)
-    span = cm.decode_span(batch, batch * start, batch, grow)
-    end = cm.kv_tokens_for(prompt + grow)
-    span += cm.decode_span(batch, batch * end, 0, steps - grow)
-    tpot = span / steps if steps else cm.decode_time(batch, batch * start)
+    span = decode_seconds(cm, prompt, output, batch)
+    tpot = span / steps if steps else cm.decode_time(batch, batch * cm.kv_tokens_for(prompt))
     mid = cm.kv_tokens_for(prompt + output // 2)
     dec = cm.iteration(decode_n=batch, decode_ctx_sum=batch * mid)
     kv_tokens = cm.kv_tokens_for(prompt + output)
@@ -71,3 +66,14 @@ def estimate_request(cm: CostModel, prompt: int, output: int, batch: int = 1) ->
         usd_per_request=usd,
         usd_per_million_tokens=usd / (prompt + output) * 1e6 if usd is not None else None,
     )
+
+
+def decode_seconds(cm: CostModel, prompt: int, output: int, batch: int = 1) -> float:
+    """Seconds of the decode steps after a request's first token, decoded alongside
+    ``batch - 1`` others of the same shape: the span ``estimate_request`` prices."""
+    steps = output - 1
+    # Contexts grow by one token per step until a sliding window caps them.
+    grow = steps if cm.window is None else max(0, min(steps, cm.window - prompt))
+    span = cm.decode_span(batch, batch * cm.kv_tokens_for(prompt), batch, grow)
+    end = cm.kv_tokens_for(prompt + grow)
+    return span + cm.decode_span(batch, batch * end, 0, steps - grow)

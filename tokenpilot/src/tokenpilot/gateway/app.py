@@ -26,7 +26,7 @@ from starlette.requests import cookie_parser
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from tokenpilot.gateway.accesslog import AccessLog, Exchange
+from tokenpilot.gateway.accesslog import AccessLog, Exchange, RequestLog
 from tokenpilot.gateway.asgi import GatewayApp, Receive, RelayResponse, Scope
 from tokenpilot.gateway.backends import Backend, views
 from tokenpilot.gateway.config import GatewayConfig
@@ -83,6 +83,8 @@ class Gateway:
         self.metrics = GatewayMetrics(self.backends, self.counter.source,
                                       lambda: len(self.slots), self.budgets)
         self.access = AccessLog(cfg.access_log) if cfg.access_log.enabled else None
+        self.requests = (RequestLog(cfg.log, self.counter.count) if cfg.log.requests
+                         else None)
         self.client: httpx.AsyncClient | None = None  # health checks
         self.upstream = Upstream()  # proxied requests: the hot path, without httpx
         for b in cfg.backends:
@@ -149,6 +151,8 @@ class Gateway:
         self.metrics.responded(route, ex.status, ex.reason, ex.latency_s)
         if self.access is not None:
             self.access.write(ex)
+        if self.requests is not None and route in ("chat", "completions"):
+            self.requests.write(ex)
 
     @property
     def queued(self) -> int:
@@ -184,8 +188,9 @@ class Gateway:
         if self.client is not None:
             await self.client.aclose()
         await self.upstream.aclose()
-        if self.access is not None:
-            self.access.close()
+        for out in (self.access, self.requests):
+            if out is not None:
+                out.close()
         if self.state is not None:
             await self.state.stop()
 
@@ -212,6 +217,8 @@ class Gateway:
         try:
             raw = await read_raw(scope, receive, self.cfg.limits.max_body_bytes)
             req, body, model, stream, want_usage = self.parse(raw, chat, tenant, ex)
+            if self.requests is not None and self.requests.bodies:
+                ex.body, ex.chat = body, chat
         except BadRequest as exc:
             return error_response(exc.status, str(exc), exc.code, exc.param)
         ex.stream, ex.prompt_tokens = stream, req.prompt_tokens

@@ -27,6 +27,8 @@
     tokenizer: path/to/tokenizer.json  # else prompt tokens are estimated (~4 chars/token)
     queue_discipline: vtc            # fcfs | priority | vtc: order of requests waiting for a slot
     access_log: {enabled: true, path: access.jsonl, fields: [ts, path, status, reason, tenant]}
+    log: {requests: requests.jsonl, bodies: hashed}  # per completion request, for `tokenpilot
+                                     #   audit`; bodies: false | hashed | full
     dashboard: {admin_keys: [sk-ops-1], history_s: 300, sample_ms: 1000}
     state: {store: redis, url: redis://10.0.0.5:6379/0, key_prefix: "tokenpilot:",
             on_failure: open}        # several replicas share buckets and load (gateway.state)
@@ -60,8 +62,8 @@ Kind = Literal["openai", "vllm", "sglang", "llamacpp"]  # whose /metrics to read
 Port = Annotated[int, Bounds(ge=0, le=65535)]
 # What an access-log line may hold (``gateway.accesslog``), in this order by default.
 ACCESS_LOG_FIELDS = ("ts", "arrival_s", "method", "path", "status", "reason", "tenant", "model",
-                     "backend", "stream", "prompt_tokens", "output_tokens", "ttft_s", "tpot_s",
-                     "latency_s")
+                     "backend", "stream", "prompt_tokens", "output_tokens", "cached_tokens",
+                     "ttft_s", "tpot_s", "latency_s")
 _TOKEN = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")  # an HTTP header name (RFC 9110 token)
 
 
@@ -175,6 +177,20 @@ class AccessLogConfig:
 
 
 @dataclass(frozen=True)
+class RequestLogConfig:
+    """The request log for ``tokenpilot audit`` (``gateway.accesslog.RequestLog``): one JSON line
+    per completion request with every access-log field; ``bodies``: none of the body (false),
+    per message its role, part, tokens and hash and a hash per 512-token block (hashed), or the
+    body itself (full)."""
+
+    requests: str = ""  # the file (appended to); "": no request log; "-": standard error
+    bodies: Literal[False, "hashed", "full"] = False
+    max_bytes: NonNegativeInt = 256 << 20  # rotate past this size (0: never)
+    backups: NonNegativeInt = 5  # rotated files kept: PATH.1 (newest) ... PATH.<backups>
+    queue_size: PositiveInt = 65536  # records waiting for the writer; more are dropped, counted
+
+
+@dataclass(frozen=True)
 class DashboardConfig:
     """``/dashboard``: the operator's live view (``gateway.dashboard``)."""
 
@@ -230,6 +246,7 @@ class GatewayConfig:
     tokenizer: str | None = None
     queue_discipline: DisciplineName = "fcfs"  # who gets a free slot
     access_log: AccessLogConfig = field(default_factory=AccessLogConfig)
+    log: RequestLogConfig = field(default_factory=RequestLogConfig)
     dashboard: DashboardConfig = field(default_factory=DashboardConfig)
     state: StateConfig = field(default_factory=StateConfig)
 

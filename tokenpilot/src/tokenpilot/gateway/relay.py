@@ -44,6 +44,7 @@ Finish = Callable[[Request, Backend, int, str, int, int, bool, int], None]
 class StreamTally:
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    cached_tokens: int | None = None
     content_events: int = 0
     usage_seen: bool = False
     tail: bytes = b""
@@ -76,11 +77,13 @@ class StreamTally:
     def _read_usage(self, event: bytes) -> bool:
         start = event.find(b"{")
         try:
-            usage = json.loads(event[start:]).get("usage")
+            data = json.loads(event[start:])
         except ValueError:
             return False
+        usage = data.get("usage")
         if not isinstance(usage, dict):
             return False
+        self.cached_tokens = cached_tokens(data)
         self.prompt_tokens = int(usage.get("prompt_tokens") or 0)
         self.completion_tokens = int(usage.get("completion_tokens") or 0)
         self.usage_seen = True
@@ -89,6 +92,19 @@ class StreamTally:
     @property
     def tokens_out(self) -> int:
         return self.completion_tokens if self.usage_seen else self.content_events
+
+
+def cached_tokens(answer: dict) -> int | None:
+    """Prompt tokens the backend served from its prefix cache, where its answer says: OpenAI's
+    and vLLM's ``usage.prompt_tokens_details.cached_tokens``, or llama.cpp's
+    ``timings.cache_n``; None when it does not."""
+    details = (answer.get("usage") or {}).get("prompt_tokens_details")
+    if isinstance(details, dict) and isinstance(details.get("cached_tokens"), int):
+        return details["cached_tokens"]
+    timings = answer.get("timings")
+    if isinstance(timings, dict) and isinstance(timings.get("cache_n"), int):
+        return timings["cache_n"]
+    return None
 
 
 class Relay:
@@ -115,7 +131,9 @@ class Relay:
         finally:
             resp.close()
         try:
-            usage = json.loads(data).get("usage") or {}
+            answer = json.loads(data)
+            usage = answer.get("usage") or {}
+            ex.cached_tokens = cached_tokens(answer)
         except (ValueError, AttributeError):
             usage = {}
         done = time.perf_counter()
@@ -186,6 +204,7 @@ class Relay:
             prompt = tally.prompt_tokens or req.prompt_tokens
             ex.reason = STREAM_REASONS[outcome]
             ex.prompt_tokens, ex.output_tokens = prompt, n
+            ex.cached_tokens = tally.cached_tokens
             ex.ttft_s = ex.since_arrival(t_first)
             if n > 1 and outcome == "success":
                 ex.tpot_s = tpot = (t_last - t_first) / (n - 1)

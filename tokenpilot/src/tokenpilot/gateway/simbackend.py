@@ -74,7 +74,7 @@ class SimConfig:
 
 
 class _Stream:
-    __slots__ = ("id", "output", "ready", "sent", "event", "failed")
+    __slots__ = ("id", "output", "ready", "sent", "event", "failed", "cached")
 
     def __init__(self, req_id: int, output: int) -> None:
         self.id = req_id
@@ -83,6 +83,7 @@ class _Stream:
         self.sent = 0
         self.event = asyncio.Event()
         self.failed = False
+        self.cached = 0  # prompt tokens the engine found in its prefix cache
 
 
 class SimInstance:
@@ -155,6 +156,7 @@ class SimInstance:
                 n = engine.tokens_by(rid, now)
                 if n > st.ready:
                     if st.ready == 0:
+                        st.cached = max(0, engine.seqs[rid].cached_tokens)
                         self.ttft.labels(self.model_name).observe(first - engine.seqs[rid].arrival)
                     st.ready = n
                     st.event.set()
@@ -300,8 +302,7 @@ def create_sim_app(cfg: SimConfig | None = None) -> Starlette:
         return JSONResponse({
             "id": rid, "object": "chat.completion" if chat else "text_completion",
             "created": now_s(), "model": sim.model_name, "choices": [choice],
-            "usage": {"prompt_tokens": prompt, "completion_tokens": output,
-                      "total_tokens": prompt + output}})
+            "usage": _usage(prompt, output, st.cached)})
 
     async def models(request: HTTPRequest) -> Response:
         return JSONResponse({"object": "list", "data": [
@@ -342,6 +343,13 @@ async def _client_left(request: HTTPRequest, st: _Stream) -> bool:
         gone.cancel()
 
 
+def _usage(prompt: int, output: int, cached: int) -> dict:
+    """The ``usage`` object, with vLLM's ``prompt_tokens_details.cached_tokens``."""
+    return {"prompt_tokens": prompt, "completion_tokens": output,
+            "total_tokens": prompt + output,
+            "prompt_tokens_details": {"cached_tokens": cached}}
+
+
 async def _sse(sim: SimInstance, st: _Stream, rid: str, chat: bool, prompt: int,
                usage: bool) -> AsyncIterator[bytes]:
     created, model = now_s(), sim.model_name
@@ -370,8 +378,7 @@ async def _sse(sim: SimInstance, st: _Stream, rid: str, chat: bool, prompt: int,
                        else '"choices":[{"index":0,"text":"","finish_reason":"length"}]}')
                 parts.append(head + fin + "\n\n")
                 if usage:
-                    u = json.dumps({"prompt_tokens": prompt, "completion_tokens": st.output,
-                                    "total_tokens": prompt + st.output})
+                    u = json.dumps(_usage(prompt, st.output, st.cached))
                     parts.append(head + f'"choices":[],"usage":{u}}}\n\n')
                 parts.append("data: [DONE]\n\n")
             if parts:  # every token ready at this tick, in one write
