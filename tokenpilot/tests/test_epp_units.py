@@ -189,3 +189,7 @@ def test_cli_errors_are_one_line(tmp_path) -> None:
     (tmp_path / "g.yaml").write_text("backends: [http://10.0.0.9:8000]\n")
     r = cli("epp", "--endpoints", str(tmp_path / "e.yaml"), "--config", str(tmp_path / "g.yaml"))
     assert r.exit_code == 2 and "move the config's backends there" in r.output
+    # A shared store the picker would not use is refused, never ignored.
+    (tmp_path / "g.yaml").write_text("state: {store: redis, url: 'redis://127.0.0.1:1/0'}\n")
+    r = cli("epp", "--endpoints", str(tmp_path / "e.yaml"), "--config", str(tmp_path / "g.yaml"))
+    assert r.exit_code == 2 and "keeps its budgets and load in memory" in r.output

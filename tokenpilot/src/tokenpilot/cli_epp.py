@@ -41,6 +41,13 @@ def epp(
         if cfg.backends:
             raise ConfigError(f"{config}: the picker's pool comes from --endpoints; move the "
                               "config's backends there (as address: ip:port)")
+        if cfg.state.store != "memory":
+            # Not wired yet: the picker admits against its own process's buckets, so a shared
+            # store would be ignored without a word. Say so rather than pretend to share.
+            raise ConfigError(f"{config}: state.store {cfg.state.store!r}: the endpoint picker "
+                              "keeps its budgets and load in memory (run one picker replica, "
+                              "or put the budgets on the gateway replicas); remove state: or "
+                              "set store: memory")
         if router:
             cfg.router = router
         watcher = Watcher(endpoints)
