@@ -163,7 +163,12 @@ def clean_twins() -> bool:
             continue
         spans = [(Path(f.location.file).name, _first_line(f), f.location.line) for f in races
                  if (Path(f.location.file).name, f.location.line, f.rule) in want]
-        probe = build([case], cfg, SoakTable(scenario="main", interrupts=[]))
+        try:
+            probe = build([case], cfg, SoakTable(scenario="main", interrupts=[]))
+        except BrickguardError as exc:
+            skipped += 1
+            print(f"  {case.relative_to(root)}: not run ({str(exc)[:100]})")
+            continue
         files = {p.name for p in ([case] if case.is_file() else case.rglob("*.c"))}
         functions = sorted({probe.function_at(a) for a, file, _ in probe.lines
                             if Path(file).name in files} - set(handlers))
@@ -174,7 +179,7 @@ def clean_twins() -> bool:
                               interrupts=[_spec(probe, h) for h in handlers])
             try:
                 image = build([case], cfg, table)
-                result = Explorer(image, table).explore()
+                result = Explorer(image, table, cfg).explore()
             except BrickguardError as exc:
                 skipped += 1
                 print(f"  {case.relative_to(root)} {fn}(): not run ({str(exc)[:100]})")

@@ -73,6 +73,25 @@ def test_basepri_masks_only_less_urgent_priorities(setup, fails):
     assert bool(result.handlers[0].failures) is fails
 
 
+@pytest.mark.parametrize(("scenario_priority", "handler", "setup", "fails"), [
+    (None, {}, [], False),  # both at reset priority 0: equal ones never nest
+    (0x50, {"priority": 0x10}, [], True),  # a more urgent handler preempts
+    (0x10, {"priority": 0x50}, [], False),  # a less urgent one waits
+    (0x40, {"irq": 28}, ["nvic_urgent"], True),  # the code's NVIC priority 0x20 < 0x40
+    (0x20, {"irq": 28}, ["nvic_urgent"], False),  # 0x20 against 0x20: equal
+    (0x40, {"irq": 28}, ["coarse_groups"], False),  # one group once PRIGROUP = 6
+])
+def test_a_handler_preempts_a_handler_scenario_only_when_more_urgent(
+        scenario_priority, handler, setup, fails):
+    soak = {"priority": scenario_priority} if scenario_priority is not None else {}
+    _, result = _soak("USART1_IRQHandler", setup=setup,
+                      interrupts=[{"handler": "TIM2_IRQHandler", **handler}], **soak)
+    (r,) = result.handlers
+    assert bool(r.failures) is fails
+    if not fails and not setup:
+        assert "never preempts USART1_IRQHandler" in r.note
+
+
 def test_an_irq_never_enabled_in_the_nvic_is_never_injected():
     _, result = _soak("bump", interrupts=[{"handler": "TIM2_IRQHandler", "irq": 28}])
     (r,) = result.handlers

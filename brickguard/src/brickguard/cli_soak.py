@@ -108,7 +108,7 @@ def run_soak(paths: list[Path], config_path: Path | None, fmt: str, output: Path
     if not quiet:
         stubs = f"; stubbed (return 0): {', '.join(image.stubbed)}" if image.stubbed else ""
         log(f"soak: built for {image.cpu}{stubs}")
-    explorer = Explorer(image, soak_table)
+    explorer = Explorer(image, soak_table, config)
     result = explorer.explore(progress=_progress(quiet), only=only, at=at)
     extra = ([f"--scenario {given.scenario}"] if given.scenario else []) + [
         f"--handler {h}" for h in given.handlers]

@@ -105,3 +105,15 @@ void choose(void) /* conditional execution (an IT block on v7-M): interrupts lan
         picked = (i & 1u) ? picked + seen + 3u : picked ^ (seen + 5u);
     }
 }
+
+void USART1_IRQHandler(void) /* a handler as the scenario: only a more urgent one nests in it */
+{
+    count = count + 1u;
+    calls++;
+}
+
+void coarse_groups(void) /* AIRCR.PRIGROUP = 6: bits 6:0 are subpriority, 0x20 and 0x40 tie */
+{
+    *(volatile uint32_t *)0xE000ED0CUL = 0x05FA0600UL;
+    nvic_urgent();
+}

@@ -119,14 +119,14 @@ def confirm(findings: Sequence[Finding], paths: list[Path], config, *, quiet: bo
         try:
             image = build(paths, config, table)
             try:
-                explorer = _explorer(image, table, group)
+                explorer = _explorer(image, table, group, config)
                 result = explorer.explore()
             except BrickguardError as exc:
                 if config.soak is not None or "does not return within" not in str(exc):
                     raise
                 # A task loop that never returns: run it for its budget, as main is run.
                 table = replace(table, bounded=True)
-                explorer = _explorer(image, table, group)
+                explorer = _explorer(image, table, group, config)
                 result = explorer.explore()
         except BrickguardError as exc:
             for f in group:
@@ -173,11 +173,11 @@ def lines_around(r, run, image) -> set[tuple[str, int]]:
     return out
 
 
-def _explorer(image, table: SoakTable, group: list[Finding]):
+def _explorer(image, table: SoakTable, group: list[Finding], config):
     """An explorer that injects only before the instructions of the findings' lines."""
     from brickguard.soak.explore import Explorer
 
-    explorer = Explorer(image, table)
+    explorer = Explorer(image, table, config)
     explorer.focus = {addr for addr in image.disasm
                       if (where := image.line_at(addr)) is not None
                       and any(_same(where[0], g.location.file)

@@ -21,17 +21,24 @@
 
 from __future__ import annotations
 
+import fnmatch
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from brickguard.errors import BrickguardError
+from brickguard.facts import irq_key
 from brickguard.soak.build import RAM_BASE, Image
-from brickguard.soak.machine import Machine, Snapshot, Stop
+from brickguard.soak.machine import SYSTEM_EXCEPTIONS, THREAD, Machine, Snapshot, Stop
 from brickguard.soak.settings import InterruptSpec, SoakTable
+
+if TYPE_CHECKING:
+    from brickguard.config import Config
 
 Read = tuple[int, int, int]  # (address, size, value)
 FOCUS_PASSES = 8  # with a focus: boundaries at one instruction explored in its first passes
+MAX_READ_HOOKS = 32  # read hooks per exploration (more spans: one hook over all of them)
 SNAPSHOTS_PER_PASS = 2000  # snapshots held at once (each one copy of the image's RAM)
 
 
@@ -114,14 +121,13 @@ Progress = Callable[[str, int, int, float], None]
 
 
 class Explorer:
-    def __init__(self, image: Image, soak: SoakTable) -> None:
-        from unicorn import UC_HOOK_MEM_READ
-
+    def __init__(self, image: Image, soak: SoakTable, config: Config | None = None) -> None:
         if not soak.interrupts:
             raise BrickguardError(
                 "[soak] lists no interrupts: add [[soak.interrupts]] handler = ...")
         self.image, self.soak = image, soak
         self.m = Machine(image, soak)
+        self.priorities = Priorities(image, soak, config)
         self.main = soak.scenario == "main" or soak.bounded  # runs for its budget
         self.drive = image.address("__bg_drive")
         self.handlers = [image.address(spec.handler) for spec in soak.interrupts]
@@ -140,16 +146,14 @@ class Explorer:
         self.shared_lo = RAM_BASE
         self.shared_hi = max(image.stack_bottom, RAM_BASE + 1)  # globals: RAM below the stack
         self.shared: frozenset[int] = frozenset()
-        # Every run records the scenario's reads of shared memory while `recording` is set.
-        self.m.uc.hook_add(UC_HOOK_MEM_READ, self._on_read, None, self.shared_lo,
-                           self.shared_hi - 1)
-        self.m.uc.ctl_flush_tb()
+        self._read_hooks: list[int] = []
 
     # -- 1. the starting state ---------------------------------------------------------------
     def _start(self) -> Snapshot:
         m, soak = self.m, self.soak
         scenario = self.image.address(soak.scenario) | 1
         m.uc.mem_write(self.image.address("__bg_scenario"), scenario.to_bytes(4, "little"))
+        self.priorities.seed(m)
         vectors = self.image.address("__bg_vectors")
         for spec, addr in zip(soak.interrupts, self.handlers, strict=True):
             if spec.irq is not None:  # the vector table in flash, as the linker would fill it
@@ -221,19 +225,18 @@ class Explorer:
         call_addr = self.image.address("__bg_call")
         specs = list(soak.interrupts)
         primask_reg, basepri_reg = a.UC_ARM_REG_PRIMASK, a.UC_ARM_REG_BASEPRI
+        prio = self.priorities
 
         def code(uc, addr, size, _):
             pcs.append(addr)
             primask = uc.reg_read(primask_reg)
             basepri = uc.reg_read(basepri_reg)
+            running = prio.running(m)
             bits = 0
-            if not primask & 1:
-                for i, spec in enumerate(specs):
-                    prio = m.irq_priority(spec.irq) if spec.irq is not None else spec.priority
-                    if basepri and prio >= basepri:
-                        continue
-                    if spec.irq is not None and not m.irq_enabled(spec.irq):
-                        continue
+            for i, spec in enumerate(specs):
+                if spec.irq is not None and not m.irq_enabled(spec.irq):
+                    continue
+                if m.preempts(prio.of(m, i), running, primask, basepri):
                     bits |= 1 << i
             enabled.append(bits)
 
@@ -300,17 +303,38 @@ class Explorer:
         return SoakResult(self.image, self.soak, base, results, runs,
                           time.monotonic() - started)
 
+    def _watch(self, shared: frozenset[int]) -> None:
+        """Every run records the scenario's reads of ``shared`` while ``recording`` is set:
+        read hooks on those bytes' spans only (a hook on all RAM called Python on every global
+        read)."""
+        from unicorn import UC_HOOK_MEM_READ
+
+        self.shared = shared
+        self.m.unhook(self._read_hooks)
+        spans: list[list[int]] = []
+        for b in sorted(shared):
+            if spans and b <= spans[-1][1] + 1:
+                spans[-1][1] = b
+            else:
+                spans.append([b, b])
+        if len(spans) > MAX_READ_HOOKS:
+            spans = [[spans[0][0], spans[-1][1]]]
+        self._read_hooks = [self.m.uc.hook_add(UC_HOOK_MEM_READ, self._on_read, None,
+                                               lo, hi) for lo, hi in spans]
+        self.m.uc.ctl_flush_tb()
+
     def _on_read(self, uc, access, addr, size, value, _):
         if self.recording and addr in self.shared:
             self.reads.append((addr, size, int.from_bytes(uc.mem_read(addr, size), "little")))
-            self.read_pcs.append(uc.reg_read(self.m.arm.UC_ARM_REG_PC))
+            if self.want_pcs:  # the witness's rerun: which instruction read it
+                self.read_pcs.append(self.m.pc)
 
     def _explore_one(self, i: int, r: HandlerResult, base: Baseline, started: float,
                      progress: Progress | None, at: int | None) -> int:
         soak = self.soak
         touched = set(r.footprint_reads) | set(r.footprint_writes)
         written = set(r.footprint_writes)
-        self.shared = self._compared(touched, base)
+        self._watch(self._compared(touched, base))
         self.footprints[i] = set(self.shared)
         r.conflicts = [acc for acc in base.accesses
                        if any(b in (touched if acc.write else written)
@@ -350,6 +374,8 @@ class Explorer:
         bit = 1 << i
         fire = {k for k in wanted if base.enabled[k] & bit}
         r.masked = len(wanted - fire)
+        if wanted and not fire and not r.note:
+            r.note = self.priorities.describe(self.m, i, r.spec.handler, soak.scenario)
         points = sorted(fire | refs)
         r.planned = len(points)
         outcomes: dict[int, Outcome] = {}
@@ -450,7 +476,7 @@ class Explorer:
     def rerun(self, handler: str, k: int) -> Outcome:
         """One injected run again, with the pc of every shared read (for its witness)."""
         handler_index = [s.handler for s in self.soak.interrupts].index(handler)
-        self.shared = frozenset(self.footprints[handler_index])
+        self._watch(frozenset(self.footprints[handler_index]))
         self.prefix = _ReadPrefix(self.base.accesses, self.shared)
         (_, snap), = self._snapshots([k])
         self.m.restore(snap)
@@ -551,6 +577,69 @@ class Explorer:
         if out.key in (before.key, after.key):
             return None
         return Failure(handler, k, pc, "not serializable", out, before, after)
+
+
+class Priorities:
+    """Where each injected handler's priority, and the scenario's, come from: the emulated NVIC
+    and SCB priority registers (IPR, SHPR) for an exception whose number is known (``irq``, a
+    CMSIS system handler name, or ``X_IRQHandler`` with ``X_IRQn`` in the sources' enums), as
+    the code writes them; seeded before setup from ``priority`` in [soak], else from
+    ``[interrupts] priorities`` (preemption numbers, in the top 4 bits as NVIC_SetPriority
+    puts them), else 0 as at reset. A scenario whose name matches ``[interrupts] patterns`` is
+    itself a handler and runs at its priority: only more urgent handlers preempt it."""
+
+    def __init__(self, image: Image, soak: SoakTable, config: Config | None) -> None:
+        from brickguard.config import DEFAULT_INTERRUPT_PATTERNS
+
+        patterns = config.interrupt_patterns if config else DEFAULT_INTERRUPT_PATTERNS
+        given = {name: (p << 4) & 0xFF
+                 for name, p in (config.interrupt_priorities if config else {}).items()}
+        self.image = image
+        self.exc = [16 + spec.irq if spec.irq is not None else self._exception(spec.handler)
+                    for spec in soak.interrupts]
+        self.start = [spec.priority if spec.priority is not None else given.get(spec.handler)
+                      for spec in soak.interrupts]
+        name = soak.scenario
+        self.is_handler = soak.priority is not None or (
+            name != "main" and (name in SYSTEM_EXCEPTIONS
+                                or any(fnmatch.fnmatchcase(name, p) for p in patterns)))
+        self.scenario_exc = self._exception(name) if self.is_handler else None
+        self.scenario_start = soak.priority if soak.priority is not None else given.get(name)
+
+    def _exception(self, name: str) -> int | None:
+        if name in SYSTEM_EXCEPTIONS:
+            return SYSTEM_EXCEPTIONS[name]
+        irq = self.image.enumerators.get(f"{irq_key(name)}_IRQn")
+        return 16 + irq if irq is not None and -16 < irq < 240 else None
+
+    def seed(self, m: Machine) -> None:
+        for exc, start in [*zip(self.exc, self.start, strict=True),
+                           (self.scenario_exc, self.scenario_start)]:
+            if exc is not None and start is not None:
+                m.set_exception_priority(exc, start)
+
+    def of(self, m: Machine, i: int) -> int:
+        exc = self.exc[i]
+        return m.exception_priority(exc) if exc is not None else (self.start[i] or 0)
+
+    def running(self, m: Machine) -> int:
+        """The scenario's own execution priority (THREAD in thread mode)."""
+        if not self.is_handler:
+            return THREAD
+        if self.scenario_exc is not None:
+            return m.exception_priority(self.scenario_exc)
+        return self.scenario_start or 0
+
+    def describe(self, m: Machine, i: int, handler: str, scenario: str) -> str:
+        """Why handler ``i`` cannot preempt the scenario at all, or ''."""
+        if not self.is_handler:
+            return ""
+        mine, theirs = self.of(m, i), self.running(m)
+        if m.group(mine) < m.group(theirs):
+            return ""
+        return (f"{handler} (priority 0x{mine & 0xFF:02x}) never preempts {scenario}, a handler "
+                f"at priority 0x{theirs & 0xFF:02x}: on the NVIC only a more urgent (lower) "
+                "group priority nests")
 
 
 def _call_of(calls: list[int], index: int) -> int:

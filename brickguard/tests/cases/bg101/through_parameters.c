@@ -25,7 +25,7 @@ static void ring_take(ring_t *r)     /* only ever called with &rx, from the main
 
 static void ring_reset(ring_t *r)    /* called with &rx and with &log_ring: not followed */
 {
-    r->count--;
+    r->count--;                      /* rx's call is masked (below): no race on either ring */
 }
 
 void USART3_IRQHandler(void)
@@ -37,7 +37,9 @@ int main(void)
 {
     __enable_irq();
     ring_take(&rx);
+    __disable_irq();                 /* USART3_IRQHandler also updates rx.count */
     ring_reset(&rx);
+    __enable_irq();
     ring_reset(&log_ring);
     return 0;
 }
