@@ -92,6 +92,35 @@ def test_a_handler_preempts_a_handler_scenario_only_when_more_urgent(
         assert "never preempts USART1_IRQHandler" in r.note
 
 
+@pytest.mark.parametrize(("cpu", "split"), [("cortex-m4", True), ("cortex-m0", False)])
+def test_an_ldm_is_split_between_its_loads_on_v7m_only(cpu, split):
+    image, result = _soak("copy_pair", cpu=cpu, interrupts=[{"handler": "PAIR_IRQHandler"}])
+    (r,) = result.handlers
+    ldm = [a for a, text in image.disasm.items() if text.startswith("ldm")
+           and image.function_at(a) == "copy_pair"]
+    torn = [f for f in r.failures if f.part]
+    if split:  # v7-M continues an interrupted LDM (EPSR.ICI): the copy can tear
+        assert ldm and r.splits > 0 and torn
+        assert all(f.pc in ldm and f.at == f"{f.boundary}.{f.part}" for f in torn)
+        assert {f.kind for f in torn} == {"not serializable"}
+    else:  # v6-M abandons and restarts it: no run lands inside
+        assert r.splits == 0 and not torn
+
+
+def test_a_handler_gated_by_a_start_call_fires_only_after_it():
+    image, gated = _soak("bump_then_start", interrupts=[{"handler": "TIM2_IRQHandler",
+                                                          "after": ["start_it"]}])
+    start = image.symbols["start_it"].addr
+    (r,) = gated.handlers
+    assert r.masked > 0
+    assert all(image.line_at(f.pc) != image.line_at(start) for f in r.failures)
+    first_line = next(n for n, text in enumerate((SOAK / "counter.c").read_text().splitlines(), 1)
+                      if "before the start: the gated handler" in text)
+    assert all(image.line_at(f.pc)[1] != first_line for f in r.failures)
+    _, free = _soak("bump_then_start")
+    assert any(image.line_at(f.pc)[1] == first_line for f in free.handlers[0].failures)
+
+
 def test_an_irq_never_enabled_in_the_nvic_is_never_injected():
     _, result = _soak("bump", interrupts=[{"handler": "TIM2_IRQHandler", "irq": 28}])
     (r,) = result.handlers

@@ -97,19 +97,22 @@ def run_soak(paths: list[Path], config_path: Path | None, fmt: str, output: Path
 
     config, soak_table = load_soak(paths, config_path, given)
     only = at = None
+    part = 0
     if replay is not None:
         name, _, boundary = replay.partition("@")
         handlers = [i.handler for i in soak_table.interrupts]
-        if name not in handlers or not boundary.isdigit():
-            raise BrickguardError(f"--replay {replay!r}: use HANDLER@BOUNDARY with one of: "
+        k, _, j = boundary.partition(".")
+        if name not in handlers or not k.isdigit() or not (j.isdigit() or not j):
+            raise BrickguardError(f"--replay {replay!r}: use HANDLER@BOUNDARY (or "
+                                  f"HANDLER@BOUNDARY.TRANSFERS) with one of: "
                                   f"{', '.join(handlers)}")
-        only, at = handlers.index(name), int(boundary)
+        only, at, part = handlers.index(name), int(k), int(j or 0)
     image = build(paths, config, soak_table)
     if not quiet:
         stubs = f"; stubbed (return 0): {', '.join(image.stubbed)}" if image.stubbed else ""
         log(f"soak: built for {image.cpu}{stubs}")
     explorer = Explorer(image, soak_table, config)
-    result = explorer.explore(progress=_progress(quiet), only=only, at=at)
+    result = explorer.explore(progress=_progress(quiet), only=only, at=at, part=part)
     extra = ([f"--scenario {given.scenario}"] if given.scenario else []) + [
         f"--handler {h}" for h in given.handlers]
     base = " ".join([replay_command(paths, config_path), *extra])
@@ -133,6 +136,8 @@ def handler_lines(result) -> list[str]:
     for r in result.handlers:
         state = "" if r.complete else " (NOT complete)"
         inside = f", {r.it_skipped} inside IT blocks not explored" if r.it_skipped else ""
+        if r.splits:
+            inside += f", {r.splits} inside LDM/STM (between transfers)"
         lines.append(f"{r.spec.handler}: {r.explored} of {r.planned} interleavings explored"
                      f"{state}, {r.masked} boundaries masked{inside}, {len(r.failures)} failing")
         if r.note:
@@ -146,6 +151,7 @@ def result_dict(result, witnessed) -> dict[str, Any]:
         by_handler.setdefault(w.failure.handler, []).append({
             "kind": w.failure.kind,
             "boundary": w.failure.boundary,
+            "transfers_before": w.failure.part,  # inside an LDM/STM: transfers before it
             "pc": w.failure.pc,
             "file": finding.location.file,
             "line": finding.location.line,

@@ -155,9 +155,28 @@ def _spec(image, handler: str) -> InterruptSpec:
     (``HAL_NVIC_DisableIRQ``) then masks it in the emulated NVIC."""
     stem = handler.removesuffix("_IRQHandler")
     irq = image.enumerators.get(f"{stem}_IRQn") if stem != handler else None
+    after = hal_starts(image, handler)
     if irq is None or not 0 <= irq < 240:
-        return InterruptSpec(handler)
-    return InterruptSpec(handler, irq=irq, enabled=True)
+        return InterruptSpec(handler, after=after)
+    return InterruptSpec(handler, irq=irq, enabled=True, after=after)
+
+
+def hal_starts(image, handler: str) -> list[str]:
+    """For a handler that hands over to a HAL driver (it calls ``HAL_I2C_EV_IRQHandler``): the
+    image's calls that start that family in interrupt or DMA mode (``HAL_I2C_Master_Transmit_IT``),
+    as the static timeline has it (``timeline.py``): the peripheral raises nothing before one.
+    None in the image: the source is started some other way, and the handler is not gated."""
+    from brickguard.timeline import family, start_families
+
+    sym = image.symbols.get(handler)
+    if sym is None:
+        return []
+    called = {m.group(1) for addr, text in image.disasm.items()
+              if sym.addr <= addr < sym.addr + max(sym.size, 2)
+              and (m := re.match(r"b(?:l|\.w)?\s+[0-9a-f]+ <(HAL_\w*IRQHandler)>", text))}
+    families = {family(name) for name in called} - {""}
+    return sorted(name for name, s in image.symbols.items()
+                  if s.func and families & start_families(name))
 
 
 def lines_around(r, run, image) -> set[tuple[str, int]]:
@@ -206,7 +225,7 @@ def _judge(f: Finding, r, witnesses, image, replay_base: str,
                 f"{r.spec.handler} taken at {Path(where[0]).name}:{where[1]} "
                 f"(instruction {run.boundary} of the run): {run.kind}")
             return Verdict("confirmed", head,
-                           f"{replay_base} --replay {r.spec.handler}@{run.boundary}",
+                           f"{replay_base} --replay {r.spec.handler}@{run.at}",
                            tuple(w.flow))
     def here(pc: int) -> bool:
         where = image.line_at(pc)

@@ -24,6 +24,7 @@ irq = 31                          # NVIC number: injected only while its enable 
 priority = 0x10                   # its priority byte (the code's NVIC_SetPriority overrides)
 prime = 3                         # runs before the scenario (after setup): the state it starts in
 enabled = false                   # true: its NVIC enable bit is set from the start
+after = ["HAL_I2C_Slave_Receive_IT"]  # injected only once one of these has been called
 
 [[soak.peripherals]]              # plain memory; default: 0x40000000-0x5fffffff
 base = 0x40005000
@@ -54,6 +55,9 @@ class InterruptSpec:
     priority: int | None = checked(lambda n: 0 <= n < 256, "0 to 255", default=None)
     prime: int = checked(lambda n: 0 <= n <= 10000, "0 to 10000", default=0)
     enabled: bool = False  # its NVIC enable bit is set when setup begins (else: as code sets it)
+    # Injected only once the run (setup included) has called one of these: a HAL peripheral
+    # raises no interrupt until a transfer is started in interrupt or DMA mode.
+    after: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
