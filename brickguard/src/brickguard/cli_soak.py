@@ -42,10 +42,16 @@ def soak(
     handler: list[str] = typer.Option(
         [], "--handler", help="A handler to inject (instead of [[soak.interrupts]]); repeatable."
     ),
+    prime: int = typer.Option(
+        0, "--prime", min=0, max=10000, help="With --handler: runs of each before the scenario."
+    ),
+    waits: int | None = typer.Option(
+        None, "--waits", min=0, max=100, help="Handlers taken where the run waits ([soak] waits)."
+    ),
 ) -> None:
     """Run the scenario on an emulated Cortex-M, the interrupt on every boundary that matters."""
     check_arguments(paths, fmt)
-    overrides = SoakOverrides(scenario, handler, max_runs, max_seconds)
+    overrides = SoakOverrides(scenario, handler, max_runs, max_seconds, prime, waits)
     run_command(lambda: run_soak(paths, config_path, fmt, output, replay, overrides, quiet))
 
 
@@ -57,6 +63,8 @@ class SoakOverrides:
     handlers: list[str] = field(default_factory=list)
     max_runs: int | None = None
     max_seconds: int | None = None
+    prime: int = 0
+    waits: int | None = None
 
 
 def load_soak(paths: list[Path], config_path: Path | None, given: SoakOverrides):
@@ -74,8 +82,10 @@ def load_soak(paths: list[Path], config_path: Path | None, given: SoakOverrides)
     values: dict[str, Any] = {k: v for k, v in (("max_runs", given.max_runs),
                                                 ("max_seconds", given.max_seconds),
                                                 ("scenario", given.scenario)) if v}
+    if given.waits is not None:
+        values["waits"] = given.waits
     if given.handlers:
-        values["interrupts"] = [InterruptSpec(h) for h in given.handlers]
+        values["interrupts"] = [InterruptSpec(h, prime=given.prime) for h in given.handlers]
     return config, replace(table, **values)
 
 
@@ -114,7 +124,9 @@ def run_soak(paths: list[Path], config_path: Path | None, fmt: str, output: Path
     explorer = Explorer(image, soak_table, config)
     result = explorer.explore(progress=_progress(quiet), only=only, at=at, part=part)
     extra = ([f"--scenario {given.scenario}"] if given.scenario else []) + [
-        f"--handler {h}" for h in given.handlers]
+        f"--handler {h}" for h in given.handlers] + (
+        [f"--prime {given.prime}"] if given.prime and given.handlers else []) + (
+        [f"--waits {given.waits}"] if given.waits is not None else [])
     base = " ".join([replay_command(paths, config_path), *extra])
     witnessed = findings(result, base, explorer.rerun)
     deliver(_render(result, witnessed, fmt, Path(config.root)), output, fmt)

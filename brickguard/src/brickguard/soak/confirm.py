@@ -27,6 +27,7 @@ from brickguard.soak.settings import InterruptSpec, SoakTable
 RACE_RULES = ("BG101", "BG102", "BG103")
 AUTO_BUDGET = 20000  # instructions per run when the finding's function is the scenario
 AUTO_SECONDS = 20
+AUTO_WAITS = 8  # handlers taken where the run waits, to reach the finding's lines
 CONTEXT = re.compile(r" in (\w+) \(interrupt\)")
 OBJECT = re.compile(r"`([A-Za-z_]\w*)")
 
@@ -68,7 +69,6 @@ def confirm(findings: Sequence[Finding], paths: list[Path], config, *, quiet: bo
             config_path: Path | None = None) -> list[tuple[Finding, Verdict]]:
     """A verdict for each race finding (others are passed through with no verdict)."""
     from brickguard.soak.build import build
-    from brickguard.soak.witness import build_witnesses, replay_command
 
     races = [f for f in findings if f.rule in RACE_RULES]
     verdicts: dict[int, Verdict] = {}
@@ -114,39 +114,73 @@ def confirm(findings: Sequence[Finding], paths: list[Path], config, *, quiet: bo
             table = config.soak
         else:  # bounded: a main that never returns runs AUTO_BUDGET instructions
             table = replace(base, scenario=scenario, budget=AUTO_BUDGET,
-                            max_seconds=AUTO_SECONDS,
+                            max_seconds=AUTO_SECONDS, waits=AUTO_WAITS,
                             interrupts=[_spec(image0, h) for h in sorted(handlers)])
-        try:
-            image = build(paths, config, table)
-            try:
-                explorer = _explorer(image, table, group, config)
-                result = explorer.explore()
-            except BrickguardError as exc:
-                if config.soak is not None or "does not return within" not in str(exc):
-                    raise
-                # A task loop that never returns: run it for its budget, as main is run.
-                table = replace(table, bounded=True)
-                explorer = _explorer(image, table, group, config)
-                result = explorer.explore()
-        except BrickguardError as exc:
-            for f in group:
-                verdicts[id(f)] = Verdict("not explored", f"{scenario}: {exc}")
-            continue
-        extra = [] if config.soak is not None else [
-            "--scenario", scenario, *(a for h in sorted(handlers) for a in ("--handler", h))]
-        replay_base = " ".join([replay_command(paths, config_path), *extra])
-        for r in result.handlers:
-            witnesses = build_witnesses(result, r, replay_base, explorer.rerun)
-            for f in group:
-                if config.soak is None and _handler(f) != r.spec.handler:
-                    continue
-                v = _judge(f, r, witnesses, image, replay_base, result.baseline.pcs)
-                if v is not None and (id(f) not in verdicts
-                                      or verdicts[id(f)].status != "confirmed"):
-                    verdicts[id(f)] = v
+        # Automatic: from the reset state, then (for what that leaves unconfirmed) from the
+        # state one run of the handler leaves (a lost update of 0 halved is 0 either way).
+        for prime in (0, 1) if config.soak is None else (0,):
+            if prime:
+                if all(verdicts.get(id(f), Verdict("")).status == "confirmed" for f in group):
+                    break
+                table = replace(table, interrupts=[replace(i, prime=prime)
+                                                   for i in table.interrupts])
+            _soak_group(paths, config, config_path, table, scenario, handlers, group, verdicts,
+                        prime)
         for f in group:
             verdicts.setdefault(id(f), Verdict("not explored", "its handler was not injected"))
     return [(f, verdicts[id(f)]) for f in races]
+
+
+def _soak_group(paths, config, config_path, table: SoakTable, scenario: str, handlers,
+                group: list[Finding], verdicts: dict[int, Verdict], prime: int) -> None:
+    """One exploration for the findings of one scenario; a verdict for each (a confirmation
+    is never overwritten; a later refutation, from another starting state, says both)."""
+    from brickguard.soak.build import build
+    from brickguard.soak.witness import build_witnesses, replay_command
+
+    try:
+        image = build(paths, config, table)
+        try:
+            explorer = _explorer(image, table, group, config)
+            result = explorer.explore()
+        except BrickguardError as exc:
+            if config.soak is not None or "does not return within" not in str(exc):
+                raise
+            # A task loop that never returns: run it for its budget, as main is run.
+            table = replace(table, bounded=True)
+            explorer = _explorer(image, table, group, config)
+            result = explorer.explore()
+    except BrickguardError as exc:
+        for f in group:
+            if id(f) not in verdicts or verdicts[id(f)].status == "not explored":
+                verdicts[id(f)] = Verdict("not explored", f"{scenario}: {exc}")
+        return
+    extra = [] if config.soak is not None else [
+        "--scenario", scenario, *(a for h in sorted(handlers) for a in ("--handler", h)),
+        *(["--prime", str(prime)] if prime else []),
+        *(["--waits", str(table.waits)] if result.waited else [])]
+    replay_base = " ".join([replay_command(paths, config_path), *extra])
+    waited = (f" (after {', '.join(result.waited)}, taken where the run without interrupts "
+              "waits)") if result.waited else ""
+    for r in result.handlers:
+        witnesses = build_witnesses(result, r, replay_base, explorer.rerun)
+        for f in group:
+            if config.soak is None and _handler(f) != r.spec.handler:
+                continue
+            v = _judge(f, r, witnesses, image, replay_base, result.baseline.pcs)
+            if v is None:
+                continue
+            v = replace(v, reason=v.reason + waited)
+            known = verdicts.get(id(f))
+            if known is not None and known.status == "confirmed":
+                continue
+            if prime and v.status == "refuted" and known is not None and (
+                    known.status == "refuted"):
+                v = replace(v, reason=f"{known.reason}; again after {prime} run(s) of "
+                            f"{r.spec.handler} first: {v.reason.split(', none', 1)[0]}")
+            elif prime and v.status != "confirmed" and known is not None:
+                continue  # keep what the reset state said
+            verdicts[id(f)] = v
 
 
 def _spec(image, handler: str) -> InterruptSpec:

@@ -131,6 +131,7 @@ class SoakResult:
     handlers: list[HandlerResult]
     runs: int
     seconds: float
+    waited: list[str] = field(default_factory=list)  # where a handler was taken to end a wait
 
 
 Progress = Callable[[str, int, int, float], None]
@@ -159,6 +160,9 @@ class Explorer:
                 self.m.uc.hook_add(UC_HOOK_CODE, self._arm, 1 << i, sym.addr, sym.addr)
         self.armed = self.armed0
         self.main = soak.scenario == "main" or soak.bounded  # runs for its budget
+        self.resumed = False  # S0 is inside the run (past a wait), not before the driver
+        self.waited: list[str] = []
+        self.end_state: Snapshot | None = None  # where a baseline that waits stopped
         self.drive = image.address("__bg_drive")
         self.handlers = [image.address(spec.handler) for spec in soak.interrupts]
         self.checks = [(name, image.address(name)) for name in soak.checks]
@@ -300,9 +304,11 @@ class Explorer:
                                self.shared_lo, self.shared_hi - 1)]
         m.uc.ctl_flush_tb()
         try:
-            stop, why = m.call(self.drive, soak.budget)
+            stop, why = m.resume(soak.budget) if self.resumed else m.call(self.drive,
+                                                                           soak.budget)
         finally:
             m.unhook(hooks)
+        self.end_state = m.snapshot() if stop == Stop.BUDGET else None
         what = "main" if self.main else f"the scenario {soak.scenario}()"
         if stop == Stop.FAULT:
             raise BrickguardError(f"{what} faults without any interrupt: {why}"
@@ -319,6 +325,8 @@ class Explorer:
         if broken:
             raise BrickguardError(f"the checks fail without any interrupt: {'; '.join(broken)}")
         total = len(pcs)
+        if self.resumed and (not calls or calls[0] != 0):
+            calls.insert(0, 0)  # the call that was running when the wait ended
         if not calls or calls[-1] != total:
             calls.append(total)  # main still running at the end of its budget
         pcs.append(m.pc)
@@ -333,6 +341,8 @@ class Explorer:
         inside its LDM/STM after ``part`` transfers when given)."""
         started = time.monotonic()
         base = self.baseline()
+        while len(self.waited) < self.soak.waits and self._advance(base):
+            base = self.baseline()
         self.base = base
         results: list[HandlerResult] = []
         runs = 0
@@ -346,7 +356,31 @@ class Explorer:
             results.append(r)
             runs += self._explore_one(i, r, base, started, progress, at, part)
         return SoakResult(self.image, self.soak, base, results, runs,
-                          time.monotonic() - started)
+                          time.monotonic() - started, list(self.waited))
+
+    def _advance(self, base: Baseline) -> bool:
+        """A run without interrupts that waits (spins to its budget) waits for an interrupt,
+        and with ``waits`` the handler is taken there, as it would come: the state after it
+        is the new start, the scenario going on from where it waited. Not past the lines in
+        focus (the run reaches them) nor when no handler can fire there."""
+        if self.end_state is None:
+            return False
+        if self.focus is not None and self.focus & set(base.pcs):
+            return False
+        bits = base.enabled[-1]
+        i = next((n for n in range(len(self.handlers)) if bits >> n & 1), None)
+        if i is None:
+            return False
+        m = self.m
+        m.restore(self.end_state)
+        where = self._where(m.pc).removeprefix(", ") or f"0x{m.pc:x}"
+        stop, _ = m.interrupt(self.handlers[i], self.soak.handler_budget)
+        if stop != Stop.RETURN:
+            return False
+        self.waited.append(f"{self.soak.interrupts[i].handler} at {where}")
+        self.s0 = m.snapshot()
+        self.resumed = True
+        return True
 
     def _watch(self, shared: frozenset[int]) -> None:
         """Every run records the scenario's reads of ``shared`` while ``recording`` is set:

@@ -7,6 +7,7 @@ repeat = 1                        # for `budget` instructions (it need not retur
 budget = 200000                   # instructions: main's run length, else a run's lock-up limit
 bounded = false                   # true: run the scenario for `budget` instructions, as main
 priority = 0x20                   # a scenario that is a handler runs at this priority byte
+waits = 0                         # handlers taken where the run waits, to get past it
 handler_budget = 20000            # instructions a handler may take before it counts as hung
 setup = ["i2c_slave_init"]        # functions called once, in order, before the scenario
 checks = ["frame_intact"]         # C functions that return non-zero on a broken invariant
@@ -82,6 +83,9 @@ class SoakTable:
     # The priority byte the scenario runs at when it is itself an interrupt handler (its name
     # matches [interrupts] patterns); default: as for an interrupt's `priority`.
     priority: int | None = checked(lambda n: 0 <= n < 256, "0 to 255", default=None)
+    # Times a handler is taken where the run without interrupts waits (spins to its budget:
+    # `while (!flag) {}`), so that the exploration starts past the wait; 0: never.
+    waits: int = checked(lambda n: 0 <= n <= 100, "0 to 100", default=0)
     handler_budget: int = checked(lambda n: n > 0, "more than 0", default=20000)
     setup: list[str] = field(default_factory=list)
     checks: list[str] = field(default_factory=list)
