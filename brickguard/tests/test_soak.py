@@ -121,6 +121,20 @@ def test_a_handler_gated_by_a_start_call_fires_only_after_it():
     assert any(image.line_at(f.pc)[1] == first_line for f in free.handlers[0].failures)
 
 
+@pytest.mark.parametrize("waits", [0, 1])
+def test_waits_take_the_handler_where_the_run_spins_and_explore_past_it(waits):
+    image, result = _soak("wait_then_bump", bounded=True, budget=3000, waits=waits,
+                          interrupts=[{"handler": "FLAG_IRQHandler"}])
+    line = next(n for n, text in enumerate((SOAK / "counter.c").read_text().splitlines(), 1)
+                if "/* after the wait */" in text)
+    landed = {image.line_at(f.pc)[1] for r in result.handlers for f in r.failures}
+    assert len(result.waited) == waits
+    assert (line in landed) is bool(waits)
+    if waits:
+        assert result.waited[0].startswith("FLAG_IRQHandler at ") and "counter.c:" in (
+            result.waited[0])
+
+
 def test_an_irq_never_enabled_in_the_nvic_is_never_injected():
     _, result = _soak("bump", interrupts=[{"handler": "TIM2_IRQHandler", "irq": 28}])
     (r,) = result.handlers

@@ -144,3 +144,19 @@ void bump_then_start(void)
     start_it();
     calls = calls + 1u;
 }
+
+volatile uint32_t flag;
+
+void FLAG_IRQHandler(void)
+{
+    flag = 1u;
+    count = count + 1u;
+}
+
+void wait_then_bump(void) /* waits for the interrupt, then a lost update */
+{
+    while (!flag) {
+    }
+    flag = 0u;
+    count = count + 1u; /* after the wait */
+}

@@ -8,7 +8,10 @@ one, the table's own scenario and interrupts are run. A finding is then
 - confirmed: a failing run lands between its accesses (from the first access's line to its own)
   and breaks the object it names (or faults, hangs or breaks a check): it rises to error, with
   the witness as its code flow and the replay command;
-- refuted: the exploration was complete and no run landing there broke anything;
+- refuted: the exploration was complete and no run landing there broke anything, from the
+  reset state and (without a ``[soak]`` table) again from the state one run of the handler
+  leaves; a run that waits for the interrupt (spins to its budget) before the finding's lines
+  has the handler taken there first (``[soak] waits``), and the verdict says where;
 - not explored: and why (no cross compiler, the code does not build, the scenario is static or
   inlined away, it faults without interrupts, the bounds stopped the exploration).
 """

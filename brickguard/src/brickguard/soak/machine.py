@@ -96,6 +96,7 @@ class Machine:
         self._frame_regs = RegBatch(self.uc, [getattr(arm_const, f"UC_ARM_REG_{r}") for r in
                                               ("R0", "R1", "R2", "R3", "R12", "LR", "PC",
                                                "XPSR", "SP")])
+        self._pc = RegBatch(self.uc, [arm_const.UC_ARM_REG_PC])
         self._entry_regs = RegBatch(self.uc, [arm_const.UC_ARM_REG_SP, arm_const.UC_ARM_REG_XPSR,
                                               arm_const.UC_ARM_REG_LR])
         self.reg(self.arm.UC_ARM_REG_SP, self.sp0)
@@ -182,7 +183,7 @@ class Machine:
 
     @property
     def pc(self) -> int:
-        return self.uc.reg_read(self.arm.UC_ARM_REG_PC)
+        return self._pc.read()[0]
 
     def masks(self) -> tuple[int, int]:
         """(PRIMASK, BASEPRI) now."""
