@@ -73,6 +73,68 @@ def test_basepri_masks_only_less_urgent_priorities(setup, fails):
     assert bool(result.handlers[0].failures) is fails
 
 
+@pytest.mark.parametrize(("scenario_priority", "handler", "setup", "fails"), [
+    (None, {}, [], False),  # both at reset priority 0: equal ones never nest
+    (0x50, {"priority": 0x10}, [], True),  # a more urgent handler preempts
+    (0x10, {"priority": 0x50}, [], False),  # a less urgent one waits
+    (0x40, {"irq": 28}, ["nvic_urgent"], True),  # the code's NVIC priority 0x20 < 0x40
+    (0x20, {"irq": 28}, ["nvic_urgent"], False),  # 0x20 against 0x20: equal
+    (0x40, {"irq": 28}, ["coarse_groups"], False),  # one group once PRIGROUP = 6
+])
+def test_a_handler_preempts_a_handler_scenario_only_when_more_urgent(
+        scenario_priority, handler, setup, fails):
+    soak = {"priority": scenario_priority} if scenario_priority is not None else {}
+    _, result = _soak("USART1_IRQHandler", setup=setup,
+                      interrupts=[{"handler": "TIM2_IRQHandler", **handler}], **soak)
+    (r,) = result.handlers
+    assert bool(r.failures) is fails
+    if not fails and not setup:
+        assert "never preempts USART1_IRQHandler" in r.note
+
+
+@pytest.mark.parametrize(("cpu", "split"), [("cortex-m4", True), ("cortex-m0", False)])
+def test_an_ldm_is_split_between_its_loads_on_v7m_only(cpu, split):
+    image, result = _soak("copy_pair", cpu=cpu, interrupts=[{"handler": "PAIR_IRQHandler"}])
+    (r,) = result.handlers
+    ldm = [a for a, text in image.disasm.items() if text.startswith("ldm")
+           and image.function_at(a) == "copy_pair"]
+    torn = [f for f in r.failures if f.part]
+    if split:  # v7-M continues an interrupted LDM (EPSR.ICI): the copy can tear
+        assert ldm and r.splits > 0 and torn
+        assert all(f.pc in ldm and f.at == f"{f.boundary}.{f.part}" for f in torn)
+        assert {f.kind for f in torn} == {"not serializable"}
+    else:  # v6-M abandons and restarts it: no run lands inside
+        assert r.splits == 0 and not torn
+
+
+def test_a_handler_gated_by_a_start_call_fires_only_after_it():
+    image, gated = _soak("bump_then_start", interrupts=[{"handler": "TIM2_IRQHandler",
+                                                          "after": ["start_it"]}])
+    start = image.symbols["start_it"].addr
+    (r,) = gated.handlers
+    assert r.masked > 0
+    assert all(image.line_at(f.pc) != image.line_at(start) for f in r.failures)
+    first_line = next(n for n, text in enumerate((SOAK / "counter.c").read_text().splitlines(), 1)
+                      if "before the start: the gated handler" in text)
+    assert all(image.line_at(f.pc)[1] != first_line for f in r.failures)
+    _, free = _soak("bump_then_start")
+    assert any(image.line_at(f.pc)[1] == first_line for f in free.handlers[0].failures)
+
+
+@pytest.mark.parametrize("waits", [0, 1])
+def test_waits_take_the_handler_where_the_run_spins_and_explore_past_it(waits):
+    image, result = _soak("wait_then_bump", bounded=True, budget=3000, waits=waits,
+                          interrupts=[{"handler": "FLAG_IRQHandler"}])
+    line = next(n for n, text in enumerate((SOAK / "counter.c").read_text().splitlines(), 1)
+                if "/* after the wait */" in text)
+    landed = {image.line_at(f.pc)[1] for r in result.handlers for f in r.failures}
+    assert len(result.waited) == waits
+    assert (line in landed) is bool(waits)
+    if waits:
+        assert result.waited[0].startswith("FLAG_IRQHandler at ") and "counter.c:" in (
+            result.waited[0])
+
+
 def test_an_irq_never_enabled_in_the_nvic_is_never_injected():
     _, result = _soak("bump", interrupts=[{"handler": "TIM2_IRQHandler", "irq": 28}])
     (r,) = result.handlers

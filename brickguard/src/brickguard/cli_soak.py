@@ -42,10 +42,16 @@ def soak(
     handler: list[str] = typer.Option(
         [], "--handler", help="A handler to inject (instead of [[soak.interrupts]]); repeatable."
     ),
+    prime: int = typer.Option(
+        0, "--prime", min=0, max=10000, help="With --handler: runs of each before the scenario."
+    ),
+    waits: int | None = typer.Option(
+        None, "--waits", min=0, max=100, help="Handlers taken where the run waits ([soak] waits)."
+    ),
 ) -> None:
     """Run the scenario on an emulated Cortex-M, the interrupt on every boundary that matters."""
     check_arguments(paths, fmt)
-    overrides = SoakOverrides(scenario, handler, max_runs, max_seconds)
+    overrides = SoakOverrides(scenario, handler, max_runs, max_seconds, prime, waits)
     run_command(lambda: run_soak(paths, config_path, fmt, output, replay, overrides, quiet))
 
 
@@ -57,6 +63,8 @@ class SoakOverrides:
     handlers: list[str] = field(default_factory=list)
     max_runs: int | None = None
     max_seconds: int | None = None
+    prime: int = 0
+    waits: int | None = None
 
 
 def load_soak(paths: list[Path], config_path: Path | None, given: SoakOverrides):
@@ -74,8 +82,10 @@ def load_soak(paths: list[Path], config_path: Path | None, given: SoakOverrides)
     values: dict[str, Any] = {k: v for k, v in (("max_runs", given.max_runs),
                                                 ("max_seconds", given.max_seconds),
                                                 ("scenario", given.scenario)) if v}
+    if given.waits is not None:
+        values["waits"] = given.waits
     if given.handlers:
-        values["interrupts"] = [InterruptSpec(h) for h in given.handlers]
+        values["interrupts"] = [InterruptSpec(h, prime=given.prime) for h in given.handlers]
     return config, replace(table, **values)
 
 
@@ -97,21 +107,26 @@ def run_soak(paths: list[Path], config_path: Path | None, fmt: str, output: Path
 
     config, soak_table = load_soak(paths, config_path, given)
     only = at = None
+    part = 0
     if replay is not None:
         name, _, boundary = replay.partition("@")
         handlers = [i.handler for i in soak_table.interrupts]
-        if name not in handlers or not boundary.isdigit():
-            raise BrickguardError(f"--replay {replay!r}: use HANDLER@BOUNDARY with one of: "
+        k, _, j = boundary.partition(".")
+        if name not in handlers or not k.isdigit() or not (j.isdigit() or not j):
+            raise BrickguardError(f"--replay {replay!r}: use HANDLER@BOUNDARY (or "
+                                  f"HANDLER@BOUNDARY.TRANSFERS) with one of: "
                                   f"{', '.join(handlers)}")
-        only, at = handlers.index(name), int(boundary)
+        only, at, part = handlers.index(name), int(k), int(j or 0)
     image = build(paths, config, soak_table)
     if not quiet:
         stubs = f"; stubbed (return 0): {', '.join(image.stubbed)}" if image.stubbed else ""
         log(f"soak: built for {image.cpu}{stubs}")
-    explorer = Explorer(image, soak_table)
-    result = explorer.explore(progress=_progress(quiet), only=only, at=at)
+    explorer = Explorer(image, soak_table, config)
+    result = explorer.explore(progress=_progress(quiet), only=only, at=at, part=part)
     extra = ([f"--scenario {given.scenario}"] if given.scenario else []) + [
-        f"--handler {h}" for h in given.handlers]
+        f"--handler {h}" for h in given.handlers] + (
+        [f"--prime {given.prime}"] if given.prime and given.handlers else []) + (
+        [f"--waits {given.waits}"] if given.waits is not None else [])
     base = " ".join([replay_command(paths, config_path), *extra])
     witnessed = findings(result, base, explorer.rerun)
     deliver(_render(result, witnessed, fmt, Path(config.root)), output, fmt)
@@ -133,6 +148,8 @@ def handler_lines(result) -> list[str]:
     for r in result.handlers:
         state = "" if r.complete else " (NOT complete)"
         inside = f", {r.it_skipped} inside IT blocks not explored" if r.it_skipped else ""
+        if r.splits:
+            inside += f", {r.splits} inside LDM/STM (between transfers)"
         lines.append(f"{r.spec.handler}: {r.explored} of {r.planned} interleavings explored"
                      f"{state}, {r.masked} boundaries masked{inside}, {len(r.failures)} failing")
         if r.note:
@@ -146,6 +163,7 @@ def result_dict(result, witnessed) -> dict[str, Any]:
         by_handler.setdefault(w.failure.handler, []).append({
             "kind": w.failure.kind,
             "boundary": w.failure.boundary,
+            "transfers_before": w.failure.part,  # inside an LDM/STM: transfers before it
             "pc": w.failure.pc,
             "file": finding.location.file,
             "line": finding.location.line,

@@ -105,3 +105,58 @@ void choose(void) /* conditional execution (an IT block on v7-M): interrupts lan
         picked = (i & 1u) ? picked + seen + 3u : picked ^ (seen + 5u);
     }
 }
+
+void USART1_IRQHandler(void) /* a handler as the scenario: only a more urgent one nests in it */
+{
+    count = count + 1u;
+    calls++;
+}
+
+void coarse_groups(void) /* AIRCR.PRIGROUP = 6: bits 6:0 are subpriority, 0x20 and 0x40 tie */
+{
+    *(volatile uint32_t *)0xE000ED0CUL = 0x05FA0600UL;
+    nvic_urgent();
+}
+
+struct pair { uint32_t a, b, c; };
+volatile struct pair pair_g, pair_seen;
+
+void PAIR_IRQHandler(void) /* writes every field: a copy must see all old or all new */
+{
+    pair_g.a = pair_g.a + 1u;
+    pair_g.b = pair_g.b + 1u;
+    pair_g.c = pair_g.c + 1u;
+}
+
+void copy_pair(void) /* one ldm on v7-M: a core may take the interrupt between its loads */
+{
+    struct pair copy = pair_g;
+    pair_seen.a = copy.a;
+    pair_seen.b = copy.b;
+    pair_seen.c = copy.c;
+}
+
+void start_it(void) { __asm volatile("" ::: "memory"); } /* the transfer start that arms it */
+
+void bump_then_start(void)
+{
+    count = count + 1u; /* before the start: the gated handler cannot fire here */
+    start_it();
+    calls = calls + 1u;
+}
+
+volatile uint32_t flag;
+
+void FLAG_IRQHandler(void)
+{
+    flag = 1u;
+    count = count + 1u;
+}
+
+void wait_then_bump(void) /* waits for the interrupt, then a lost update */
+{
+    while (!flag) {
+    }
+    flag = 0u;
+    count = count + 1u; /* after the wait */
+}

@@ -6,19 +6,27 @@ where it can matter, one run per boundary, from snapshots (explore.py). A failin
 witness (witness.py); ``check --confirm`` runs this on the static race findings (confirm.py).
 
 What is modelled: the Cortex-M0/M0+/M3/M4/M7 instruction set (Thumb, soft float), flash and RAM
-as the image needs them, PRIMASK (cpsid/cpsie, MRS/MSR), BASEPRI against the handler's priority,
-the NVIC's enable/pending set/clear registers and priorities, the exception frame, peripheral
-ranges as plain memory with scripted reads, undefined functions as stubs that return 0 (the CMSIS
-and HAL NVIC calls, FreeRTOS's vPortEnter/ExitCritical and Zephyr's irq_lock/irq_unlock as
-stand-ins that do what they do to interrupts).
+as the image needs them, PRIMASK (cpsid/cpsie, MRS/MSR), BASEPRI, the NVIC's enable/pending
+set/clear registers, the exception frame, and the NVIC's preemption rule: a handler is taken
+only where its group priority is more urgent than the execution priority (thread mode; PRIMASK;
+BASEPRI; the priority of a scenario that is itself a handler: equal or less urgent ones never
+nest), with priorities from IPR/SHPR as the code writes them (with no setup given: as ``main``
+sets them), AIRCR's PRIGROUP, ``[soak]`` and ``[interrupts] priorities``. On v7-M (M3/M4/M7) an
+LDM/STM is also interrupted between its transfers and continued after the handler, as EPSR.ICI
+does (v6-M restarts it: the boundary before it). A HAL handler (it calls
+``HAL_X_IRQHandler``) is injected only once its family is started in IT/DMA mode (``after``).
+Peripheral ranges are plain memory with scripted reads; undefined functions are stubs that
+return 0 (the CMSIS and HAL NVIC calls, FreeRTOS's vPortEnter/ExitCritical, BASEPRI to
+configMAX_SYSCALL_INTERRUPT_PRIORITY on v7-M and PRIMASK on v6-M, and Zephyr's
+irq_lock/irq_unlock are stand-ins that do what they do to interrupts).
 
 What is not: an interrupt inside a Thumb-2 IT block (the emulator keeps the condition state in
-translated code, so those boundaries are skipped and counted), an interrupt inside one
-instruction (interrupts land between instructions; an M3/M4 may interrupt an LDM/STM and
-continue it, which can tear a copy soak sees as whole),
-peripheral behaviour (a register that clears on read, a timer that counts, DMA),
-caches and bus timing, the FPU (soft float is forced), handler mode (IPSR, the process stack,
-nesting, tail-chaining, late arrival), more than one injected interrupt per run, and exclusive
-monitors cleared by exception entry. A handler's footprint is learnt from one run from the
-scenario's starting state; accesses it makes only in other states are not planned around.
+translated code, so those boundaries are skipped and counted), an interrupt inside any other
+instruction (LDRD/STRD and the rest complete or restart: no torn LDRD), peripheral behaviour (a
+register that clears on read, a timer that counts, DMA), caches and bus timing, the FPU (soft
+float is forced), IPSR, the process stack, tail-chaining and late arrival, more than one
+injected interrupt per run (a handler nesting in the injected one), the implemented priority
+bits (all 8 are kept), and exclusive monitors cleared by exception entry. A handler's footprint
+is learnt from one run from the scenario's starting state; accesses it makes only in other
+states are not planned around.
 """

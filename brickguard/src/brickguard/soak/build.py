@@ -52,10 +52,18 @@ STAND_INS = {
     "HAL_NVIC_SetPriority": "void {name}(int n, unsigned p, unsigned s) {{ (void)s; if (n >= 0) "
                             "((volatile unsigned char *)0xE000E400u)[n] = "
                             "(unsigned char)(p << 4); }}",
-    "vPortEnterCritical": "void {name}(void) {{ __asm volatile(\"cpsid i\" ::: \"memory\"); "
-                          "bg_nesting++; }}",
-    "vPortExitCritical": "void {name}(void) {{ if (bg_nesting && --bg_nesting == 0u) "
-                         "__asm volatile(\"cpsie i\" ::: \"memory\"); }}",
+    # As the ports do: BASEPRI to configMAX_SYSCALL_INTERRUPT_PRIORITY on v7-M (ARM_CM3/CM4F:
+    # a more urgent interrupt still runs inside), PRIMASK on v6-M (ARM_CM0) or when unknown.
+    "vPortEnterCritical": "void {name}(void) {{\n#if defined(configMAX_SYSCALL_INTERRUPT_PRIORITY)"
+                          "\n    unsigned v = configMAX_SYSCALL_INTERRUPT_PRIORITY; __asm volatile("
+                          "\"msr basepri, %0\" : : \"r\"(v) : \"memory\");\n#else\n"
+                          "    __asm volatile(\"cpsid i\" ::: \"memory\");\n#endif\n"
+                          "    bg_nesting++; }}",
+    "vPortExitCritical": "void {name}(void) {{ if (bg_nesting && --bg_nesting == 0u) {{\n"
+                         "#if defined(configMAX_SYSCALL_INTERRUPT_PRIORITY)\n    unsigned v = 0u;"
+                         " __asm volatile(\"msr basepri, %0\" : : \"r\"(v) : \"memory\");\n"
+                         "#else\n    __asm volatile(\"cpsie i\" ::: \"memory\");\n#endif\n"
+                         "    }} }}",
     "irq_lock": "unsigned {name}(void) {{ unsigned k; __asm volatile(\"mrs %0, primask\" : "
                 "\"=r\"(k)); __asm volatile(\"cpsid i\" ::: \"memory\"); return k; }}",
     "irq_unlock": "void {name}(unsigned k) {{ __asm volatile(\"msr primask, %0\" : : \"r\"(k)"
@@ -63,6 +71,7 @@ STAND_INS = {
 }
 STAND_INS["HAL_NVIC_EnableIRQ"] = STAND_INS["NVIC_EnableIRQ"]
 STAND_INS["HAL_NVIC_DisableIRQ"] = STAND_INS["NVIC_DisableIRQ"]
+V6M = ("cortex-m0", "cortex-m0plus")  # no BASEPRI: FreeRTOS's ARM_CM0 port masks with PRIMASK
 CALL_RELOCS = {10, 30, 102}  # R_ARM_THM_CALL, R_ARM_THM_JUMP24, R_ARM_THM_JUMP11
 STUB_BYTES = 256
 
@@ -252,7 +261,10 @@ def build(paths: list[Path], config: Config, soak: SoakTable,
     arch = [f"-mcpu={cpu}", "-mthumb", "-mfloat-abi=soft"]
     opt = [f for f in soak.flags if f.startswith("-O")] or ["-O2"]
     extra = [f for f in soak.flags if not f.startswith(("-O", "-mcpu="))]
-    common = [*arch, *opt, "-gdwarf-4", "-ffreestanding", "-fno-common", "-DBG_SOAK=1",
+    # -fno-ipa-icf: gcc -O2 folds a function into an identical twin; each keeps its own code
+    # and line table here, so a finding in either has instructions to inject before.
+    common = [*arch, *opt, "-gdwarf-4", "-ffreestanding", "-fno-common", "-fno-ipa-icf",
+              "-DBG_SOAK=1",
               f"-I{SOAK_INCLUDE}", *extra]
     with tempfile.TemporaryDirectory(prefix="brickguard-soak-", dir=workdir) as tmp:
         out = Path(tmp)
@@ -272,7 +284,10 @@ def build(paths: list[Path], config: Config, soak: SoakTable,
             if not undefined:
                 raise BrickguardError(f"the soak image does not link: {_first_error(errors)}")
             stub = out / "bg_stubs.c"
-            stub.write_text(_stubs(undefined, objects), encoding="utf-8")
+            prelude = ""
+            if "vPortEnterCritical" in undefined and cpu not in V6M:
+                prelude = _freertos_levels(gcc, [*common, *arch], sources, config, commands)
+            stub.write_text(prelude + _stubs(undefined, objects), encoding="utf-8")
             obj = out / "zzz_bg_stubs.o"
             _compile(gcc, common, stub, obj, cpu)
             objects.append(obj)
@@ -324,6 +339,24 @@ def _called(objects: list[Path]) -> set[str]:
                     if rel["r_info_type"] in CALL_RELOCS:
                         called.add(symtab.get_symbol(rel["r_info_sym"]).name)
     return called
+
+
+def _freertos_levels(gcc: Path, flags: list[str], sources: list[Path], config: Config,
+                     commands: dict[str, tuple[str, list[str]]]) -> str:
+    """The FreeRTOS ``config*`` macros the sources see (``gcc -E -dM``), for the stand-ins of
+    a v7-M port's critical section, which raises BASEPRI to
+    configMAX_SYSCALL_INTERRUPT_PRIORITY instead of masking every interrupt."""
+    found: dict[str, str] = {}
+    for src in sources:
+        if src.suffix != ".c":
+            continue
+        proc = subprocess.run([str(gcc), *flags, *_flags_for(src, config, commands), "-E",
+                               "-dM", str(src)], capture_output=True, text=True)
+        for line in proc.stdout.splitlines():
+            m = re.match(r"#define (config\w+)\b", line)
+            if m and "(" not in m.group(1):
+                found.setdefault(m.group(1), line)
+    return "\n".join(found.values()) + "\n" if found else ""
 
 
 def _stubs(undefined: list[str], objects: list[Path]) -> str:

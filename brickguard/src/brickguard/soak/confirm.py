@@ -8,7 +8,10 @@ one, the table's own scenario and interrupts are run. A finding is then
 - confirmed: a failing run lands between its accesses (from the first access's line to its own)
   and breaks the object it names (or faults, hangs or breaks a check): it rises to error, with
   the witness as its code flow and the replay command;
-- refuted: the exploration was complete and no run landing there broke anything;
+- refuted: the exploration was complete and no run landing there broke anything, from the
+  reset state and (without a ``[soak]`` table) again from the state one run of the handler
+  leaves; a run that waits for the interrupt (spins to its budget) before the finding's lines
+  has the handler taken there first (``[soak] waits``), and the verdict says where;
 - not explored: and why (no cross compiler, the code does not build, the scenario is static or
   inlined away, it faults without interrupts, the bounds stopped the exploration).
 """
@@ -27,6 +30,7 @@ from brickguard.soak.settings import InterruptSpec, SoakTable
 RACE_RULES = ("BG101", "BG102", "BG103")
 AUTO_BUDGET = 20000  # instructions per run when the finding's function is the scenario
 AUTO_SECONDS = 20
+AUTO_WAITS = 8  # handlers taken where the run waits, to reach the finding's lines
 CONTEXT = re.compile(r" in (\w+) \(interrupt\)")
 OBJECT = re.compile(r"`([A-Za-z_]\w*)")
 
@@ -68,7 +72,6 @@ def confirm(findings: Sequence[Finding], paths: list[Path], config, *, quiet: bo
             config_path: Path | None = None) -> list[tuple[Finding, Verdict]]:
     """A verdict for each race finding (others are passed through with no verdict)."""
     from brickguard.soak.build import build
-    from brickguard.soak.witness import build_witnesses, replay_command
 
     races = [f for f in findings if f.rule in RACE_RULES]
     verdicts: dict[int, Verdict] = {}
@@ -114,39 +117,73 @@ def confirm(findings: Sequence[Finding], paths: list[Path], config, *, quiet: bo
             table = config.soak
         else:  # bounded: a main that never returns runs AUTO_BUDGET instructions
             table = replace(base, scenario=scenario, budget=AUTO_BUDGET,
-                            max_seconds=AUTO_SECONDS,
+                            max_seconds=AUTO_SECONDS, waits=AUTO_WAITS,
                             interrupts=[_spec(image0, h) for h in sorted(handlers)])
-        try:
-            image = build(paths, config, table)
-            try:
-                explorer = _explorer(image, table, group)
-                result = explorer.explore()
-            except BrickguardError as exc:
-                if config.soak is not None or "does not return within" not in str(exc):
-                    raise
-                # A task loop that never returns: run it for its budget, as main is run.
-                table = replace(table, bounded=True)
-                explorer = _explorer(image, table, group)
-                result = explorer.explore()
-        except BrickguardError as exc:
-            for f in group:
-                verdicts[id(f)] = Verdict("not explored", f"{scenario}: {exc}")
-            continue
-        extra = [] if config.soak is not None else [
-            "--scenario", scenario, *(a for h in sorted(handlers) for a in ("--handler", h))]
-        replay_base = " ".join([replay_command(paths, config_path), *extra])
-        for r in result.handlers:
-            witnesses = build_witnesses(result, r, replay_base, explorer.rerun)
-            for f in group:
-                if config.soak is None and _handler(f) != r.spec.handler:
-                    continue
-                v = _judge(f, r, witnesses, image, replay_base, result.baseline.pcs)
-                if v is not None and (id(f) not in verdicts
-                                      or verdicts[id(f)].status != "confirmed"):
-                    verdicts[id(f)] = v
+        # Automatic: from the reset state, then (for what that leaves unconfirmed) from the
+        # state one run of the handler leaves (a lost update of 0 halved is 0 either way).
+        for prime in (0, 1) if config.soak is None else (0,):
+            if prime:
+                if all(verdicts.get(id(f), Verdict("")).status == "confirmed" for f in group):
+                    break
+                table = replace(table, interrupts=[replace(i, prime=prime)
+                                                   for i in table.interrupts])
+            _soak_group(paths, config, config_path, table, scenario, handlers, group, verdicts,
+                        prime)
         for f in group:
             verdicts.setdefault(id(f), Verdict("not explored", "its handler was not injected"))
     return [(f, verdicts[id(f)]) for f in races]
+
+
+def _soak_group(paths, config, config_path, table: SoakTable, scenario: str, handlers,
+                group: list[Finding], verdicts: dict[int, Verdict], prime: int) -> None:
+    """One exploration for the findings of one scenario; a verdict for each (a confirmation
+    is never overwritten; a later refutation, from another starting state, says both)."""
+    from brickguard.soak.build import build
+    from brickguard.soak.witness import build_witnesses, replay_command
+
+    try:
+        image = build(paths, config, table)
+        try:
+            explorer = _explorer(image, table, group, config)
+            result = explorer.explore()
+        except BrickguardError as exc:
+            if config.soak is not None or "does not return within" not in str(exc):
+                raise
+            # A task loop that never returns: run it for its budget, as main is run.
+            table = replace(table, bounded=True)
+            explorer = _explorer(image, table, group, config)
+            result = explorer.explore()
+    except BrickguardError as exc:
+        for f in group:
+            if id(f) not in verdicts or verdicts[id(f)].status == "not explored":
+                verdicts[id(f)] = Verdict("not explored", f"{scenario}: {exc}")
+        return
+    extra = [] if config.soak is not None else [
+        "--scenario", scenario, *(a for h in sorted(handlers) for a in ("--handler", h)),
+        *(["--prime", str(prime)] if prime else []),
+        *(["--waits", str(table.waits)] if result.waited else [])]
+    replay_base = " ".join([replay_command(paths, config_path), *extra])
+    waited = (f" (after {', '.join(result.waited)}, taken where the run without interrupts "
+              "waits)") if result.waited else ""
+    for r in result.handlers:
+        witnesses = build_witnesses(result, r, replay_base, explorer.rerun)
+        for f in group:
+            if config.soak is None and _handler(f) != r.spec.handler:
+                continue
+            v = _judge(f, r, witnesses, image, replay_base, result.baseline.pcs)
+            if v is None:
+                continue
+            v = replace(v, reason=v.reason + waited)
+            known = verdicts.get(id(f))
+            if known is not None and known.status == "confirmed":
+                continue
+            if prime and v.status == "refuted" and known is not None and (
+                    known.status == "refuted"):
+                v = replace(v, reason=f"{known.reason}; again after {prime} run(s) of "
+                            f"{r.spec.handler} first: {v.reason.split(', none', 1)[0]}")
+            elif prime and v.status != "confirmed" and known is not None:
+                continue  # keep what the reset state said
+            verdicts[id(f)] = v
 
 
 def _spec(image, handler: str) -> InterruptSpec:
@@ -155,9 +192,28 @@ def _spec(image, handler: str) -> InterruptSpec:
     (``HAL_NVIC_DisableIRQ``) then masks it in the emulated NVIC."""
     stem = handler.removesuffix("_IRQHandler")
     irq = image.enumerators.get(f"{stem}_IRQn") if stem != handler else None
+    after = hal_starts(image, handler)
     if irq is None or not 0 <= irq < 240:
-        return InterruptSpec(handler)
-    return InterruptSpec(handler, irq=irq, enabled=True)
+        return InterruptSpec(handler, after=after)
+    return InterruptSpec(handler, irq=irq, enabled=True, after=after)
+
+
+def hal_starts(image, handler: str) -> list[str]:
+    """For a handler that hands over to a HAL driver (it calls ``HAL_I2C_EV_IRQHandler``): the
+    image's calls that start that family in interrupt or DMA mode (``HAL_I2C_Master_Transmit_IT``),
+    as the static timeline has it (``timeline.py``): the peripheral raises nothing before one.
+    None in the image: the source is started some other way, and the handler is not gated."""
+    from brickguard.timeline import family, start_families
+
+    sym = image.symbols.get(handler)
+    if sym is None:
+        return []
+    called = {m.group(1) for addr, text in image.disasm.items()
+              if sym.addr <= addr < sym.addr + max(sym.size, 2)
+              and (m := re.match(r"b(?:l|\.w)?\s+[0-9a-f]+ <(HAL_\w*IRQHandler)>", text))}
+    families = {family(name) for name in called} - {""}
+    return sorted(name for name, s in image.symbols.items()
+                  if s.func and families & start_families(name))
 
 
 def lines_around(r, run, image) -> set[tuple[str, int]]:
@@ -173,11 +229,11 @@ def lines_around(r, run, image) -> set[tuple[str, int]]:
     return out
 
 
-def _explorer(image, table: SoakTable, group: list[Finding]):
+def _explorer(image, table: SoakTable, group: list[Finding], config):
     """An explorer that injects only before the instructions of the findings' lines."""
     from brickguard.soak.explore import Explorer
 
-    explorer = Explorer(image, table)
+    explorer = Explorer(image, table, config)
     explorer.focus = {addr for addr in image.disasm
                       if (where := image.line_at(addr)) is not None
                       and any(_same(where[0], g.location.file)
@@ -206,7 +262,7 @@ def _judge(f: Finding, r, witnesses, image, replay_base: str,
                 f"{r.spec.handler} taken at {Path(where[0]).name}:{where[1]} "
                 f"(instruction {run.boundary} of the run): {run.kind}")
             return Verdict("confirmed", head,
-                           f"{replay_base} --replay {r.spec.handler}@{run.boundary}",
+                           f"{replay_base} --replay {r.spec.handler}@{run.at}",
                            tuple(w.flow))
     def here(pc: int) -> bool:
         where = image.line_at(pc)

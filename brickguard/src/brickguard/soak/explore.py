@@ -21,17 +21,33 @@
 
 from __future__ import annotations
 
+import fnmatch
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from brickguard.errors import BrickguardError
+from brickguard.facts import irq_key
 from brickguard.soak.build import RAM_BASE, Image
-from brickguard.soak.machine import Machine, Snapshot, Stop
+from brickguard.soak.machine import (
+    AIRCR,
+    IPR,
+    SHPR,
+    SYSTEM_EXCEPTIONS,
+    THREAD,
+    Machine,
+    Snapshot,
+    Stop,
+)
 from brickguard.soak.settings import InterruptSpec, SoakTable
+
+if TYPE_CHECKING:
+    from brickguard.config import Config
 
 Read = tuple[int, int, int]  # (address, size, value)
 FOCUS_PASSES = 8  # with a focus: boundaries at one instruction explored in its first passes
+MAX_READ_HOOKS = 32  # read hooks per exploration (more spans: one hook over all of them)
 SNAPSHOTS_PER_PASS = 2000  # snapshots held at once (each one copy of the image's RAM)
 
 
@@ -71,6 +87,12 @@ class Failure:
     outcome: Outcome
     before: Outcome | None = None  # the serial references of the call it landed in
     after: Outcome | None = None
+    part: int = 0  # inside an LDM/STM at the boundary: transfers done before the interrupt
+
+    @property
+    def at(self) -> str:
+        """The run's name in ``--replay HANDLER@AT``: the boundary, ``.part`` inside an LDM/STM."""
+        return f"{self.boundary}.{self.part}" if self.part else str(self.boundary)
 
 
 @dataclass
@@ -80,6 +102,7 @@ class HandlerResult:
     explored: int = 0
     masked: int = 0  # candidate boundaries where the handler could not fire
     it_skipped: int = 0  # candidate boundaries inside an IT block, not explored
+    splits: int = 0  # runs inside an LDM/STM (after some of its transfers)
     complete: bool = True
     note: str = ""
     footprint_reads: dict[int, int] = field(default_factory=dict)  # byte -> pc of the handler
@@ -108,21 +131,38 @@ class SoakResult:
     handlers: list[HandlerResult]
     runs: int
     seconds: float
+    waited: list[str] = field(default_factory=list)  # where a handler was taken to end a wait
 
 
 Progress = Callable[[str, int, int, float], None]
 
 
 class Explorer:
-    def __init__(self, image: Image, soak: SoakTable) -> None:
-        from unicorn import UC_HOOK_MEM_READ
+    def __init__(self, image: Image, soak: SoakTable, config: Config | None = None) -> None:
+        from unicorn import UC_HOOK_CODE
 
         if not soak.interrupts:
             raise BrickguardError(
                 "[soak] lists no interrupts: add [[soak.interrupts]] handler = ...")
         self.image, self.soak = image, soak
         self.m = Machine(image, soak)
+        self.priorities = Priorities(image, soak, config)
+        self.armed = 0  # bit i: handler i's `after` call made (or it has none)
+        self.armed0 = 0
+        for i, spec in enumerate(soak.interrupts):
+            if not spec.after:
+                self.armed0 |= 1 << i
+            for name in spec.after:
+                sym = image.symbols.get(name)  # a stub is a call too
+                if sym is None or not sym.func:
+                    raise BrickguardError(f"[[soak.interrupts]] {spec.handler} after: no "
+                                          f"function {name!r} in the image")
+                self.m.uc.hook_add(UC_HOOK_CODE, self._arm, 1 << i, sym.addr, sym.addr)
+        self.armed = self.armed0
         self.main = soak.scenario == "main" or soak.bounded  # runs for its budget
+        self.resumed = False  # S0 is inside the run (past a wait), not before the driver
+        self.waited: list[str] = []
+        self.end_state: Snapshot | None = None  # where a baseline that waits stopped
         self.drive = image.address("__bg_drive")
         self.handlers = [image.address(spec.handler) for spec in soak.interrupts]
         self.checks = [(name, image.address(name)) for name in soak.checks]
@@ -135,21 +175,26 @@ class Explorer:
         self.footprints: dict[int, set[int]] = {}
         self.focus: set[int] | None = None  # explore only before these instructions
         self.it_block = image.in_it_block()
+        # LDM/STM the core may interrupt and continue (v7-M, outside IT blocks): pc -> operands
+        self.multiple = {} if image.cpu not in CONTINUES else {
+            a: op for a, text in image.disasm.items()
+            if a not in self.it_block and (op := Multiple.parse(a, text, image.disasm)) is not None}
         self.reads: list[Read] = []
         self.read_pcs: list[int] = []
         self.shared_lo = RAM_BASE
         self.shared_hi = max(image.stack_bottom, RAM_BASE + 1)  # globals: RAM below the stack
         self.shared: frozenset[int] = frozenset()
-        # Every run records the scenario's reads of shared memory while `recording` is set.
-        self.m.uc.hook_add(UC_HOOK_MEM_READ, self._on_read, None, self.shared_lo,
-                           self.shared_hi - 1)
-        self.m.uc.ctl_flush_tb()
+        self._read_hooks: list[int] = []
 
     # -- 1. the starting state ---------------------------------------------------------------
     def _start(self) -> Snapshot:
         m, soak = self.m, self.soak
         scenario = self.image.address(soak.scenario) | 1
         m.uc.mem_write(self.image.address("__bg_scenario"), scenario.to_bytes(4, "little"))
+        self.priorities.seed(m)
+        if not soak.setup and soak.scenario != "main":
+            self.priorities.probe(m, self.image, soak.budget)
+            self.armed = self.armed0  # what main called there does not count
         vectors = self.image.address("__bg_vectors")
         for spec, addr in zip(soak.interrupts, self.handlers, strict=True):
             if spec.irq is not None:  # the vector table in flash, as the linker would fill it
@@ -168,7 +213,11 @@ class Explorer:
                     raise BrickguardError(f"[soak] prime: {spec.handler} {self._why(stop, why)}")
         m.reg(m.arm.UC_ARM_REG_PC, self.drive)
         m.reg(m.arm.UC_ARM_REG_LR, m.ret | 1)  # the driver returns to where every run stops
+        self.armed0 = self.armed  # as setup left it
         return m.snapshot()
+
+    def _arm(self, uc, addr, size, bit) -> None:
+        self.armed |= bit
 
     def _why(self, stop: str, why: str) -> str:
         if stop == Stop.FAULT:
@@ -221,19 +270,20 @@ class Explorer:
         call_addr = self.image.address("__bg_call")
         specs = list(soak.interrupts)
         primask_reg, basepri_reg = a.UC_ARM_REG_PRIMASK, a.UC_ARM_REG_BASEPRI
+        prio = self.priorities
 
         def code(uc, addr, size, _):
             pcs.append(addr)
             primask = uc.reg_read(primask_reg)
             basepri = uc.reg_read(basepri_reg)
+            running = prio.running(m)
             bits = 0
-            if not primask & 1:
-                for i, spec in enumerate(specs):
-                    prio = m.irq_priority(spec.irq) if spec.irq is not None else spec.priority
-                    if basepri and prio >= basepri:
-                        continue
-                    if spec.irq is not None and not m.irq_enabled(spec.irq):
-                        continue
+            for i, spec in enumerate(specs):
+                if spec.irq is not None and not m.irq_enabled(spec.irq):
+                    continue
+                if not self.armed >> i & 1:
+                    continue
+                if m.preempts(prio.of(m, i), running, primask, basepri):
                     bits |= 1 << i
             enabled.append(bits)
 
@@ -248,14 +298,17 @@ class Explorer:
             accesses.append(Access(index, pcs[-1], addr, size, write, value))
 
         m.restore(self.s0)
+        self.armed = self.armed0
         hooks = [m.uc.hook_add(UC_HOOK_CODE, code),
                  m.uc.hook_add(UC_HOOK_MEM_READ | UC_HOOK_MEM_WRITE, mem, None,
                                self.shared_lo, self.shared_hi - 1)]
         m.uc.ctl_flush_tb()
         try:
-            stop, why = m.call(self.drive, soak.budget)
+            stop, why = m.resume(soak.budget) if self.resumed else m.call(self.drive,
+                                                                           soak.budget)
         finally:
             m.unhook(hooks)
+        self.end_state = m.snapshot() if stop == Stop.BUDGET else None
         what = "main" if self.main else f"the scenario {soak.scenario}()"
         if stop == Stop.FAULT:
             raise BrickguardError(f"{what} faults without any interrupt: {why}"
@@ -272,6 +325,8 @@ class Explorer:
         if broken:
             raise BrickguardError(f"the checks fail without any interrupt: {'; '.join(broken)}")
         total = len(pcs)
+        if self.resumed and (not calls or calls[0] != 0):
+            calls.insert(0, 0)  # the call that was running when the wait ended
         if not calls or calls[-1] != total:
             calls.append(total)  # main still running at the end of its budget
         pcs.append(m.pc)
@@ -281,10 +336,13 @@ class Explorer:
 
     # -- 4. injected runs --------------------------------------------------------------------
     def explore(self, progress: Progress | None = None, only: int | None = None,
-                at: int | None = None) -> SoakResult:
-        """Explore every handler (or handler ``only``; at one boundary ``at`` for a replay)."""
+                at: int | None = None, part: int = 0) -> SoakResult:
+        """Explore every handler (or handler ``only``; at one boundary ``at`` for a replay,
+        inside its LDM/STM after ``part`` transfers when given)."""
         started = time.monotonic()
         base = self.baseline()
+        while len(self.waited) < self.soak.waits and self._advance(base):
+            base = self.baseline()
         self.base = base
         results: list[HandlerResult] = []
         runs = 0
@@ -296,21 +354,66 @@ class Explorer:
             r.footprint_reads, r.footprint_writes = reads, writes
             self.footprints[i] = set(reads) | set(writes)
             results.append(r)
-            runs += self._explore_one(i, r, base, started, progress, at)
+            runs += self._explore_one(i, r, base, started, progress, at, part)
         return SoakResult(self.image, self.soak, base, results, runs,
-                          time.monotonic() - started)
+                          time.monotonic() - started, list(self.waited))
+
+    def _advance(self, base: Baseline) -> bool:
+        """A run without interrupts that waits (spins to its budget) waits for an interrupt,
+        and with ``waits`` the handler is taken there, as it would come: the state after it
+        is the new start, the scenario going on from where it waited. Not past the lines in
+        focus (the run reaches them) nor when no handler can fire there."""
+        if self.end_state is None:
+            return False
+        if self.focus is not None and self.focus & set(base.pcs):
+            return False
+        bits = base.enabled[-1]
+        i = next((n for n in range(len(self.handlers)) if bits >> n & 1), None)
+        if i is None:
+            return False
+        m = self.m
+        m.restore(self.end_state)
+        where = self._where(m.pc).removeprefix(", ") or f"0x{m.pc:x}"
+        stop, _ = m.interrupt(self.handlers[i], self.soak.handler_budget)
+        if stop != Stop.RETURN:
+            return False
+        self.waited.append(f"{self.soak.interrupts[i].handler} at {where}")
+        self.s0 = m.snapshot()
+        self.resumed = True
+        return True
+
+    def _watch(self, shared: frozenset[int]) -> None:
+        """Every run records the scenario's reads of ``shared`` while ``recording`` is set:
+        read hooks on those bytes' spans only (a hook on all RAM called Python on every global
+        read)."""
+        from unicorn import UC_HOOK_MEM_READ
+
+        self.shared = shared
+        self.m.unhook(self._read_hooks)
+        spans: list[list[int]] = []
+        for b in sorted(shared):
+            if spans and b <= spans[-1][1] + 1:
+                spans[-1][1] = b
+            else:
+                spans.append([b, b])
+        if len(spans) > MAX_READ_HOOKS:
+            spans = [[spans[0][0], spans[-1][1]]]
+        self._read_hooks = [self.m.uc.hook_add(UC_HOOK_MEM_READ, self._on_read, None,
+                                               lo, hi) for lo, hi in spans]
+        self.m.uc.ctl_flush_tb()
 
     def _on_read(self, uc, access, addr, size, value, _):
         if self.recording and addr in self.shared:
             self.reads.append((addr, size, int.from_bytes(uc.mem_read(addr, size), "little")))
-            self.read_pcs.append(uc.reg_read(self.m.arm.UC_ARM_REG_PC))
+            if self.want_pcs:  # the witness's rerun: which instruction read it
+                self.read_pcs.append(self.m.pc)
 
     def _explore_one(self, i: int, r: HandlerResult, base: Baseline, started: float,
-                     progress: Progress | None, at: int | None) -> int:
+                     progress: Progress | None, at: int | None, part: int = 0) -> int:
         soak = self.soak
         touched = set(r.footprint_reads) | set(r.footprint_writes)
         written = set(r.footprint_writes)
-        self.shared = self._compared(touched, base)
+        self._watch(self._compared(touched, base))
         self.footprints[i] = set(self.shared)
         r.conflicts = [acc for acc in base.accesses
                        if any(b in (touched if acc.write else written)
@@ -350,9 +453,26 @@ class Explorer:
         bit = 1 << i
         fire = {k for k in wanted if base.enabled[k] & bit}
         r.masked = len(wanted - fire)
+        if wanted and not fire and not r.note:
+            r.note = self.priorities.describe(self.m, i, r.spec.handler, soak.scenario)
         points = sorted(fire | refs)
-        r.planned = len(points)
+        # Inside an LDM/STM that makes a conflicting access: after each of its transfers but
+        # the last (a v7-M core continues it after the handler, ARMv7-M ICI).
+        conflicting = {acc.index for acc in r.conflicts}
+        splits = {k: op for k in fire if k in conflicting
+                  and (op := self.multiple.get(base.pcs[k])) is not None}
+        inside = [(k, j) for k in sorted(splits) for j in range(1, splits[k].splits + 1)]
+        if at is not None:
+            inside = [(at, part)] if part and at in splits and part <= splits[at].splits else []
+            if part and not inside:
+                raise BrickguardError(f"--replay {r.spec.handler}@{at}.{part}: boundary {at} "
+                                      "is no LDM/STM the interrupt can split there")
+            if part:
+                fire.discard(at)
+                points = sorted(refs | {at})
+        r.planned = sum(1 for k in points if k in fire or k in refs) + len(inside)
         outcomes: dict[int, Outcome] = {}
+        split_outcomes: dict[tuple[int, int], Outcome] = {}
         self.prefix = _ReadPrefix(base.accesses, self.shared)
         last_report = 0.0
         handler = self.handlers[i]
@@ -365,10 +485,18 @@ class Explorer:
                     r.note = (f"stopped after {r.explored} of {r.planned} runs: [soak] "
                               f"max_runs = {soak.max_runs}, max_seconds = {soak.max_seconds}")
                     break
-                self.m.restore(snap)
-                self.current = snap
-                outcomes[k] = self._injected(handler, k, base)
-                r.explored += 1
+                if k in fire or k in refs:
+                    self.m.restore(snap)
+                    self.current = snap
+                    outcomes[k] = self._injected(handler, k, base)
+                    r.explored += 1
+                for kk, j in inside:
+                    if kk == k:
+                        self.m.restore(snap)
+                        self.current = snap
+                        split_outcomes[(k, j)] = self._injected(handler, k, base,
+                                                                (splits[k], j))
+                        r.explored += 1
                 now = time.monotonic()
                 if progress is not None and now - last_report > 0.5:
                     last_report = now
@@ -385,6 +513,12 @@ class Explorer:
             failure = self._judge(r.spec.handler, k, out, outcomes, calls, base)
             if failure is not None and (k in fire or failure.kind != "not serializable"):
                 r.failures.append(failure)
+        for (k, j), out in split_outcomes.items():
+            failure = self._judge(r.spec.handler, k, out, outcomes, calls, base)
+            if failure is not None:
+                failure.part = j
+                r.failures.append(failure)
+        r.splits = len(split_outcomes)
         return r.explored
 
     def _compared(self, touched: set[int], base: Baseline) -> frozenset[int]:
@@ -447,39 +581,47 @@ class Explorer:
                                   f"{min(missing)}")
         return sorted(snaps.items())
 
-    def rerun(self, handler: str, k: int) -> Outcome:
+    def rerun(self, handler: str, k: int, part: int = 0) -> Outcome:
         """One injected run again, with the pc of every shared read (for its witness)."""
         handler_index = [s.handler for s in self.soak.interrupts].index(handler)
-        self.shared = frozenset(self.footprints[handler_index])
+        self._watch(frozenset(self.footprints[handler_index]))
         self.prefix = _ReadPrefix(self.base.accesses, self.shared)
         (_, snap), = self._snapshots([k])
         self.m.restore(snap)
         self.current = snap
         self.want_pcs = True
+        split = (self.multiple[self.base.pcs[k]], part) if part else None
         try:
-            return self._injected(self.handlers[handler_index], k, self.base)
+            return self._injected(self.handlers[handler_index], k, self.base, split)
         finally:
             self.want_pcs = False
 
-    def _injected(self, handler: int, k: int, base: Baseline) -> Outcome:
+    def _injected(self, handler: int, k: int, base: Baseline,
+                  split: tuple[Multiple, int] | None = None) -> Outcome:
         m, soak = self.m, self.soak
         self.reads, self.read_pcs = [], []
         fault = hung = ""
         progressed = False
         remaining = (base.total - k) if self.main else (soak.budget - k)
         ends = k >= base.total  # the scenario has finished: the handler runs after it
+        pc = base.pcs[k]
+        finish: Callable[[], None] = self._record
+        if split is not None:  # the first transfers now, the rest after the handler
+            op, j = split
+            finish = self._split(op, j)
+            pc, remaining = pc + op.size, remaining - 1
         if self.main or ends or remaining <= 0:
             # main stops after exactly as many instructions as the baseline ran: two runs
             stop, why = m.interrupt(handler, soak.handler_budget, self.current.context)
             if stop == Stop.RETURN and remaining > 0 and not ends:
-                self.recording = True
-                stop, why = m.resume(remaining, base.pcs[k])
+                finish()
+                stop, why = m.resume(remaining, pc)
                 self.recording = False
                 progressed = self.main and stop == Stop.RETURN
         else:
-            m.on_return = self._record
+            m.on_return = finish
             stop, why = m.interrupt(handler, soak.handler_budget, self.current.context,
-                                    then=(base.pcs[k], remaining))
+                                    then=(pc, remaining))
             self.recording = False
             m.on_return = None
         if stop == Stop.FAULT:
@@ -500,6 +642,47 @@ class Explorer:
 
     def _record(self) -> None:
         self.recording = True
+
+    def _split(self, op: Multiple, j: int) -> Callable[[], None]:
+        """An LDM/STM interrupted after ``j`` transfers: they are made now (a load's values
+        kept, a store's words written); the returned call, at the exception return, makes the
+        rest, writes the registers and the base's write-back, as the core continues it."""
+        m = self.m
+        uc = m.uc
+        base = uc.reg_read(op.base)
+        start = base - 4 * len(op.regs) if op.decrement else base
+        addrs = [start + 4 * n for n in range(len(op.regs))]
+        values = [uc.reg_read(reg) for reg in op.regs]
+
+        def word(addr: int) -> int:
+            value = int.from_bytes(uc.mem_read(addr, 4), "little")
+            if addr in self.shared:
+                self.reads.append((addr, 4, value))
+                if self.want_pcs:
+                    self.read_pcs.append(op.pc)
+            return value
+
+        def transfer(n: int) -> None:
+            if op.load:
+                values[n] = word(addrs[n])
+            else:
+                uc.mem_write(addrs[n], (values[n] & 0xFFFFFFFF).to_bytes(4, "little"))
+
+        for n in range(j):
+            transfer(n)
+
+        def rest() -> None:
+            self.recording = True
+            for n in range(j, len(op.regs)):
+                transfer(n)
+            if op.load:
+                for reg, value in zip(op.regs, values, strict=True):
+                    uc.reg_write(reg, value)
+            if op.writeback:
+                uc.reg_write(op.base, (start if op.decrement else base + 4 * len(op.regs))
+                             & 0xFFFFFFFF)
+
+        return rest
 
     def _final(self) -> bytes:
         """Every global at the end (.data and .bss: all RAM below the stack)."""
@@ -551,6 +734,141 @@ class Explorer:
         if out.key in (before.key, after.key):
             return None
         return Failure(handler, k, pc, "not serializable", out, before, after)
+
+
+# Cores that continue an interrupted LDM/STM after the handler, from the transfer after the
+# last completed one (EPSR.ICI): Cortex-M3 TRM (DDI 0337) 3.9.1, Cortex-M4 TRM (DDI 0439) 3.9.1,
+# Cortex-M7 TRM (DDI 0489) 2.7.1. ARMv6-M (M0, M0+) has no ICI: there an LDM/STM is abandoned
+# and restarted, which is the interrupt at the boundary before it (already explored).
+CONTINUES = ("cortex-m3", "cortex-m4", "cortex-m7")
+ARM_REGS = {**{f"r{n}": n for n in range(13)}, "sb": 9, "sl": 10, "fp": 11, "ip": 12}
+
+
+@dataclass(frozen=True)
+class Multiple:
+    """An LDM/STM the core may interrupt between its transfers."""
+
+    pc: int
+    size: int  # bytes of the instruction
+    load: bool
+    base: int  # unicorn register ids
+    regs: tuple[int, ...]  # ascending: the order of the transfers
+    writeback: bool
+    decrement: bool  # DB: the words below the base
+    splits: int  # the transfers it may be interrupted after: 1 .. splits
+
+    @classmethod
+    def parse(cls, pc: int, text: str, disasm: dict[int, str]) -> Multiple | None:
+        """``ldmia.w r3!, {r0, r1}`` -> its operands; None for anything else, for one that
+        moves sp, pc or lr (a return, the stack), or with write-back of a base in its list
+        (UNPREDICTABLE, never continued). An LDM that loads its own base is continued only up
+        to that load ("If an LDM has completed a base load, it is continued from before the
+        base load", Cortex-M3/M4 TRM 3.9.1)."""
+        import re
+
+        from unicorn import arm_const
+
+        m = re.match(r"(ldm|stm)(ia|db|fd|ea)?(?:\.w|\.n)?\s+(\w+)(!?),\s*\{([^}]*)\}", text)
+        if m is None or m.group(3) not in ARM_REGS:
+            return None
+        numbers: list[int] = []
+        for item in m.group(5).replace(" ", "").split(","):
+            lo, _, hi = item.partition("-")
+            if lo not in ARM_REGS or (hi and hi not in ARM_REGS):
+                return None
+            numbers += range(ARM_REGS[lo], ARM_REGS[hi or lo] + 1)
+        base = ARM_REGS[m.group(3)]
+        numbers = sorted(set(numbers))
+        load = m.group(1) == "ldm"
+        if len(numbers) < 2 or (m.group(4) and base in numbers):
+            return None
+        splits = len(numbers) - 1
+        if load and base in numbers:
+            splits = min(splits, numbers.index(base))
+        if splits < 1:
+            return None
+        after = min((a for a in disasm if a > pc), default=pc + 4)
+        reg = [getattr(arm_const, f"UC_ARM_REG_R{n}") for n in range(13)]
+        return cls(pc, after - pc, load, reg[base], tuple(reg[n] for n in numbers),
+                   bool(m.group(4)), m.group(2) in ("db", "ea"), splits)
+
+
+class Priorities:
+    """Where each injected handler's priority, and the scenario's, come from: the emulated NVIC
+    and SCB priority registers (IPR, SHPR) for an exception whose number is known (``irq``, a
+    CMSIS system handler name, or ``X_IRQHandler`` with ``X_IRQn`` in the sources' enums), as
+    the code writes them; seeded before setup from ``priority`` in [soak], else from
+    ``[interrupts] priorities`` (preemption numbers, in the top 4 bits as NVIC_SetPriority
+    puts them), else 0 as at reset. A scenario whose name matches ``[interrupts] patterns`` is
+    itself a handler and runs at its priority: only more urgent handlers preempt it."""
+
+    def __init__(self, image: Image, soak: SoakTable, config: Config | None) -> None:
+        from brickguard.config import DEFAULT_INTERRUPT_PATTERNS
+
+        patterns = config.interrupt_patterns if config else DEFAULT_INTERRUPT_PATTERNS
+        given = {name: (p << 4) & 0xFF
+                 for name, p in (config.interrupt_priorities if config else {}).items()}
+        self.image = image
+        self.exc = [16 + spec.irq if spec.irq is not None else self._exception(spec.handler)
+                    for spec in soak.interrupts]
+        self.start = [spec.priority if spec.priority is not None else given.get(spec.handler)
+                      for spec in soak.interrupts]
+        name = soak.scenario
+        self.is_handler = soak.priority is not None or (
+            name != "main" and (name in SYSTEM_EXCEPTIONS
+                                or any(fnmatch.fnmatchcase(name, p) for p in patterns)))
+        self.scenario_exc = self._exception(name) if self.is_handler else None
+        self.scenario_start = soak.priority if soak.priority is not None else given.get(name)
+
+    def _exception(self, name: str) -> int | None:
+        if name in SYSTEM_EXCEPTIONS:
+            return SYSTEM_EXCEPTIONS[name]
+        irq = self.image.enumerators.get(f"{irq_key(name)}_IRQn")
+        return 16 + irq if irq is not None and -16 < irq < 240 else None
+
+    def seed(self, m: Machine) -> None:
+        for exc, start in [*zip(self.exc, self.start, strict=True),
+                           (self.scenario_exc, self.scenario_start)]:
+            if exc is not None and start is not None:
+                m.set_exception_priority(exc, start)
+
+    def probe(self, m: Machine, image: Image, budget: int) -> None:
+        """With no setup given, the priorities ``main`` sets (HAL_NVIC_SetPriority in its
+        init code, AIRCR's grouping): main runs once, without interrupts, for at most
+        ``budget`` instructions (a fault or its endless loop ends it), and only the priority
+        registers it wrote are kept; the rest of its effects are undone."""
+        sym = image.symbols.get("main")
+        if sym is None or not sym.func or "main" in image.stubbed:
+            return
+        before = m.snapshot()
+        m.call(sym.addr, budget)
+        kept = {a: v for a, v in m.periph.items()
+                if IPR <= a < IPR + 240 or SHPR <= a < SHPR + 12 or AIRCR <= a < AIRCR + 4}
+        m.restore(before)
+        m.periph.update(kept)
+
+    def of(self, m: Machine, i: int) -> int:
+        exc = self.exc[i]
+        return m.exception_priority(exc) if exc is not None else (self.start[i] or 0)
+
+    def running(self, m: Machine) -> int:
+        """The scenario's own execution priority (THREAD in thread mode)."""
+        if not self.is_handler:
+            return THREAD
+        if self.scenario_exc is not None:
+            return m.exception_priority(self.scenario_exc)
+        return self.scenario_start or 0
+
+    def describe(self, m: Machine, i: int, handler: str, scenario: str) -> str:
+        """Why handler ``i`` cannot preempt the scenario at all, or ''."""
+        if not self.is_handler:
+            return ""
+        mine, theirs = self.of(m, i), self.running(m)
+        if m.group(mine) < m.group(theirs):
+            return ""
+        return (f"{handler} (priority 0x{mine & 0xFF:02x}) never preempts {scenario}, a handler "
+                f"at priority 0x{theirs & 0xFF:02x}: on the NVIC only a more urgent (lower) "
+                "group priority nests")
 
 
 def _call_of(calls: list[int], index: int) -> int:

@@ -9,13 +9,16 @@
   bits, IPR holds the priorities; the rest of the System Control Space is plain memory.
 - An interrupt is taken as the core takes it: the 8-word frame (r0-r3, r12, lr, pc, xPSR) is
   pushed on the current stack (8-byte aligned), the handler runs to its return, and the
-  registers are restored as the exception return restores them. The handler runs in thread mode
-  on the same stack; floating-point state, nesting, tail-chaining and late arrival are not
-  modelled, nor are peripheral side effects (DMA, timers counting, flags that clear on read).
+  registers are restored as the exception return restores them. The handler runs on the same
+  stack; it preempts only as the NVIC lets it (``preempts``: priorities from IPR/SHPR as the code
+  writes them, AIRCR's priority grouping, PRIMASK, BASEPRI, and the priority of a scenario that is
+  itself a handler). Floating-point state, tail-chaining and late arrival are not modelled, nor
+  are peripheral side effects (DMA, timers counting, flags that clear on read).
 """
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -26,6 +29,13 @@ from brickguard.soak.settings import SoakTable
 DEFAULT_PERIPHERALS = ((0x40000000, 0x20000000),)
 SCS_BASE, SCS_SIZE = 0xE000E000, 0x1000
 ISER, ICER, ISPR, ICPR, IPR = 0xE000E100, 0xE000E180, 0xE000E200, 0xE000E280, 0xE000E400
+AIRCR, SHPR = 0xE000ED0C, 0xE000ED18  # PRIGROUP (bits 10:8); system handler priorities
+THREAD = 256  # thread mode's execution priority: below every configurable priority
+# CMSIS names of the system exceptions -> exception number (IRQ n is exception 16 + n).
+SYSTEM_EXCEPTIONS = {"NMI_Handler": 2, "HardFault_Handler": 3, "MemManage_Handler": 4,
+                     "BusFault_Handler": 5, "UsageFault_Handler": 6, "SVC_Handler": 11,
+                     "DebugMon_Handler": 12, "PendSV_Handler": 14, "SysTick_Handler": 15}
+_FRAME = struct.Struct("<8I")  # the exception frame: r0-r3, r12, lr, pc, xPSR
 RETURN_PAD = 0x40  # past the code: where calls return to (the emulation stops there)
 
 
@@ -83,8 +93,12 @@ class Machine:
         from unicorn import UC_HOOK_CODE
 
         self.uc.hook_add(UC_HOOK_CODE, self._exception_return, None, self.stub, self.stub + 1)
-        self._frame_regs = [getattr(arm_const, f"UC_ARM_REG_{r}") for r in
-                            ("R0", "R1", "R2", "R3", "R12", "LR", "PC", "XPSR", "SP")]
+        self._frame_regs = RegBatch(self.uc, [getattr(arm_const, f"UC_ARM_REG_{r}") for r in
+                                              ("R0", "R1", "R2", "R3", "R12", "LR", "PC",
+                                               "XPSR", "SP")])
+        self._pc = RegBatch(self.uc, [arm_const.UC_ARM_REG_PC])
+        self._entry_regs = RegBatch(self.uc, [arm_const.UC_ARM_REG_SP, arm_const.UC_ARM_REG_XPSR,
+                                              arm_const.UC_ARM_REG_LR])
         self.reg(self.arm.UC_ARM_REG_SP, self.sp0)
 
     # -- peripherals -----------------------------------------------------------------------
@@ -129,8 +143,36 @@ class Machine:
     def irq_enabled(self, irq: int) -> bool:
         return bool(self.periph.get(ISER + irq // 8, 0) >> (irq % 8) & 1)
 
-    def irq_priority(self, irq: int) -> int:
-        return self.periph.get(IPR + irq, 0)
+    def exception_priority(self, exc: int) -> int:
+        """An exception's priority as the code set it (IPR, SHPR; 0 at reset); NMI and
+        HardFault have their fixed negative ones."""
+        if exc < 4:
+            return exc - 4  # NMI -2, HardFault -1
+        return self.periph.get((SHPR + exc - 4) if exc < 16 else (IPR + exc - 16), 0)
+
+    def set_exception_priority(self, exc: int, priority: int) -> None:
+        if exc >= 4:
+            self._store((SHPR + exc - 4) if exc < 16 else (IPR + exc - 16), 1, priority)
+
+    def group(self, priority: int) -> int:
+        """The group (preempting) part of a priority: AIRCR.PRIGROUP = n makes bits n:0 the
+        subpriority, which orders pending exceptions but never preempts."""
+        if priority < 0:
+            return priority
+        prigroup = (self._value(AIRCR, 4) >> 8) & 7
+        return priority & (0xFF << (prigroup + 1)) & 0xFF
+
+    def preempts(self, priority: int, running: int, primask: int, basepri: int) -> bool:
+        """The NVIC's rule: an exception preempts when its group priority is more urgent
+        (lower) than the execution priority: that of the running handler (THREAD in thread
+        mode), raised to 0 by PRIMASK and to BASEPRI's group priority by a non-zero BASEPRI.
+        Equal or less urgent ones wait: they never nest."""
+        level = self.group(running) if running < THREAD else THREAD
+        if primask & 1:
+            level = min(level, 0)
+        if basepri & 0xFF:
+            level = min(level, self.group(basepri & 0xFF))
+        return self.group(priority) < level
 
     # -- registers and runs ------------------------------------------------------------------
     def reg(self, which: int, value: int | None = None) -> int:
@@ -141,7 +183,7 @@ class Machine:
 
     @property
     def pc(self) -> int:
-        return self.uc.reg_read(self.arm.UC_ARM_REG_PC)
+        return self._pc.read()[0]
 
     def masks(self) -> tuple[int, int]:
         """(PRIMASK, BASEPRI) now."""
@@ -174,22 +216,20 @@ class Machine:
         instructions) to go on with after the exception return, in the same emulation run: the
         handler returns to a stub whose hook restores the context and jumps back, so one run
         covers both (``returned`` says whether the handler got back)."""
-        uc, a = self.uc, self.arm
+        uc = self.uc
         if saved is None:
             saved = uc.context_save()
-        regs = uc.reg_read_batch(self._frame_regs)
+        regs = self._frame_regs.read()
         sp = regs[-1]
         frame = (sp - 32) & ~7
         try:
-            uc.mem_write(frame, b"".join((v & 0xFFFFFFFF).to_bytes(4, "little")
-                                         for v in regs[:-1]))
+            uc.mem_write(frame, _FRAME.pack(*(v & 0xFFFFFFFF for v in regs[:-1])))
         except Exception as exc:  # noqa: BLE001 - unicorn's UcError: the stack is not mapped
             return Stop.FAULT, f"cannot push the exception frame at 0x{frame:x}: {exc}"
         self.returned = False
         self._resume = (saved, then[0] if then else 0)
         # Thumb, no IT state, flags clear; lr: the exception-return stub.
-        uc.reg_write_batch(((a.UC_ARM_REG_SP, frame), (a.UC_ARM_REG_XPSR, 0x01000000),
-                            (a.UC_ARM_REG_LR, (self.stub if then else self.ret) | 1)))
+        self._entry_regs.write((frame, 0x01000000, (self.stub if then else self.ret) | 1))
         if then is None:
             stop = self.run(handler, count)
             uc.context_restore(saved)  # the exception return: registers as stacked
@@ -200,6 +240,7 @@ class Machine:
     def _exception_return(self, uc, addr, size, _) -> None:
         saved, pc = self._resume
         uc.context_restore(saved)
+        # (the single-register call: unicorn's batch write does not redirect a running emulation)
         uc.reg_write(self.arm.UC_ARM_REG_PC, pc | 1)
         self.returned = True
         if self.on_return is not None:
@@ -224,6 +265,47 @@ class Machine:
 
     def ram(self, addr: int, size: int) -> bytes:
         return bytes(self.uc.mem_read(addr, size))
+
+
+class RegBatch:
+    """A fixed list of core registers read or written in one library call, with the ctypes
+    buffers made once (unicorn's own batch calls build them, and pick a type per register, on
+    every call: ~3 us a register, the largest cost of an injected run before this)."""
+
+    def __init__(self, uc, ids: list[int]) -> None:
+        import ctypes
+
+        n = len(ids)
+        self.uc = uc
+        self.ids = (ctypes.c_int * n)(*ids)
+        self.vals = (ctypes.c_uint64 * n)()
+        size = ctypes.sizeof(ctypes.c_uint64)
+        self.ptrs = (ctypes.c_void_p * n)(*(ctypes.addressof(self.vals) + size * i
+                                            for i in range(n)))
+        self.count = ctypes.c_int(n)
+        self.fast = hasattr(uc, "_do_reg_read_batch") and hasattr(uc, "_do_reg_write_batch")
+        self.list = list(ids)
+
+    def read(self) -> list[int]:
+        if not self.fast:  # another unicorn binding: its public calls
+            return list(self.uc.reg_read_batch(self.list))
+        self._status(self.uc._do_reg_read_batch(self.ids, self.ptrs, self.count))
+        return list(self.vals)
+
+    def write(self, values: tuple[int, ...]) -> None:
+        if not self.fast:
+            self.uc.reg_write_batch(list(zip(self.list, values, strict=True)))
+            return
+        for i, v in enumerate(values):
+            self.vals[i] = v & 0xFFFFFFFF
+        self._status(self.uc._do_reg_write_batch(self.ids, self.ptrs, self.count))
+
+    @staticmethod
+    def _status(status: int) -> None:
+        if status != 0:
+            from unicorn import UcError
+
+            raise UcError(status)
 
 
 def _pages(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:

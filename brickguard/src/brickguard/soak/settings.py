@@ -6,6 +6,8 @@ scenario = "poll_frames"          # a function the harness calls `repeat` times;
 repeat = 1                        # for `budget` instructions (it need not return)
 budget = 200000                   # instructions: main's run length, else a run's lock-up limit
 bounded = false                   # true: run the scenario for `budget` instructions, as main
+priority = 0x20                   # a scenario that is a handler runs at this priority byte
+waits = 0                         # handlers taken where the run waits, to get past it
 handler_budget = 20000            # instructions a handler may take before it counts as hung
 setup = ["i2c_slave_init"]        # functions called once, in order, before the scenario
 checks = ["frame_intact"]         # C functions that return non-zero on a broken invariant
@@ -20,9 +22,10 @@ max_seconds = 120
 [[soak.interrupts]]
 handler = "I2C1_EV_IRQHandler"
 irq = 31                          # NVIC number: injected only while its enable bit is set
-priority = 0                      # without irq: the priority BASEPRI is compared with
+priority = 0x10                   # its priority byte (the code's NVIC_SetPriority overrides)
 prime = 3                         # runs before the scenario (after setup): the state it starts in
 enabled = false                   # true: its NVIC enable bit is set from the start
+after = ["HAL_I2C_Slave_Receive_IT"]  # injected only once one of these has been called
 
 [[soak.peripherals]]              # plain memory; default: 0x40000000-0x5fffffff
 base = 0x40005000
@@ -48,9 +51,14 @@ CPUS = ("cortex-m0", "cortex-m0plus", "cortex-m3", "cortex-m4", "cortex-m7")
 class InterruptSpec:
     handler: str
     irq: int | None = checked(lambda n: 0 <= n < 240, "an IRQ number from 0 to 239", default=None)
-    priority: int = checked(lambda n: 0 <= n < 256, "0 to 255", default=0)
+    # Its NVIC priority byte (0x50: 5 with 4 priority bits) before setup runs (the code's
+    # NVIC_SetPriority overrides it); default: [interrupts] priorities, else 0 as at reset.
+    priority: int | None = checked(lambda n: 0 <= n < 256, "0 to 255", default=None)
     prime: int = checked(lambda n: 0 <= n <= 10000, "0 to 10000", default=0)
     enabled: bool = False  # its NVIC enable bit is set when setup begins (else: as code sets it)
+    # Injected only once the run (setup included) has called one of these: a HAL peripheral
+    # raises no interrupt until a transfer is started in interrupt or DMA mode.
+    after: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -72,6 +80,12 @@ class SoakTable:
     repeat: int = checked(lambda n: 1 <= n <= 100000, "1 to 100000", default=1)
     budget: int = checked(lambda n: n > 0, "more than 0", default=200000)
     bounded: bool = False  # the scenario runs for `budget` instructions, returning or not (main)
+    # The priority byte the scenario runs at when it is itself an interrupt handler (its name
+    # matches [interrupts] patterns); default: as for an interrupt's `priority`.
+    priority: int | None = checked(lambda n: 0 <= n < 256, "0 to 255", default=None)
+    # Times a handler is taken where the run without interrupts waits (spins to its budget:
+    # `while (!flag) {}`), so that the exploration starts past the wait; 0: never.
+    waits: int = checked(lambda n: 0 <= n <= 100, "0 to 100", default=0)
     handler_budget: int = checked(lambda n: n > 0, "more than 0", default=20000)
     setup: list[str] = field(default_factory=list)
     checks: list[str] = field(default_factory=list)

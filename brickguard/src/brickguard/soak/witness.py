@@ -18,7 +18,7 @@ from brickguard.soak.build import RAM_BASE, Image
 from brickguard.soak.explore import Failure, HandlerResult, Outcome, SoakResult
 
 SOAK_RULE_ID = "BG190"
-Rerun = Callable[[str, int], Outcome]
+Rerun = Callable[[str, int, int], Outcome]  # (handler, boundary, transfers done first)
 
 
 @dataclass(frozen=True)
@@ -115,9 +115,9 @@ def build_witnesses(result: SoakResult, r: HandlerResult, replay_base: str,
     out = list(groups.values())
     for w in out:
         if rerun is not None:
-            again = rerun(r.spec.handler, w.failure.boundary)
+            again = rerun(r.spec.handler, w.failure.boundary, w.failure.part)
             if again.key != w.failure.outcome.key:
-                raise BrickguardError(f"soak: the run at {r.spec.handler}@{w.failure.boundary} "
+                raise BrickguardError(f"soak: the run at {r.spec.handler}@{w.failure.at} "
                                       "did not repeat exactly (emulation not deterministic)")
             w.failure.outcome = again
         _describe(w, result, r, replay_base)
@@ -127,8 +127,11 @@ def build_witnesses(result: SoakResult, r: HandlerResult, replay_base: str,
 def _describe(w: Witness, result: SoakResult, r: HandlerResult, replay_base: str) -> None:
     image, f = result.image, w.failure
     handler = r.spec.handler
-    w.replay = f"{replay_base} --replay {handler}@{f.boundary}"
-    head = (f"{handler} taken before {_here(image, f.pc)} in {image.function_at(f.pc)}, "
+    w.replay = f"{replay_base} --replay {handler}@{f.at}"
+    where = "before" if not f.part else (
+        f"after {f.part} of the transfers of the LDM/STM (a v7-M core continues it after the "
+        "handler: EPSR.ICI) at")
+    head = (f"{handler} taken {where} {_here(image, f.pc)} in {image.function_at(f.pc)}, "
             f"instruction {f.boundary} of the run: {f.kind}")
     lines = [head]
     out = f.outcome

@@ -25,7 +25,14 @@ static void ring_take(ring_t *r)     /* only ever called with &rx, from the main
 
 static void ring_reset(ring_t *r)    /* called with &rx and with &log_ring: not followed */
 {
-    r->count--;
+    r->count--;                      /* rx's call is masked (rx_reset): no race on either ring */
+}
+
+static void rx_reset(void)
+{
+    __disable_irq();                 /* USART3_IRQHandler also updates rx.count */
+    ring_reset(&rx);
+    __enable_irq();
 }
 
 void USART3_IRQHandler(void)
@@ -37,7 +44,7 @@ int main(void)
 {
     __enable_irq();
     ring_take(&rx);
-    ring_reset(&rx);
+    rx_reset();
     ring_reset(&log_ring);
     return 0;
 }

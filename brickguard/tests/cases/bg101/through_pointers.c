@@ -43,7 +43,7 @@ void decay_stats(void)
 {
     volatile uint32_t *p = &stats[2];
     p++;
-    (*p)--;                          /* expect: BG102 */
+    (*p)--;                          /* expect: BG102 */ /* soak: no race here: p is &stats[3], the handler writes stats[1] */
 }
 
 void halve_stats(void)

@@ -20,7 +20,7 @@ void EXTI0_IRQHandler(void)
 
 void poll(void)
 {
-    events &= ~1u;                   /* expect: BG102 */
+    events &= ~1u;                   /* expect: BG102 */ /* soak: no race here: the handler sets only the bit this clears (a lost set = the handler first) */
     pending--;                       /* expect: BG102 */
     total = total + 1u;              /* expect: BG102 */
     atomic_events++;                 /* _Atomic: the increment is atomic */

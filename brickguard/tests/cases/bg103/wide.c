@@ -22,7 +22,7 @@ void EXTI1_IRQHandler(void)
 
 uint64_t now(void)
 {
-    return ticks;                    /* expect: BG103 */
+    return ticks;                    /* expect: BG103 */ /* soak: no race here on Cortex-M4: one ldrd, which an interrupt does not split */
 }
 
 uint64_t now_safe(void)
@@ -39,7 +39,7 @@ int main(void)
     __enable_irq();                  /* from here on a handler can fire */
     struct position copy = pos;      /* expect: BG103 */
     uint8_t local[16];
-    memcpy(local, (const void *)block, sizeof local);     /* expect: BG103 */
+    memcpy(local, (const void *)block, sizeof local);     /* expect: BG103 */ /* soak: no race here: the handler writes one byte of block, which a copy sees old or new */
     uint32_t t32 = ticks32;          /* one word: cannot tear */
     return (int)(now() + now_safe() + (uint64_t)copy.x + local[0] + t32);
 }
