@@ -491,6 +491,8 @@ class BodyWalker:
             aref = arg.referenced if arg.kind == K.DECL_REF_EXPR else None
             if aref is not None and aref.kind == K.ENUM_CONSTANT_DECL:
                 irq = irq_key(aref.spelling)
+            else:
+                irq = self.u.irq_macro(self.arg_text(c, args, 0))
         if ref is not None and ref.kind == K.FUNCTION_DECL:
             key = c.extent.start.offset
             old = self.calls.get(key)
@@ -514,7 +516,9 @@ class BodyWalker:
                         fa = _strip(_first(fa))
                     r = fa.referenced if fa.kind == K.DECL_REF_EXPR else None
                     if r is not None and r.kind == K.FUNCTION_DECL:
-                        self.passed.append(PassedFunction(ref.get_usr(), n, r.get_usr()))
+                        self.passed.append(PassedFunction(
+                            ref.get_usr(), n, r.get_usr(), _param_hint(ref, name, n),
+                            self.u.macro_name(self.arg_text(c, args, 0)) if n else "", where))
             self.calls[key] = CallFact(
                 self.usr, ref.get_usr(), name, where, prot, argf, seq, earliest, targets, irq
             )
@@ -677,7 +681,7 @@ class BodyWalker:
             obj.usr, self.usr, self.where(c), kind, size, volatile, protected, text, whole,
             path, scalar, self._next(), tuple(self.branch),
             self.polled() and kind is A_READ, masked_irqs(states),
-            self.level_of(states) if protected else 0,
+            self.level_of(states) if protected else 0, bits=_bit_member(top),
         )
         self.recent.append(key)
 
@@ -797,7 +801,7 @@ class BodyWalker:
                 rec = btype.get_pointee().get_canonical() if deref else btype
                 decl = rec.get_declaration()
                 segs[-1].append("?" if decl is not None and decl.kind == K.UNION_DECL
-                                else "." + node.spelling)
+                                else _member_step(node))
                 inner = _strip(base)
                 if deref and inner.kind == K.UNARY_OPERATOR and self.unary_op(
                         inner, _first(inner)) == "&":
@@ -898,6 +902,51 @@ def _strip(c: Cursor) -> Cursor:
             break
         c = ch[0]
     return c
+
+
+def _member_step(node: Cursor) -> str:
+    """The path step of member access ``node``: ``.f``; for a bit-field, its memory location:
+    C11 (3.14, 6.7.2.1) makes a maximal run of adjacent non-zero-width bit-fields one memory
+    location, so ``s.ready`` and ``s.busy`` declared side by side are the step ``.{ready,busy}``
+    (a store to either loads, merges and stores the word they share)."""
+    f = node.referenced
+    if f is None or f.kind != K.FIELD_DECL or not f.is_bitfield():
+        return "." + node.spelling
+    group: list[str] = []
+    found = False
+    for ch in f.semantic_parent.get_children():
+        if ch.kind != K.FIELD_DECL:
+            continue
+        if ch.is_bitfield() and ch.get_bitfield_width() > 0:
+            group.append(ch.spelling)
+            found = found or ch == f
+        elif found:
+            break
+        else:
+            group = []
+    return "." + (f"{{{','.join(group)}}}" if len(group) > 1 else f.spelling)
+
+
+def _bit_member(top: Cursor | None) -> str:
+    """The bit-field member ``top`` names when it shares its memory location with neighbours
+    (``_member_step`` made the path's last step that location), else ""."""
+    e = _strip(top) if top is not None else None
+    f = e.referenced if e is not None and e.kind == K.MEMBER_REF_EXPR else None
+    if f is None or f.kind != K.FIELD_DECL or not f.is_bitfield():
+        return ""
+    return f.spelling if _member_step(e).startswith(".{") else ""
+
+
+def _param_hint(fn: Cursor, name: str, n: int) -> str:
+    """The callee's name, its parameter ``n``'s name and declared type (typedef kept)."""
+    params = [p for p in fn.get_children() if p.kind == K.PARM_DECL]
+    pname = params[n].spelling if n < len(params) else ""
+    try:
+        types = list(fn.type.argument_types())
+    except Exception:  # an unprototyped declaration: no parameter types
+        types = []
+    ptype = types[n].spelling if n < len(types) else ""
+    return f"{name} {pname} {ptype}"
 
 
 def _const_int(c: Cursor) -> int | None:

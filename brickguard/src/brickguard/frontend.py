@@ -62,6 +62,7 @@ from brickguard.facts import (
     UnitFacts,
     Where,
     c_int,
+    irq_key,
 )
 from brickguard.hwfacts import HardwareWalker, Macros, macro_uses
 from brickguard.timeline import is_enable_macro
@@ -500,6 +501,21 @@ class UnitContext:
                 if v:
                     self._levels[name] = self.priority_level(v)
         return self._levels
+
+    def macro_name(self, text: str) -> str:
+        """``text`` when it is one identifier this unit defines as a macro, else ""."""
+        text = text.strip()
+        if not re.fullmatch(r"[A-Za-z_]\w*", text) or self.macro_value(text) is None:
+            return ""
+        return text
+
+    def irq_macro(self, text: str) -> str:
+        """The interrupt line an IRQ number macro names, for a mask call whose argument is not
+        an IRQn enumerator: TI's ``Interrupt_disableInterrupt(INT_EUSCIA0)`` (hw_ints.h /
+        the device header, ``#define INT_EUSCIA0 (32)``) masks ``EUSCIA0_IRQHandler``'s line.
+        "" when the text is not a macro of this unit (a variable names no line known here)."""
+        text = self.macro_name(text)
+        return irq_key(text[4:] if text.startswith("INT_") else text) if text else ""
 
     def priority_level(self, basepri: int) -> int:
         """A BASEPRI register value -> the preemption priority number it masks from (the NVIC
