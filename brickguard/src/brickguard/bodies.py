@@ -40,6 +40,7 @@ from brickguard.facts import (
     irq_key,
     join_paths,
 )
+from brickguard.exclusive import EXCLUSIVE_STORES
 from brickguard.sections import (
     EMPTY,
     LEVEL,
@@ -520,7 +521,8 @@ class BodyWalker:
                             ref.get_usr(), n, r.get_usr(), _param_hint(ref, name, n),
                             self.u.macro_name(self.arg_text(c, args, 0)) if n else "", where))
             self.calls[key] = CallFact(
-                self.usr, ref.get_usr(), name, where, prot, argf, seq, earliest, targets, irq
+                self.usr, ref.get_usr(), name, where, prot, argf, seq, earliest, targets, irq,
+                name in EXCLUSIVE_STORES and self.result_discarded(c),
             )
         elif ref is None or ref.kind in (K.VAR_DECL, K.PARM_DECL, K.FIELD_DECL):
             field_name = ref.spelling if ref is not None and ref.kind == K.FIELD_DECL else ""
@@ -554,6 +556,17 @@ class BodyWalker:
         if not self.crit_off:
             states = self.sections.apply(name, states, where, bool(self.in_cond))
         return states
+
+    def result_discarded(self, c: Cursor) -> bool:
+        """Whether call ``c`` is a statement of its own (``__STREXW(v, &x);``, ``(void)f();``):
+        its value is used by nothing."""
+        ext = c.extent
+        if ext.start.file is None or ext.start.file.name != self.file:
+            return False  # inside a macro: what surrounds it is not in this file's text
+        before = _strip_comments(self.src[max(0, ext.start.offset - 200):ext.start.offset]
+                                 .decode("utf-8", "replace"))
+        after = self.src[ext.end.offset:ext.end.offset + 40].decode("utf-8", "replace")
+        return bool(_STATEMENT_START.search(before)) and after.lstrip().startswith(";")
 
     def enable_macro(self, c: Cursor, start: int, states: States) -> None:
         """``__HAL_UART_ENABLE_IT(&h, ...)``: a call fact where the macro is used (it starts
@@ -902,6 +915,11 @@ def _strip(c: Cursor) -> Cursor:
             break
         c = ch[0]
     return c
+
+
+# What may come just before a call that is a statement of its own: the end of the statement
+# before it, a block's brace, a label, ``else``, or a cast to void.
+_STATEMENT_START = re.compile(r"(?:^|[;{}:]|\belse|\(\s*void\s*\))\s*$")
 
 
 def _member_step(node: Cursor) -> str:

@@ -141,6 +141,8 @@ class CallFact:
     # () when no argument is one. A parameter every call site points at one global is that global.
     targets: tuple[tuple[str, tuple[str, ...]] | None, ...] = ()
     irq: str = ""  # for a mask/unmask call (HAL_NVIC_EnableIRQ(USART1_IRQn)): "USART1"
+    # For an exclusive store (__STREXW): its result (0 stored, 1 failed) is thrown away (BG106).
+    discarded: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -50,6 +50,7 @@ from brickguard.rules import (
     stack_unbounded,
     suppression_unknown_rule,
     unbalanced_critical_section,
+    unchecked_exclusive_store,
 )
 from brickguard.rules.base import Rule
 
@@ -65,6 +66,7 @@ _MODULES = (
     isr_torn_access,  # BG103
     isr_shared_not_volatile,  # BG104
     unbalanced_critical_section,  # BG105
+    unchecked_exclusive_store,  # BG106
     isr_blocking_call,  # BG110
     isr_task_api,  # BG111
     isr_not_reentrant,  # BG112
