@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from clang.cindex import Cursor, CursorKind, TypeKind
 
+from brickguard.exclusive import EXCLUSIVE_STORES
 from brickguard.facts import (
     PARAM,
     AccessFact,
@@ -40,7 +41,6 @@ from brickguard.facts import (
     irq_key,
     join_paths,
 )
-from brickguard.exclusive import EXCLUSIVE_STORES
 from brickguard.sections import (
     EMPTY,
     LEVEL,
