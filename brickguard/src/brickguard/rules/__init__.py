@@ -21,6 +21,7 @@ from brickguard.rules import (
     demo_missing_msp_step,
     demo_missing_precondition,
     dma_buffer_placement,
+    dma_buffer_race,
     dma_cache_maintenance,
     errata_clock_enable_delay,
     flash_wait_states,
@@ -67,6 +68,7 @@ _MODULES = (
     isr_shared_not_volatile,  # BG104
     unbalanced_critical_section,  # BG105
     unchecked_exclusive_store,  # BG106
+    dma_buffer_race,  # BG107
     isr_blocking_call,  # BG110
     isr_task_api,  # BG111
     isr_not_reentrant,  # BG112
