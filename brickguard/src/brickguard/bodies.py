@@ -322,6 +322,8 @@ class BodyWalker:
         if k == K.DECL_STMT:
             for var in ch:
                 if var.kind == K.VAR_DECL and var.storage_class.name == "STATIC":
+                    # Zephyr's IRQ_CONNECT declares its ISR as a block-scope static in .intList
+                    self.u.vector_table(var)
                     continue  # a static's initialiser runs at load time, not here
                 for init in var.get_children():
                     if init.kind.is_expression():

@@ -567,15 +567,23 @@ class UnitContext:
         return set(self._macro_defs)
 
     def vector_table(self, c: Cursor) -> None:
-        """An array named like a vector table, or placed in a vector section: its functions
-        are interrupt handlers (the reset handler and other task entries excepted)."""
+        """An array named like a vector table, or placed in a vector section, or a Zephyr ISR
+        list entry: its functions are interrupt handlers (task entries excepted)."""
         named = "vector" in c.spelling.lower()
-        in_section = False
+        in_section = isr_list = False
         for ch in c.get_children():
             if ch.kind.is_attribute():
                 text = " ".join(t.spelling for t in ch.get_tokens())
                 in_section |= "vector" in text.lower()
-        if not (named or in_section) or c.type.get_canonical().kind not in ARRAYS:
+                # Zephyr: IRQ_CONNECT(irq, prio, isr, arg, flags) declares a struct _isr_list
+                # {irq, flags, &isr, arg} in section .intList, from which the build generates
+                # the ISR table (include/zephyr/sw_isr_table.h, Z_ISR_DECLARE).
+                isr_list |= "intList" in text
+        if isr_list:
+            kind = "connected with IRQ_CONNECT (an _isr_list entry in .intList)"
+        elif (named or in_section) and c.type.get_canonical().kind in ARRAYS:
+            kind = f"in vector table {c.spelling}"
+        else:
             return
         if c.location.file is None:
             return
@@ -587,7 +595,6 @@ class UnitContext:
                     where = Where(loc.file.name, d.location.line, d.location.column)
                     self.unit.entries.append(
                         EntryFact(
-                            fn.get_usr(), fn.spelling, "interrupt", f"in vector table {c.spelling}",
-                            where,
+                            fn.get_usr(), fn.spelling, "interrupt", kind, where,
                         )
                     )

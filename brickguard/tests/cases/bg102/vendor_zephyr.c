@@ -40,3 +40,26 @@ int main(void)
     k_spin_unlock(&lock, k);
     return 0;
 }
+
+/* IRQ_CONNECT as Zephyr defines it (sw_isr_table.h Z_ISR_DECLARE): an _isr_list entry in
+   section .intList, from which the build makes the ISR table. */
+struct _isr_list { int32_t irq; int32_t flags; void *func; const void *param; };
+void z_arm_irq_priority_set(unsigned int irq, unsigned int prio, uint32_t flags);
+#define IRQ_CONNECT(irq_p, priority_p, isr_p, isr_param_p, flags_p) { \
+    static struct _isr_list __attribute__((section(".intList"), used)) _isr_entry = \
+        {irq_p, flags_p, (void *)&isr_p, (const void *)isr_param_p}; \
+    z_arm_irq_priority_set(irq_p, priority_p, flags_p); }
+
+volatile uint32_t adc_done;
+
+static void adc_handler(const void *arg)
+{
+    (void)arg;
+    adc_done++;
+}
+
+void adc_start(void)
+{
+    IRQ_CONNECT(18, 2, adc_handler, NULL, 0);
+    adc_done--;                      /* expect: BG102 */
+}
