@@ -9,13 +9,16 @@ completion interrupt (a callback, a flag its handler sets) or waited for by a bl
 
 What is checked, in each function that starts a transfer of a global buffer: the accesses to
 that buffer after the start, in program order (``AccessFact.seq``) — a read for a receive, a
-write for a transmit, and a call handing the buffer on (``process(rx)``), which may do either —
+write for a transmit, and for a receive a call handing the buffer on (``process(rx)``) —
 when nothing between the start and the access can be the completion:
 
 - no read of an object an interrupt handler writes (the completion flag, polled or tested:
   ``while (!rx_done) {}``, ``if (rx_done)``),
 - no blocking call or wait (the profiles' ``blocks`` and ``waits``: ``xSemaphoreTake``,
-  ``HAL_DMA_PollForTransfer``), no call that stops the transfer (``*Abort*``, ``*Stop*``).
+  ``HAL_DMA_PollForTransfer``), no call that stops the transfer or asks for its state
+  (``*Abort*``, ``*Stop*``, ``HAL_SPI_GetState`` polled in a loop).
+
+A transmit buffer handed to a call is not judged (``Buffercmp(tx, rx, n)`` only reads it).
 
 Accesses in other functions (the completion callback itself, a later main-loop pass) are not
 judged: whether they run after completion is not known here.
@@ -33,7 +36,10 @@ from brickguard.facts import ArgFact, CallFact, paths_overlap
 if TYPE_CHECKING:
     from brickguard.program import Access, Program
 
-_STOPS = re.compile(r"Abort|Stop|PollFor|Wait", re.IGNORECASE)
+# Calls that stop the transfer, wait for it, or ask whether it is done (HAL_DMA_Abort,
+# HAL_UART_DMAStop, HAL_DMA_PollForTransfer, HAL_SPI_GetState, nrfx_uarte_rx_ready).
+_STOPS = re.compile(r"Abort|Stop|PollFor|Wait|GetState|State|Status|Busy|Ready|Done|Complete",
+                    re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -73,9 +79,12 @@ def early_uses(program: Program) -> list[DmaUse]:
         hit = next((a for a in accs if c.seq < a.fact.seq < end and a.fact.obj == buf.var_usr
                     and not a.in_interrupt and wanted(a.fact.kind)
                     and paths_overlap(a.fact.path, path)), None)
+        # A receive buffer handed on is read there; a transmit buffer handed on may only be
+        # read (Buffercmp(tx, rx, n)): not judged.
         handed = next((x for x in calls if c.seq < x.seq < end and x is not c
                        and x.callee_name not in dma_calls
-                       and any(t is not None and t[0] == buf.var_usr for t in x.targets)), None)
+                       and any(t is not None and t[0] == buf.var_usr for t in x.targets)),
+                      None) if start.direction is Direction.rx else None
         first = min((u for u in (hit, handed) if u is not None),
                     key=lambda u: u.fact.seq if hasattr(u, "fact") else u.seq, default=None)
         if first is None:

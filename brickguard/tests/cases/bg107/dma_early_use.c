@@ -8,6 +8,8 @@ typedef struct { int instance; } UART_HandleTypeDef;
 UART_HandleTypeDef huart1, huart2;
 int HAL_UART_Receive_DMA(UART_HandleTypeDef *h, uint8_t *data, uint16_t size);
 int HAL_UART_Transmit_DMA(UART_HandleTypeDef *h, const uint8_t *data, uint16_t size);
+int HAL_UART_GetState(UART_HandleTypeDef *h);
+int Buffercmp(const uint8_t *a, const uint8_t *b, uint16_t n);
 typedef void *SemaphoreHandle_t;
 long xSemaphoreTake(SemaphoreHandle_t s, uint32_t wait);
 long xSemaphoreGiveFromISR(SemaphoreHandle_t s, long *woken);
@@ -64,6 +66,15 @@ static void send(void)
     reply[1] = 'K';                   /* expect: BG107 */
 }
 
+static void send_and_poll(void)
+{
+    HAL_UART_Transmit_DMA(&huart2, reply, 16);
+    Buffercmp(reply, cmd, 16);        /* a transmit buffer handed on may only be read */
+    while (HAL_UART_GetState(&huart2) != 0x20) {
+    }
+    reply[2] = '!';                   /* the state poll saw the transfer done */
+}
+
 static void other_field(void)
 {
     HAL_UART_Receive_DMA(&huart1, dev.rx, 8);
@@ -84,6 +95,7 @@ int main(void)
     read_after_flag();
     read_after_semaphore();
     send();
+    send_and_poll();
     other_field();
     nordic();
     return 0;
