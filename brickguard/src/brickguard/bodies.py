@@ -563,8 +563,12 @@ class BodyWalker:
         """Whether call ``c`` is a statement of its own (``__STREXW(v, &x);``, ``(void)f();``):
         its value is used by nothing."""
         ext = c.extent
-        if ext.start.file is None or ext.start.file.name != self.file:
-            return False  # inside a macro: what surrounds it is not in this file's text
+        name = (c.referenced.spelling if c.referenced is not None else c.spelling).encode()
+        if ext.start.file is None or ext.start.file.name != self.file or not self.src[
+                ext.start.offset:ext.start.offset + len(name)] == name:
+            # Expanded from a macro (CMSIS's ATOMIC_SET_BIT retries in its own loop): the text
+            # around the use is the macro's, not the call's.
+            return False
         before = _strip_comments(self.src[max(0, ext.start.offset - 200):ext.start.offset]
                                  .decode("utf-8", "replace"))
         after = self.src[ext.end.offset:ext.end.offset + 40].decode("utf-8", "replace")

@@ -66,3 +66,20 @@ int main(void)
     set_flag();
     return 0;
 }
+
+/* A retry loop inside a macro (CMSIS's stm32f4xx.h ATOMIC_SET_BIT): the macro's text is not
+   the call's, and its loop checks the result. */
+#define ATOMIC_SET_BIT(REG, BIT)                                 \
+    do {                                                         \
+        uint32_t val;                                            \
+        do {                                                     \
+            val = __LDREXW((volatile uint32_t *)&(REG)) | (BIT); \
+        } while ((__STREXW(val, (volatile uint32_t *)&(REG))) != 0U); \
+    } while (0)
+
+volatile uint32_t cr3;
+
+void enable_dma_request(void)
+{
+    ATOMIC_SET_BIT(cr3, 1u << 7);
+}
