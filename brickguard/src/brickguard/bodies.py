@@ -564,8 +564,9 @@ class BodyWalker:
         its value is used by nothing."""
         ext = c.extent
         name = (c.referenced.spelling if c.referenced is not None else c.spelling).encode()
-        if ext.start.file is None or ext.start.file.name != self.file or not self.src[
-                ext.start.offset:ext.start.offset + len(name)] == name:
+        at = ext.start.offset
+        if ext.start.file is None or ext.start.file.name != self.file or (
+                self.src[at:at + len(name)] != name):
             # Expanded from a macro (CMSIS's ATOMIC_SET_BIT retries in its own loop): the text
             # around the use is the macro's, not the call's.
             return False

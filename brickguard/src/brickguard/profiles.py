@@ -6,9 +6,11 @@ that speaks the configuration's words plus an ``[api]`` and a ``[dma]`` table:
 ```toml
 name = "freertos"
 description = "FreeRTOS kernel"
+defaults = false  # true: a vendor SDK table whose sections/registrations join the defaults
 [interrupts]      # patterns, callbacks, registrations, from_asm, start_off, enable: as in
                   # brickguard.toml
-[tasks]           # creators; priority_args = {xTaskCreate = 4} (BG113)
+[tasks]           # creators; priority_args = {xTaskCreate = 4} (BG113); callbacks = [globs of
+                  # calls whose callback runs in a thread, not an interrupt] (callbacks.py)
 [critical]        # pairs; handover = ["xPortStartScheduler"] (sections left to the scheduler);
                   # levels = {taskENTER_CRITICAL = "configMAX_SYSCALL_INTERRUPT_PRIORITY"}
                   # (BASEPRI sections), basepri = ["__set_BASEPRI"]
