@@ -63,7 +63,8 @@ from brickguard.config import load_config
 HERE = Path(__file__).resolve().parent
 FIRMWARE = HERE.parents[1].parent / "shared" / "firmware"  # benchmarks -> brickguard -> repo
 LABELS = HERE / "real_code_labels.toml"
-RULES = ("BG101", "BG102", "BG103", "BG104", "BG105", "BG110", "BG111", "BG112")
+RULES = ("BG101", "BG102", "BG103", "BG104", "BG105", "BG106", "BG107", "BG110", "BG111",
+         "BG112")
 CAUSES = (
     "field-blind", "index-blind", "timeline", "atomic-store", "volatile-field",
     "whole-struct-lock", "asm-handler", "init-disable", "rtos-handle", "other",

@@ -29,6 +29,7 @@ int main(void) { flash_erase(1); return 0; }
 def test_every_platform_has_a_profile() -> None:
     assert set(builtin_profiles()) == {
         "cmsis", "freertos", "zephyr", "rtthread", "cmsis-rtos2", "linux",
+        "nxp-mcux", "ti-driverlib", "nordic-nrfx", "harmony",
     }
     for name in builtin_profiles():
         plat = load_platform([name])
@@ -54,6 +55,41 @@ def test_selecting_a_profile_extends_the_defaults_and_narrows_the_api(tmp_path: 
     assert any(r.function == "xTimerCreate" for r in cfg.task_creators)
     assert "vTaskDelay" in cfg.platform.blocking and "k_sleep" not in cfg.platform.blocking
     assert "k_sleep" in Config(root=tmp_path).platform.blocking  # no profile: all of them
+
+
+def test_vendor_sdk_tables_join_the_defaults(tmp_path: Path) -> None:
+    """The vendor SDKs' masking and registration calls hold with no profile chosen, and with
+    another profile chosen; k_sched_lock (threads only) is no section against interrupts."""
+    for cfg in (Config(root=tmp_path), _with_profile(tmp_path, "cmsis")):
+        pairs = set(cfg.critical_sections)
+        assert {("DisableGlobalIRQ", "EnableGlobalIRQ"), ("Interrupt_disableMaster",
+                "Interrupt_enableMaster"), ("SYS_INT_Disable", "SYS_INT_Restore"),
+                ("app_util_critical_region_enter", "app_util_critical_region_exit"),
+                ("k_spin_lock", "k_spin_unlock")} <= pairs
+        assert not any("k_sched_lock" in p for p in pairs)
+        regs = {r.function for r in cfg.interrupt_registrations}
+        assert {"*_TransferCreateHandle", "nrfx_uarte_init", "*_CallbackRegister",
+                "Interrupt_registerInterrupt", "uart_irq_callback_set"} <= regs
+    plat = load_platform(None)
+    assert ["DisableIRQ", "EnableIRQ"] in [list(m) for m in plat.critical_masks]
+    assert "Interrupt_setPriorityMask" in plat.basepri
+    assert plat.critical_levels["irq_lock"] == "_EXC_IRQ_DEFAULT_PRIO"
+
+
+def test_a_call_is_read_by_its_words_for_a_handler() -> None:
+    from brickguard.callbacks import says_interrupt
+
+    assert says_interrupt("acme_timer_init handler acme_timer_handler_t")
+    assert says_interrupt("uart_irq_callback_set cb uart_irq_callback_t")
+    assert says_interrupt("foo_attach isr_fn void (*)(void)")
+    assert not says_interrupt("ui_obj_add_event_cb event_cb ui_event_cb_t")  # adds, sets nothing up
+    assert not says_interrupt("qsort compar int (*)(const void *, const void *)")
+    assert not says_interrupt("list_init node_fn node_fn_t")
+
+
+def _with_profile(tmp_path: Path, name: str) -> Config:
+    (tmp_path / "brickguard.toml").write_text(f'[target]\nprofile = "{name}"\n')
+    return load_config(start=tmp_path)
 
 
 def test_unknown_or_broken_profiles_are_clear_errors(tmp_path: Path) -> None:

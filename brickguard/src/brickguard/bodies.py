@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from clang.cindex import Cursor, CursorKind, TypeKind
 
+from brickguard.exclusive import EXCLUSIVE_STORES
 from brickguard.facts import (
     PARAM,
     AccessFact,
@@ -321,6 +322,8 @@ class BodyWalker:
         if k == K.DECL_STMT:
             for var in ch:
                 if var.kind == K.VAR_DECL and var.storage_class.name == "STATIC":
+                    # Zephyr's IRQ_CONNECT declares its ISR as a block-scope static in .intList
+                    self.u.vector_table(var)
                     continue  # a static's initialiser runs at load time, not here
                 for init in var.get_children():
                     if init.kind.is_expression():
@@ -491,6 +494,8 @@ class BodyWalker:
             aref = arg.referenced if arg.kind == K.DECL_REF_EXPR else None
             if aref is not None and aref.kind == K.ENUM_CONSTANT_DECL:
                 irq = irq_key(aref.spelling)
+            else:
+                irq = self.u.irq_macro(self.arg_text(c, args, 0))
         if ref is not None and ref.kind == K.FUNCTION_DECL:
             key = c.extent.start.offset
             old = self.calls.get(key)
@@ -514,9 +519,12 @@ class BodyWalker:
                         fa = _strip(_first(fa))
                     r = fa.referenced if fa.kind == K.DECL_REF_EXPR else None
                     if r is not None and r.kind == K.FUNCTION_DECL:
-                        self.passed.append(PassedFunction(ref.get_usr(), n, r.get_usr()))
+                        self.passed.append(PassedFunction(
+                            ref.get_usr(), n, r.get_usr(), _param_hint(ref, name, n),
+                            self.u.macro_name(self.arg_text(c, args, 0)) if n else "", where))
             self.calls[key] = CallFact(
-                self.usr, ref.get_usr(), name, where, prot, argf, seq, earliest, targets, irq
+                self.usr, ref.get_usr(), name, where, prot, argf, seq, earliest, targets, irq,
+                name in EXCLUSIVE_STORES and self.result_discarded(c),
             )
         elif ref is None or ref.kind in (K.VAR_DECL, K.PARM_DECL, K.FIELD_DECL):
             field_name = ref.spelling if ref is not None and ref.kind == K.FIELD_DECL else ""
@@ -550,6 +558,22 @@ class BodyWalker:
         if not self.crit_off:
             states = self.sections.apply(name, states, where, bool(self.in_cond))
         return states
+
+    def result_discarded(self, c: Cursor) -> bool:
+        """Whether call ``c`` is a statement of its own (``__STREXW(v, &x);``, ``(void)f();``):
+        its value is used by nothing."""
+        ext = c.extent
+        name = (c.referenced.spelling if c.referenced is not None else c.spelling).encode()
+        at = ext.start.offset
+        if ext.start.file is None or ext.start.file.name != self.file or (
+                self.src[at:at + len(name)] != name):
+            # Expanded from a macro (CMSIS's ATOMIC_SET_BIT retries in its own loop): the text
+            # around the use is the macro's, not the call's.
+            return False
+        before = _strip_comments(self.src[max(0, ext.start.offset - 200):ext.start.offset]
+                                 .decode("utf-8", "replace"))
+        after = self.src[ext.end.offset:ext.end.offset + 40].decode("utf-8", "replace")
+        return bool(_STATEMENT_START.search(before)) and after.lstrip().startswith(";")
 
     def enable_macro(self, c: Cursor, start: int, states: States) -> None:
         """``__HAL_UART_ENABLE_IT(&h, ...)``: a call fact where the macro is used (it starts
@@ -677,7 +701,7 @@ class BodyWalker:
             obj.usr, self.usr, self.where(c), kind, size, volatile, protected, text, whole,
             path, scalar, self._next(), tuple(self.branch),
             self.polled() and kind is A_READ, masked_irqs(states),
-            self.level_of(states) if protected else 0,
+            self.level_of(states) if protected else 0, bits=_bit_member(top),
         )
         self.recent.append(key)
 
@@ -797,7 +821,7 @@ class BodyWalker:
                 rec = btype.get_pointee().get_canonical() if deref else btype
                 decl = rec.get_declaration()
                 segs[-1].append("?" if decl is not None and decl.kind == K.UNION_DECL
-                                else "." + node.spelling)
+                                else _member_step(node))
                 inner = _strip(base)
                 if deref and inner.kind == K.UNARY_OPERATOR and self.unary_op(
                         inner, _first(inner)) == "&":
@@ -898,6 +922,56 @@ def _strip(c: Cursor) -> Cursor:
             break
         c = ch[0]
     return c
+
+
+# What may come just before a call that is a statement of its own: the end of the statement
+# before it, a block's brace, a label, ``else``, or a cast to void.
+_STATEMENT_START = re.compile(r"(?:^|[;{}:]|\belse|\(\s*void\s*\))\s*$")
+
+
+def _member_step(node: Cursor) -> str:
+    """The path step of member access ``node``: ``.f``; for a bit-field, its memory location:
+    C11 (3.14, 6.7.2.1) makes a maximal run of adjacent non-zero-width bit-fields one memory
+    location, so ``s.ready`` and ``s.busy`` declared side by side are the step ``.{ready,busy}``
+    (a store to either loads, merges and stores the word they share)."""
+    f = node.referenced
+    if f is None or f.kind != K.FIELD_DECL or not f.is_bitfield():
+        return "." + node.spelling
+    group: list[str] = []
+    found = False
+    for ch in f.semantic_parent.get_children():
+        if ch.kind != K.FIELD_DECL:
+            continue
+        if ch.is_bitfield() and ch.get_bitfield_width() > 0:
+            group.append(ch.spelling)
+            found = found or ch == f
+        elif found:
+            break
+        else:
+            group = []
+    return "." + (f"{{{','.join(group)}}}" if len(group) > 1 else f.spelling)
+
+
+def _bit_member(top: Cursor | None) -> str:
+    """The bit-field member ``top`` names when it shares its memory location with neighbours
+    (``_member_step`` made the path's last step that location), else ""."""
+    e = _strip(top) if top is not None else None
+    f = e.referenced if e is not None and e.kind == K.MEMBER_REF_EXPR else None
+    if f is None or f.kind != K.FIELD_DECL or not f.is_bitfield():
+        return ""
+    return f.spelling if _member_step(e).startswith(".{") else ""
+
+
+def _param_hint(fn: Cursor, name: str, n: int) -> str:
+    """The callee's name, its parameter ``n``'s name and declared type (typedef kept)."""
+    params = [p for p in fn.get_children() if p.kind == K.PARM_DECL]
+    pname = params[n].spelling if n < len(params) else ""
+    try:
+        types = list(fn.type.argument_types())
+    except Exception:  # an unprototyped declaration: no parameter types
+        types = []
+    ptype = types[n].spelling if n < len(types) else ""
+    return f"{name} {pname} {ptype}"
 
 
 def _const_int(c: Cursor) -> int | None:

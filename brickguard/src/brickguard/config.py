@@ -40,6 +40,7 @@ replace = false
 [tasks]                           # extend the defaults; replace = true replaces them
 entries = ["main"]
 creators = [{function = "xTaskCreate", arg = 0}]
+callbacks = ["esp_event_handler_*"]   # calls whose callback runs in a thread, not an interrupt
 replace = false
 
 [critical]                        # begin/end pairs; extend the defaults; replace = true
@@ -130,6 +131,7 @@ from brickguard.profiles import (
     Registration,
     TaskEntries,
     add_dma_calls,
+    default_entries,
     default_platform,
     load_platform,
 )
@@ -149,6 +151,7 @@ DEFAULT_INTERRUPT_PATTERNS = [
     "isr_*",
     "SysTick_Handler",
     "PendSV_Handler",
+    *default_entries().patterns,
 ]
 # The HAL calls these from inside its IRQ handlers, so they run in interrupt context.
 DEFAULT_INTERRUPT_CALLBACKS = ["HAL_*_*Callback", "HAL_*_Callback"]
@@ -160,6 +163,7 @@ DEFAULT_INTERRUPT_REGISTRATIONS = [
     Registration("NVIC_SetVector", 1),
     Registration("irq_connect_dynamic", 2),
     Registration("attachInterrupt", 1),
+    *default_entries().registrations,  # the vendor SDK tables (profiles with defaults = true)
 ]
 DEFAULT_TASK_ENTRIES = ["main", "Reset_Handler"]
 DEFAULT_TASK_CREATORS = [
@@ -185,6 +189,7 @@ DEFAULT_CRITICAL_SECTIONS = [
     ("__disable_interrupt", "__enable_interrupt"),
     ("noInterrupts", "interrupts"),
     ("cli", "sei"),
+    *default_entries().pairs,
 ]
 
 
@@ -503,8 +508,9 @@ def _platform(cfg: Config, file: ConfigFile, rel: Callable[[str], Path], where: 
             plat.blocking[name] = why
     for name in ints.nonreentrant:
         plat.nonreentrant.setdefault(name, "")
-    crit = file.critical
+    crit, tasks = file.critical, file.tasks
     for table, into, items in (
+        (tasks, plat.task_callbacks, tasks.callbacks),
         (ints, plat.from_asm, ints.from_asm), (ints, plat.start_off, ints.start_off),
         (ints, plat.interrupt_enables, ints.enable), (ints, plat.quiet, ints.quiet),
         (ints, plat.priority_setters, ints.priority_setters),

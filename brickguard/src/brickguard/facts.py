@@ -109,6 +109,9 @@ class AccessFact:
     level: int = 0
     # The arms of `branch` every path of which returns: nothing after the arm follows it.
     exits: tuple[tuple[int, int], ...] = ()
+    # A bit-field member that shares its memory location (the path's last step, ".{a,b}") with
+    # adjacent bit-fields: its name. A store to it rewrites the whole location (BG102).
+    bits: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,6 +141,8 @@ class CallFact:
     # () when no argument is one. A parameter every call site points at one global is that global.
     targets: tuple[tuple[str, tuple[str, ...]] | None, ...] = ()
     irq: str = ""  # for a mask/unmask call (HAL_NVIC_EnableIRQ(USART1_IRQn)): "USART1"
+    # For an exclusive store (__STREXW): its result (0 stored, 1 failed) is thrown away (BG106).
+    discarded: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -324,6 +329,11 @@ class PassedFunction:
     callee: str  # USR of the called function
     arg: int
     function: str  # USR of the function passed
+    # What the call says of that argument: the callee's name, the parameter's name and declared
+    # type ("nrfx_uarte_init p_event_handler nrfx_uarte_event_handler_t"), for ``callbacks``.
+    hint: str = ""
+    instance: str = ""  # the first argument when it names a macro (LPUART1, USART1_BASE), or ""
+    where: Where | None = None
 
 
 @dataclass(kw_only=True)

@@ -62,6 +62,7 @@ from brickguard.facts import (
     UnitFacts,
     Where,
     c_int,
+    irq_key,
 )
 from brickguard.hwfacts import HardwareWalker, Macros, macro_uses
 from brickguard.timeline import is_enable_macro
@@ -501,6 +502,21 @@ class UnitContext:
                     self._levels[name] = self.priority_level(v)
         return self._levels
 
+    def macro_name(self, text: str) -> str:
+        """``text`` when it is one identifier this unit defines as a macro, else ""."""
+        text = text.strip()
+        if not re.fullmatch(r"[A-Za-z_]\w*", text) or self.macro_value(text) is None:
+            return ""
+        return text
+
+    def irq_macro(self, text: str) -> str:
+        """The interrupt line an IRQ number macro names, for a mask call whose argument is not
+        an IRQn enumerator: TI's ``Interrupt_disableInterrupt(INT_EUSCIA0)`` (hw_ints.h /
+        the device header, ``#define INT_EUSCIA0 (32)``) masks ``EUSCIA0_IRQHandler``'s line.
+        "" when the text is not a macro of this unit (a variable names no line known here)."""
+        text = self.macro_name(text)
+        return irq_key(text[4:] if text.startswith("INT_") else text) if text else ""
+
     def priority_level(self, basepri: int) -> int:
         """A BASEPRI register value -> the preemption priority number it masks from (the NVIC
         keeps a priority in the top __NVIC_PRIO_BITS of a byte: 0x50 is 5 with 4 bits)."""
@@ -551,15 +567,23 @@ class UnitContext:
         return set(self._macro_defs)
 
     def vector_table(self, c: Cursor) -> None:
-        """An array named like a vector table, or placed in a vector section: its functions
-        are interrupt handlers (the reset handler and other task entries excepted)."""
+        """An array named like a vector table, or placed in a vector section, or a Zephyr ISR
+        list entry: its functions are interrupt handlers (task entries excepted)."""
         named = "vector" in c.spelling.lower()
-        in_section = False
+        in_section = isr_list = False
         for ch in c.get_children():
             if ch.kind.is_attribute():
                 text = " ".join(t.spelling for t in ch.get_tokens())
                 in_section |= "vector" in text.lower()
-        if not (named or in_section) or c.type.get_canonical().kind not in ARRAYS:
+                # Zephyr: IRQ_CONNECT(irq, prio, isr, arg, flags) declares a struct _isr_list
+                # {irq, flags, &isr, arg} in section .intList, from which the build generates
+                # the ISR table (include/zephyr/sw_isr_table.h, Z_ISR_DECLARE).
+                isr_list |= "intList" in text
+        if isr_list:
+            kind = "connected with IRQ_CONNECT (an _isr_list entry in .intList)"
+        elif (named or in_section) and c.type.get_canonical().kind in ARRAYS:
+            kind = f"in vector table {c.spelling}"
+        else:
             return
         if c.location.file is None:
             return
@@ -571,7 +595,6 @@ class UnitContext:
                     where = Where(loc.file.name, d.location.line, d.location.column)
                     self.unit.entries.append(
                         EntryFact(
-                            fn.get_usr(), fn.spelling, "interrupt", f"in vector table {c.spelling}",
-                            where,
+                            fn.get_usr(), fn.spelling, "interrupt", kind, where,
                         )
                     )

@@ -6,9 +6,11 @@ that speaks the configuration's words plus an ``[api]`` and a ``[dma]`` table:
 ```toml
 name = "freertos"
 description = "FreeRTOS kernel"
+defaults = false  # true: a vendor SDK table whose sections/registrations join the defaults
 [interrupts]      # patterns, callbacks, registrations, from_asm, start_off, enable: as in
                   # brickguard.toml
-[tasks]           # creators; priority_args = {xTaskCreate = 4} (BG113)
+[tasks]           # creators; priority_args = {xTaskCreate = 4} (BG113); callbacks = [globs of
+                  # calls whose callback runs in a thread, not an interrupt] (callbacks.py)
 [critical]        # pairs; handover = ["xPortStartScheduler"] (sections left to the scheduler);
                   # levels = {taskENTER_CRITICAL = "configMAX_SYSCALL_INTERRUPT_PRIORITY"}
                   # (BASEPRI sections), basepri = ["__set_BASEPRI"]
@@ -122,6 +124,9 @@ class TaskEntries:
     creators: list[Registration] = field(default_factory=list)
     # creator -> the 0-based index of its priority argument (xTaskCreate: 4; higher runs first)
     priority_args: dict[str, int] = field(default_factory=dict)
+    # Calls (globs) that take a function they call back in a thread, not an interrupt: an event
+    # loop, a work queue, a UI toolkit (``callbacks`` does not take them for a handler).
+    callbacks: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -156,6 +161,10 @@ class CriticalPairs:
 class ProfileFile:
     name: str = ""
     description: str = ""
+    # true: a vendor SDK's table (nxp-mcux, ti-driverlib, nordic-nrfx, harmony) whose critical
+    # sections, handler names and registrations join brickguard's defaults, so code written
+    # against that SDK is read right with no profile chosen (``default_entries``).
+    defaults: bool = False
     interrupts: InterruptEntries = field(default_factory=InterruptEntries)
     tasks: TaskEntries = field(default_factory=TaskEntries)
     critical: CriticalPairs = field(default_factory=CriticalPairs)
@@ -191,6 +200,7 @@ class Platform:
     critical_levels: dict[str, str] = field(default_factory=dict)
     basepri: list[str] = field(default_factory=list)
     task_priority_args: dict[str, int] = field(default_factory=dict)
+    task_callbacks: list[str] = field(default_factory=list)
     # "binary" | "mutex" | "take" | "give" -> the calls (BG113)
     locks: dict[str, set[str]] = field(default_factory=lambda: {
         "binary": set(), "mutex": set(), "take": set(), "give": set()})
@@ -281,6 +291,7 @@ def _merge(plat: Platform, profile: ProfileFile) -> None:
     _extend(plat.interrupt_registrations, profile.interrupts.registrations)
     _extend(plat.task_creators, profile.tasks.creators)
     plat.task_priority_args.update(profile.tasks.priority_args)
+    _extend(plat.task_callbacks, profile.tasks.callbacks)
     for kind in plat.locks:
         plat.locks[kind].update(getattr(profile.locks, kind))
     _extend(plat.critical_pairs, profile.critical.pairs)
@@ -310,6 +321,27 @@ def _extend(into: list, items: list) -> None:
     for item in items:
         if item not in into:
             into.append(item)
+
+
+@dataclass(frozen=True)
+class DefaultEntries:
+    patterns: list[str]
+    registrations: list[Registration]
+    pairs: list[tuple[str, str]]
+
+
+@lru_cache(maxsize=1)
+def default_entries() -> DefaultEntries:
+    """The handler patterns, registrations and critical-section pairs of the built-in profiles
+    marked ``defaults = true`` (the vendor SDK tables), which the configuration's defaults add."""
+    out = DefaultEntries([], [], [])
+    for name in builtin_profiles():
+        prof = _read((PROFILE_DIR / f"{name}.toml").resolve())
+        if prof.defaults:
+            _extend(out.patterns, prof.interrupts.patterns)
+            _extend(out.registrations, prof.interrupts.registrations)
+            _extend(out.pairs, prof.critical.pairs)
+    return out
 
 
 @lru_cache(maxsize=1)

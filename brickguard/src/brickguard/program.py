@@ -39,6 +39,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
+from brickguard import callbacks as _callbacks
 from brickguard import chains as _chains
 from brickguard import dma as _dma
 from brickguard import races as _races
@@ -78,6 +79,9 @@ class Context:
     kind: str  # "interrupt" | "task"
     how: str  # why it is an entry: "name matches *_IRQHandler", "created by xTaskCreate", ...
     task_priority: int | None = None  # a task's RTOS priority at creation (higher runs first)
+    # An interrupt handler's line when its name does not say it (a callback a driver calls from
+    # USART1's handler: "USART1"; ``callbacks``); "" to take it from the name.
+    irq: str = ""
 
     @property
     def is_interrupt(self) -> bool:
@@ -130,6 +134,7 @@ class Program(HardwareFacts):  # the hardware facts (BG3xx, stack depth): every 
     # IRQ name without its suffix ("USART1") -> the priority the code sets it to with constants
     # (None: set to different values in different places, so not known).
     priorities: dict[str, int | None] = field(default_factory=dict)
+    functions_by_name: dict[str, list[str]] = field(default_factory=dict)  # name -> USRs
 
     @classmethod
     def build(cls, units: Iterable[UnitFacts], config: Config) -> Program:
@@ -172,8 +177,15 @@ class Program(HardwareFacts):  # the hardware facts (BG3xx, stack depth): every 
 
         p.calls = [replace(c, callee=resolve(c.callee, c.callee_name)) for c in calls.values()]
         p.section_issues = list(issues.values())
+        p.functions_by_name = dict(by_name)
         p._find_entries(config, entry_facts, resolve)
+        p.entries.update(_callbacks.inferred_entries(p, Context))
         p._reach()
+        stored = _callbacks.stored_callbacks(p, Context)
+        if stored:  # callbacks only interrupt handlers call through a field: reach again
+            p.entries.update(stored)
+            p.contexts = {}
+            p._reach()
         p._protect()
         early = _timeline.closed_until(p)
         gated = {usr for fs in early.values() for usr in fs}
@@ -309,13 +321,18 @@ class Program(HardwareFacts):  # the hardware facts (BG3xx, stack depth): every 
             return None
         if ctx.name in self.config.interrupt_priorities:
             return self.config.interrupt_priorities[ctx.name]
-        return self.priorities.get(irq_key(ctx.name))
+        return self.priorities.get(ctx.irq or irq_key(ctx.name))
 
     # -- derived analyses, computed once, on first use ------------------------------------------
     @cached_property
     def gates(self) -> dict[Context, frozenset[str]]:
         """Each interrupt context's gates on the interrupt timeline (``timeline``)."""
         return _timeline.gates_of(self)
+
+    @cached_property
+    def known_irqs(self) -> set[str]:
+        """The interrupt lines the code names: given a priority, masked or enabled."""
+        return set(self.priorities) | {c.irq for c in self.calls if c.irq}
 
     @cached_property
     def nvic_enables(self) -> set[str]:

@@ -6,7 +6,9 @@ paths overlap (``facts.paths_overlap``). Per object shared with an interrupt han
 unprotected task-side access gets at most one race, the most specific (BG102 > BG103 > BG101), so
 a bug is reported once per line:
 
-- BG102: a read-modify-write (``x++``, ``x |= m``) of a part the handler writes;
+- BG102: a read-modify-write (``x++``, ``x |= m``) of a part the handler writes; or a store to
+  a bit-field whose neighbour in the same memory location (C11: adjacent bit-fields are one)
+  the handler writes: the store loads, merges and stores the shared word;
 - BG103: an access wider than the native word to a part the handler writes (or, for a task
   write, touches at all): it takes several instructions and can tear;
 - BG101: a struct or array copied as a whole (not one scalar) against a handler write; or an
@@ -164,8 +166,12 @@ def find_races(program: Program) -> list[Race]:
                         if paths_overlap(f.path, i.fact.path) and can_fire(gates, i, a)
                         and (not lvl or _above(program, i, lvl))]
                 writes = [i for i in near if i.fact.kind.writes]
-                if f.kind is AccessKind.rmw and writes:
-                    keep(Race("BG102", obj, a, writes[0], victim=who))
+                # A store to a bit-field rewrites its neighbours in the same memory location:
+                # the handler's store to another of them is lost.
+                lost = [i for i in writes if f.bits and i.fact.bits != f.bits]
+                if (f.kind is AccessKind.rmw and writes) or (f.kind is AccessKind.write and lost):
+                    keep(Race("BG102", obj, a, (writes if f.kind is AccessKind.rmw else lost)[0],
+                              victim=who))
                 elif f.size > word and (writes if f.kind is AccessKind.read else near):
                     other = (writes if f.kind is AccessKind.read else near)[0]
                     keep(Race("BG103", obj, a, other, victim=who))
@@ -287,7 +293,7 @@ def can_fire(gates: dict, i: Access, a: Access) -> bool:
     """Whether handler access ``i`` can come at ``a``: some interrupt it runs in has every gate
     of its timeline open there (``timeline``) and is not masked there one by one
     (``HAL_NVIC_DisableIRQ(USART1_IRQn)`` masks USART1_IRQHandler only)."""
-    return any(c.is_interrupt and irq_key(c.name) not in a.fact.masked
+    return any(c.is_interrupt and (c.irq or irq_key(c.name)) not in a.fact.masked
                and not (gates.get(c, _NONE) & a.closed) for c in i.contexts)
 
 

@@ -21,6 +21,7 @@ from brickguard.rules import (
     demo_missing_msp_step,
     demo_missing_precondition,
     dma_buffer_placement,
+    dma_buffer_race,
     dma_cache_maintenance,
     errata_clock_enable_delay,
     flash_wait_states,
@@ -50,6 +51,7 @@ from brickguard.rules import (
     stack_unbounded,
     suppression_unknown_rule,
     unbalanced_critical_section,
+    unchecked_exclusive_store,
 )
 from brickguard.rules.base import Rule
 
@@ -65,6 +67,8 @@ _MODULES = (
     isr_torn_access,  # BG103
     isr_shared_not_volatile,  # BG104
     unbalanced_critical_section,  # BG105
+    unchecked_exclusive_store,  # BG106
+    dma_buffer_race,  # BG107
     isr_blocking_call,  # BG110
     isr_task_api,  # BG111
     isr_not_reentrant,  # BG112

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from brickguard.config import Config
+from brickguard.facts import AccessKind
 from brickguard.findings import Finding, Level
 from brickguard.program import Program
 from brickguard.rules.base import Rule
@@ -16,12 +17,22 @@ def check(program: Program, config: Config) -> Iterable[Finding]:
         if r.rule != "BG102":
             continue
         t, i = r.task.fact, r.isr.fact
-        message = (
-            f"`{t.text}` is a read-modify-write in {r.victim} "
-            f"and not atomic: interrupt handler {r.isr.context_names(True)} also {does(i.kind)} "
-            f"`{r.obj.name}` ({at(i.where)}), and its update is lost when it "
-            f"fires between the load and the store"
-        )
+        if t.kind is AccessKind.write and t.bits:
+            location = t.path[-1][1:] if t.path else ""
+            message = (
+                f"`{t.text}` stores bit-field `{t.bits}`, which shares one memory location "
+                f"(`{location}`: adjacent bit-fields, C11 6.7.2.1) with `{i.bits or i.text}`: the "
+                f"store in {r.victim} loads the whole word, merges its bits and stores the word "
+                f"back, so when interrupt handler {r.isr.context_names(True)} writes "
+                f"`{i.text}` ({at(i.where)}) between the load and the store, its update is lost"
+            )
+        else:
+            message = (
+                f"`{t.text}` is a read-modify-write in {r.victim} "
+                f"and not atomic: interrupt handler {r.isr.context_names(True)} also "
+                f"{does(i.kind)} `{r.obj.name}` ({at(i.where)}), and its update is lost when it "
+                f"fires between the load and the store"
+            )
         isr, task = isr_step(r), task_step(r)
         yield Finding("BG102", RULE.level, message, task, related=(isr,), flow=(isr, task))
 

@@ -1,0 +1,143 @@
+"""Interrupt handlers reached through a pointer: functions handed to a driver that calls them
+from its interrupt handler, found by what the call says rather than by a table per SDK.
+
+Vendor SDKs take the application's handler at set-up and call it from the driver's own IRQ
+handler: ``nrfx_uarte_init(&inst, &cfg, on_uart)`` (nrfx), ``LPUART_TransferCreateHandle(LPUART1,
+&h, on_done, NULL)`` (NXP MCUXpresso), ``USART1_ReadCallbackRegister(on_rx, 0)`` (Harmony 3),
+``uart_irq_callback_set(dev, on_irq)`` (Zephyr), ``GPIO_registerInterrupt(port, on_pin)`` (TI).
+The profiles list the known ones (``registrations``); a call none lists is read by its words:
+
+- the function is passed to a call whose own name, or the name or declared type of the
+  parameter it is passed as, says *isr*, *irq* or *interrupt*; or says *handler*, *callback* or
+  *cb* and the call's name says it sets something up (init, register, create, set, attach,
+  connect, install, enable, start, open) — ``lv_obj_add_event_cb`` adds a UI event, not that;
+- the call is not one the program defines (the driver's source is not there; a function the
+  program defines is judged by its body: a callback it stores in a field is reached from the
+  interrupt handler that calls through that field, which ``stored_callbacks`` follows), nor a task
+  creator, nor one the profiles' ``task_callbacks`` name as calling back in a thread (an event
+  loop such as ``esp_event_handler_register``, a work queue);
+- the function itself is never called directly: one the task code calls too is not only
+  an interrupt handler, and its direct calls are judged as task code.
+
+Its interrupt line is inferred where the call names it: the peripheral the call's name starts
+with (``USART1_ReadCallbackRegister``) or its first argument names (``LPUART1``), when the code
+gives that line a priority (``NVIC_SetPriority(LPUART1_IRQn, 2)``): the handler runs at it.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from typing import TYPE_CHECKING
+
+from brickguard.facts import PassedFunction
+
+if TYPE_CHECKING:
+    from brickguard.program import Context, Program
+
+STRONG = re.compile(r"isr|irq|interrupt", re.IGNORECASE)
+WEAK = re.compile(r"handler|callback|(?:^|_)cb(?:_|$)|[a-z]Cb\b|Cb_", re.IGNORECASE)
+SETUP = re.compile(r"init|register|create|set|attach|connect|install|enable|start|open",
+                   re.IGNORECASE)
+
+
+def says_interrupt(hint: str) -> bool:
+    """Whether a call's words (``PassedFunction.hint``) say it takes an interrupt handler."""
+    callee, *rest = hint.split(" ", 1) + [""]
+    param = rest[0]
+    if STRONG.search(hint):
+        return True
+    return bool(WEAK.search(param) or WEAK.search(callee)) and bool(SETUP.search(callee))
+
+
+def inferred_entries(program: Program, context_cls) -> dict[str, Context]:
+    """Function USR -> the interrupt context of each function handed to a driver by pointer
+    (see above) that is not an entry point already."""
+    plat = program.config.platform
+    creators = [r.function for r in program.config.task_creators]
+    registrars = [r.function for r in program.config.interrupt_registrations]
+    not_isr = [*creators, *registrars, *plat.task_callbacks]
+    called = {c.callee for c in program.calls}
+    out: dict[str, Context] = {}
+    for pf in program.passed_functions:
+        fn = _resolve(program, pf.function)
+        if fn is None or fn in program.entries or fn in out or fn in called:
+            continue
+        callee = pf.hint.split(" ", 1)[0]
+        if pf.callee in program.functions or not callee:
+            continue
+        if any(fnmatch.fnmatchcase(callee, p) for p in not_isr):
+            continue
+        if not says_interrupt(pf.hint):
+            continue
+        out[fn] = _context(program, context_cls, pf, program.functions[fn].name, callee)
+    return out
+
+
+def stored_callbacks(program: Program, context_cls) -> dict[str, Context]:
+    """Functions stored in a struct field that an interrupt handler calls through: stored
+    directly (``hdma->XferCpltCallback = UART_DMAReceiveCplt``) or handed to a function the
+    program defines that stores its parameter there (``set_cb(&h, on_done)`` with
+    ``h->cb = cb``; ``h->cb(h)`` in the handler). Needs the contexts reached so far."""
+    isr_fields = {ic.field for ic in program.indirect_calls if ic.field and any(
+        c.is_interrupt for c in program.contexts.get(ic.function, ()))}
+    by_param: dict[tuple[str, int], str] = {}
+    direct: dict[str, str] = {}
+    for s in program.stored_functions:
+        if s.field not in isr_fields or s.other:
+            continue
+        if s.param >= 0:
+            by_param[(s.function, s.param)] = s.field
+        else:
+            direct.setdefault(s.function, s.field)
+    called = {c.callee for c in program.calls}
+    out: dict[str, Context] = {}
+
+    def add(fn: str | None, how: str, irq: str = "") -> None:
+        if fn is not None and fn not in program.entries and fn not in out and fn not in called:
+            out[fn] = context_cls(program.functions[fn].name, "interrupt", how, irq=irq)
+
+    for usr, field in direct.items():
+        add(_resolve(program, usr),
+            f"stored in field {field}, which an interrupt handler calls through")
+    for pf in program.passed_functions:
+        field = by_param.get((pf.callee, pf.arg))
+        if field is not None:
+            callee = pf.hint.split(" ", 1)[0]
+            add(_resolve(program, pf.function),
+                f"passed to {callee}, which stores it in field {field}; an interrupt "
+                "handler calls through it", _irq(program, pf, callee))
+    return out
+
+
+def _context(program: Program, context_cls, pf: PassedFunction, name: str,
+             callee: str) -> Context:
+    where = f" (line {pf.where.line})" if pf.where is not None else ""
+    how = (f"passed to {callee}{where} as its {_param(pf.hint)}: the driver calls it from "
+           "its interrupt handler")
+    return context_cls(name, "interrupt", how, irq=_irq(program, pf, callee))
+
+
+def _param(hint: str) -> str:
+    parts = hint.split(" ")
+    return " ".join(p for p in parts[1:] if p) or "callback argument"
+
+
+def _irq(program: Program, pf: PassedFunction, callee: str) -> str:
+    """The interrupt line the call names, when the code names that line elsewhere (gives it a
+    priority, masks or enables it): the peripheral the call's name starts with
+    (USART1_ReadCallbackRegister), or its first argument (LPUART1)."""
+    known = program.known_irqs
+    head = callee.split("_", 1)[0]
+    for cand in (head, pf.instance, re.sub(r"_BASE$", "", pf.instance)):
+        if cand and cand in known:
+            return cand
+    return ""
+
+
+def _resolve(program: Program, usr: str) -> str | None:
+    """The definition of a function known here by a declaration's USR, when there is one."""
+    if usr in program.functions:
+        return usr
+    same = program.functions_by_name.get(usr.rsplit("@", 1)[-1], [])
+    return same[0] if len(same) == 1 else None

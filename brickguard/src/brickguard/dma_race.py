@@ -1,0 +1,114 @@
+"""A buffer the code uses while a DMA transfer it started may still be using it (BG107).
+
+A DMA receive start (``HAL_UART_Receive_DMA(&h, rx, n)``, ``nrfx_uarte_rx``,
+``DMAC_ChannelTransfer``: the profiles' ``[dma] rx`` tables) hands the buffer to the DMA
+engine, which writes it until the transfer completes, with no instruction of the CPU: a read of
+it before then sees old bytes or a half-written message. A transmit start reads it the same way:
+a write before completion changes what is sent. Completion is signalled by the driver's
+completion interrupt (a callback, a flag its handler sets) or waited for by a blocking call.
+
+What is checked, in each function that starts a transfer of a global buffer: the accesses to
+that buffer after the start, in program order (``AccessFact.seq``) — a read for a receive, a
+write for a transmit, and for a receive a call handing the buffer on (``process(rx)``) —
+when nothing between the start and the access can be the completion:
+
+- no read of an object an interrupt handler writes (the completion flag, polled or tested:
+  ``while (!rx_done) {}``, ``if (rx_done)``),
+- no blocking call or wait (the profiles' ``blocks`` and ``waits``: ``xSemaphoreTake``,
+  ``HAL_DMA_PollForTransfer``), no call that stops the transfer or asks for its state
+  (``*Abort*``, ``*Stop*``, ``HAL_SPI_GetState`` polled in a loop).
+
+A transmit buffer handed to a call is not judged (``Buffercmp(tx, rx, n)`` only reads it).
+
+Accesses in other functions (the completion callback itself, a later main-loop pass) are not
+judged: whether they run after completion is not known here.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from brickguard.dma import Direction, DmaStart
+from brickguard.facts import ArgFact, CallFact, paths_overlap
+
+if TYPE_CHECKING:
+    from brickguard.program import Access, Program
+
+# Calls that stop the transfer, wait for it, or ask whether it is done (HAL_DMA_Abort,
+# HAL_UART_DMAStop, HAL_DMA_PollForTransfer, HAL_SPI_GetState, nrfx_uarte_rx_ready).
+_STOPS = re.compile(r"Abort|Stop|PollFor|Wait|GetState|State|Status|Busy|Ready|Done|Complete",
+                    re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class DmaUse:
+    start: DmaStart
+    access: Access | None  # the access to the buffer; None when ``call`` hands it on
+    call: CallFact | None
+    seq: int
+
+
+def early_uses(program: Program) -> list[DmaUse]:
+    """Uses of a DMA buffer after its start and before anything that can be its completion."""
+    plat = program.config.platform
+    waits = set(plat.blocking) | set(plat.waits) | plat.locks.get("take", set())
+    dma_calls = set(plat.dma_tx) | set(plat.dma_rx) | set(plat.cache_clean) | set(
+        plat.cache_invalidate)
+    isr_written = {a.fact.obj for a in program.accesses
+                   if a.in_interrupt and a.fact.kind.writes}
+    by_function: dict[str, list[Access]] = {}
+    for a in program.accesses:
+        by_function.setdefault(a.fact.function, []).append(a)
+    out: list[DmaUse] = []
+    for start in program.dma_starts:
+        c, buf = start.call, start.buffer
+        if buf.scope not in ("global", "static"):
+            continue
+        path = _buffer_path(c, buf)
+        accs = sorted(by_function.get(c.caller, ()), key=lambda a: a.fact.seq)
+        calls = sorted(program.calls_by_caller.get(c.caller, ()), key=lambda x: x.seq)
+        # The first point after the start that may be the completion: nothing after it counts.
+        ends = [a.fact.seq for a in accs if a.fact.seq > c.seq and a.fact.kind.reads
+                and a.fact.obj in isr_written and a.fact.obj != buf.var_usr]
+        ends += [x.seq for x in calls if x.seq > c.seq and (
+            x.callee_name in waits or _STOPS.search(x.callee_name))]
+        end = min(ends, default=1 << 62)
+        wanted = (lambda k: k.reads) if start.direction is Direction.rx else (lambda k: k.writes)
+        hit = next((a for a in accs if c.seq < a.fact.seq < end and a.fact.obj == buf.var_usr
+                    and not a.in_interrupt and wanted(a.fact.kind)
+                    and paths_overlap(a.fact.path, path)), None)
+        # A receive buffer handed on is read there; a transmit buffer handed on may only be
+        # read (Buffercmp(tx, rx, n)): not judged.
+        handed = next((x for x in calls if c.seq < x.seq < end and x is not c
+                       and x.callee_name not in dma_calls
+                       and any(t is not None and t[0] == buf.var_usr for t in x.targets)),
+                      None) if start.direction is Direction.rx else None
+        first = min((u for u in (hit, handed) if u is not None),
+                    key=lambda u: u.fact.seq if hasattr(u, "fact") else u.seq, default=None)
+        if first is None:
+            continue
+        if hasattr(first, "fact"):
+            out.append(DmaUse(start, first, None, first.fact.seq))
+        else:
+            out.append(DmaUse(start, None, first, first.seq))
+    return out
+
+
+def _buffer_path(c: CallFact, buf: ArgFact) -> tuple[str, ...]:
+    """The part of the object the DMA start hands over: ``&dev.rx[0]``, ``dev.rx`` -> (".rx",):
+    an element address starts a run of elements, so the index steps are dropped."""
+    path: list[str] = []
+    for t in c.targets:
+        if t is not None and t[0] == buf.var_usr:
+            path = list(t[1])
+            break
+    else:  # an array member decays to its first element's address: read the text
+        m = re.fullmatch(rf"&?\s*{re.escape(buf.var)}((?:\s*\.\s*\w+|\s*\[[^\]]*\])*)",
+                         buf.text.strip())
+        if m:
+            path = ["." + f for f in re.findall(r"\.\s*(\w+)", m.group(1))]
+    while path and path[-1].startswith("["):
+        path.pop()
+    return tuple(path)
