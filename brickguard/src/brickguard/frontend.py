@@ -64,7 +64,7 @@ from brickguard.facts import (
     c_int,
 )
 from brickguard.hwfacts import HardwareWalker, Macros, macro_uses
-from brickguard.timeline import is_enable_macro
+from brickguard.timeline import is_it_macro
 from brickguard.toolchain import INSTALL_HINT, c_library
 
 # Macros whose values the clock rules read as the unit sees them.
@@ -225,7 +225,8 @@ class UnitContext:
         ]
         self.critical_macros: dict[int, str] = {}
         self._declared: set[str] | None = None
-        self.enable_macros: dict[int, str] = {}  # __HAL_UART_ENABLE_IT uses: offset -> name
+        # __HAL_UART_ENABLE_IT / _DISABLE_IT uses: offset -> name
+        self.it_macros: dict[int, str] = {}
         self.objects: dict[str, ObjectFact] = {}
         self._obj_cache: dict[int, ObjectFact | None] = {}
         self._sources: dict[str, bytes] = {}
@@ -335,10 +336,10 @@ class UnitContext:
                 f = c.location.file
                 if f is not None and f.name == self.main_file:
                     self.critical_macros[c.extent.start.offset] = c.spelling
-            if c.kind == K.MACRO_INSTANTIATION and is_enable_macro(c.spelling):
+            if c.kind == K.MACRO_INSTANTIATION and is_it_macro(c.spelling):
                 f = c.location.file
                 if f is not None and f.name == self.main_file:
-                    self.enable_macros[c.extent.start.offset] = c.spelling
+                    self.it_macros[c.extent.start.offset] = c.spelling
             if c.kind == K.MACRO_INSTANTIATION and c.spelling in self.watched:
                 f = c.location.file
                 if f is not None and f.name == self.main_file:

@@ -193,6 +193,7 @@ class Program(HardwareFacts):  # the hardware facts (BG3xx, stack depth): every 
                     if a.function in gated else frozenset(),
                 )
             )
+        p.accesses = _timeline.handed_back(p, p.accesses)
         return p
 
     def _find_entries(self, config: Config, entry_facts, resolve) -> None:
@@ -332,6 +333,14 @@ class Program(HardwareFacts):  # the hardware facts (BG3xx, stack depth): every 
         out: dict[str, list[CallFact]] = defaultdict(list)
         for c in self.calls:
             out[c.caller].append(c)
+        return dict(out)
+
+    @cached_property
+    def accesses_by_function(self) -> dict[str, list[Access]]:
+        """Function USR -> the accesses its body makes (BG101's flag hand-over)."""
+        out: dict[str, list[Access]] = defaultdict(list)
+        for a in self.accesses:
+            out[a.fact.function].append(a)
         return dict(out)
 
     @cached_property

@@ -27,8 +27,15 @@ access between them makes the outcome one no serial order gives:
 - W-R-W: the task writes twice and the handler reads between: it sees an intermediate value;
 - W-W-R: the task writes then reads its own value back and the handler writes between. A read
   that is a loop's condition is a poll (``flag = 0; while (!flag) {}``), which waits for the
-  handler's write on purpose, and a read-modify-write reads to update the latest value: neither
-  is reported.
+  handler's write on purpose: it is not reported.
+
+A read-modify-write after a read-modify-write is judged by its store: W-R-W when the two are
+different steps of one update (``x = x & ~M; x = x | mode``: the handler sees ``x & ~M``, a value
+the program never means) and the handler only reads the part. Not reported: the same step twice
+(``n--; n--``: each leaves a count the program means), a plain store then an update (``x = v;
+x >>= s``: left alone for precision; on real code, the HAL's SystemCoreClockUpdate, the handler's
+use of the first value was harmless), and a handler that writes the part too (a lost update,
+which BG102 reports on its own).
 
 Two R-W-W shapes are left alone: a flag checked outside and cleared inside a critical section
 (the section is where the event is taken, with its data); and the HAL transfer handshake
@@ -226,9 +233,16 @@ def _pairs(program: Program, gates: dict, calls: dict[str, list], names: dict[st
                 continue  # no interrupt can fire yet, between them or before
             f2 = second.fact
             one = "W" if f1.kind.writes else "R"
-            two = "R" if f2.kind.reads else "W"
-            if one == "W" and two == "R" and (f2.in_loop_cond or f2.kind is AccessKind.rmw):
-                continue  # a poll waits for the handler's write; an update wants the latest
+            # A read-modify-write after a write is judged by its store (W-R-W: the handler
+            # reads what the first store left); its load wants the latest value.
+            two = "R" if f2.kind is AccessKind.read or (
+                one == "R" and f2.kind.reads) else "W"
+            if one == "W" and two == "R" and f2.in_loop_cond:
+                continue  # a poll waits for the handler's write
+            if one == "W" and f2.kind is AccessKind.rmw and (f1.kind is not AccessKind.rmw or (
+                    f1.op == f2.op) or any(i.fact.kind.writes and paths_overlap(
+                        i.fact.path, f2.path) for i in isr)):
+                continue  # see above: a counter stepped twice; a handler that updates it too
             if one == "R" and two == "W" and guarded(second) and not guarded(first):
                 continue  # checked outside, then taken and cleared inside one critical section
             between = PATTERNS[(one, two)][0]
@@ -242,11 +256,37 @@ def _pairs(program: Program, gates: dict, calls: dict[str, list], names: dict[st
                     lambda f: calls.get(f, ()), names, calls.get(f1.function, []), accs[:n],
                     f1.seq, f2.seq, near):
                 continue
+            if one == "R" and two == "W" and near and _idempotent_flag(program, first, second,
+                                                                       near):
+                continue
             hit = near[0] if near else None
             if hit is not None:
                 out.append(Race("BG101", obj, second, hit, first, f"{one}-{between}-{two}",
                                 _victim(program, second, level)))
     return out
+
+
+def _idempotent_flag(program: Program, first: Access, second: Access, near: list[Access]) -> bool:
+    """``if (flag) { ...; flag = 0; }`` against a handler that only ever stores one constant
+    (``flag = 1``): the test saw the flag set, so a handler store between stores the value it
+    already holds, the outcome of the handler running just before the test (two events merged
+    into one, which is what a flag means). True only when the write is in an arm of the test,
+    stores another constant, and the handler writes no other object the task reads between
+    the two: data handed over with the flag (``ubSelectedWavesForm`` toggled beside
+    ``ubKeyPressed``) would be read stale, and that stays a race."""
+    f1, f2 = first.fact, second.fact
+    if not f1.tests or not any(off == f1.tests for off, _ in f2.branch):
+        return False
+    values = {i.fact.stored for i in near}
+    if len(values) != 1 or None in values or f2.stored is None or f2.stored in values:
+        return False
+    by_function = program.accesses_by_function
+    sent = {(a.fact.obj, a.fact.path) for w in {i.fact.function for i in near}
+            for a in by_function.get(w, ()) if a.fact.kind.writes and a.fact.obj != f1.obj}
+    return not any(
+        f1.seq < a.fact.seq < f2.seq and a.fact.kind.reads
+        and any(o == a.fact.obj and paths_overlap(p, a.fact.path) for o, p in sent)
+        for a in by_function.get(f1.function, ()))
 
 
 def _start_family(name: str) -> str:
