@@ -112,6 +112,7 @@ class BodyWalker:
         self.name = name
         self.file = func.location.file.name
         self.src = unit.source(self.file)
+        self.extent = (func.extent.start.offset, func.extent.end.offset)
         self.macros = unit.critical_macros if self.file == unit.main_file else {}
         self.it_macros = unit.it_macros if self.file == unit.main_file else {}
         # Keyed by (offset, kind): a macro body walked twice at one place gives one access.
@@ -577,8 +578,19 @@ class BodyWalker:
         seq = self._next()
         self.calls[key] = CallFact(
             self.usr, f"macro:{name}", name, self.where(c), fully_protected(states), (), seq,
-            self.loops[0] if self.loops else seq,
+            self.loops[0] if self.loops else seq, branch=tuple(self.branch),
+            sources=self.it_macro_sources(start),
         )
+
+    def it_macro_sources(self, start: int) -> tuple[str, ...]:
+        """The interrupt sources an enable/disable macro names; for a variable argument
+        (``__HAL_I2C_ENABLE_IT(hi2c, enableIT)``), those its function's text names (what the
+        variable is built from); ("?",) when none: not known."""
+        got = self.u.it_sources.get(start, ())
+        if not got:
+            text = self.src[self.extent[0]:self.extent[1]].decode("utf-8", "replace")
+            got = tuple(sorted(set(IT_SOURCE.findall(text)))) or ("?",)
+        return got
 
     def arg_text(self, call: Cursor, args: list[Cursor], i: int) -> str:
         """Argument ``i`` of a call as written (its macros unexpanded), else its tokens."""
@@ -931,6 +943,7 @@ class BodyWalker:
 
 
 _COMMENTS = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
+IT_SOURCE = re.compile(r"\b[A-Z][A-Z0-9]*_IT_[A-Z0-9_]+\b")  # I2C_IT_ERR, UART_IT_RXNE
 _DIRECTIVE = re.compile(r"^\s*#", re.M)
 _CALL_TEXT = re.compile(r"(?<![\w.>])([A-Za-z_]\w*)\s*\(")
 _KEYWORDS = {"if", "while", "for", "switch", "return", "sizeof", "do", "else", "case", "goto"}

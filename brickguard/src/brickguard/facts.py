@@ -170,6 +170,10 @@ class CallFact:
     # () when no argument is one. A parameter every call site points at one global is that global.
     targets: tuple[tuple[str, tuple[str, ...]] | None, ...] = ()
     irq: str = ""  # for a mask/unmask call (HAL_NVIC_EnableIRQ(USART1_IRQn)): "USART1"
+    # For __HAL_X_ENABLE_IT / _DISABLE_IT: the if arms it sits in (as AccessFact.branch) and
+    # the interrupt sources its arguments name ("I2C_IT_EVT", "I2C_IT_ERR").
+    branch: tuple[tuple[int, int], ...] = ()
+    sources: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -44,7 +44,7 @@ from clang.cindex import (
 )
 
 from brickguard import uses
-from brickguard.bodies import ARRAYS, BodyWalker
+from brickguard.bodies import ARRAYS, IT_SOURCE, BodyWalker
 from brickguard.build_flags import (
     BUILTIN_HEADER,
     RESOURCE_HINT,
@@ -227,6 +227,7 @@ class UnitContext:
         self._declared: set[str] | None = None
         # __HAL_UART_ENABLE_IT / _DISABLE_IT uses: offset -> name
         self.it_macros: dict[int, str] = {}
+        self.it_sources: dict[int, tuple[str, ...]] = {}  # ... -> the sources it names
         self.objects: dict[str, ObjectFact] = {}
         self._obj_cache: dict[int, ObjectFact | None] = {}
         self._sources: dict[str, bytes] = {}
@@ -340,6 +341,9 @@ class UnitContext:
                 f = c.location.file
                 if f is not None and f.name == self.main_file:
                     self.it_macros[c.extent.start.offset] = c.spelling
+                    text = self.source(f.name)[c.extent.start.offset:c.extent.end.offset]
+                    self.it_sources[c.extent.start.offset] = tuple(sorted(set(
+                        IT_SOURCE.findall(text.decode("utf-8", "replace")))))
             if c.kind == K.MACRO_INSTANTIATION and c.spelling in self.watched:
                 f = c.location.file
                 if f is not None and f.name == self.main_file:

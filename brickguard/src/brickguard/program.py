@@ -95,6 +95,9 @@ class Access:
     # The interrupt gates closed where it is made (``timeline``): "*" closed, no interrupt can
     # fire yet; "irq:USART1" closed, not USART1's handler; "fam:I2C", no I2C interrupt source.
     closed: frozenset[str] = frozenset()
+    # Gates a handler has closed behind itself before this access (``timeline.shut_behind``):
+    # its family's sources disabled, no interrupt of that family can come after it.
+    shut: frozenset[str] = frozenset()
 
     @property
     def before_start(self) -> bool:
@@ -193,7 +196,7 @@ class Program(HardwareFacts):  # the hardware facts (BG3xx, stack depth): every 
                     if a.function in gated else frozenset(),
                 )
             )
-        p.accesses = _timeline.handed_back(p, p.accesses)
+        p.accesses = _timeline.shut_behind(p, _timeline.handed_back(p, p.accesses))
         return p
 
     def _find_entries(self, config: Config, entry_facts, resolve) -> None:

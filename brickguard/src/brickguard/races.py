@@ -327,8 +327,9 @@ def can_fire(gates: dict, i: Access, a: Access) -> bool:
     """Whether handler access ``i`` can come at ``a``: some interrupt it runs in has every gate
     of its timeline open there (``timeline``) and is not masked there one by one
     (``HAL_NVIC_DisableIRQ(USART1_IRQn)`` masks USART1_IRQHandler only)."""
+    shut = a.closed | a.shut
     return any(c.is_interrupt and irq_key(c.name) not in a.fact.masked
-               and not (gates.get(c, _NONE) & a.closed) for c in i.contexts)
+               and not (gates.get(c, _NONE) & shut) for c in i.contexts)
 
 
 def _opened(gates: dict, i: Access, a: Access) -> bool:

@@ -251,6 +251,42 @@ def handed_back(program: Program, accesses: list[Access]) -> list[Access]:
     return out
 
 
+def shut_behind(program: Program, accesses: list[Access]) -> list[Access]:
+    """A handler that disables every interrupt source its family ever enables
+    (``__HAL_I2C_DISABLE_IT(h, I2C_IT_EVT | I2C_IT_BUF | I2C_IT_ERR)`` where the driver enables
+    no other) closes the family's gate behind itself: after the disable, on every path (it is
+    in no if arm the access is not in) and before any re-enable, no interrupt of that family
+    can come, so a more urgent handler of the family (the I2C error interrupt) cannot preempt
+    what follows. A disable naming fewer sources (``I2C_IT_BUF`` alone) closes nothing."""
+    enabled: dict[str, set[str]] = defaultdict(set)
+    for c in program.calls:
+        if c.callee.startswith("macro:") and is_enable_macro(c.callee_name):
+            for f in start_families(c.callee_name):
+                enabled[f] |= set(c.sources)
+    ctx_of = program.contexts
+    shuts: dict[str, list[tuple[CallFact, str]]] = defaultdict(list)  # function -> disables
+    for c in program.calls:
+        f = stop_family(c.callee_name) if c.callee.startswith("macro:") else ""
+        if f and enabled.get(f) and enabled[f] <= set(c.sources) and any(
+                x.is_interrupt for x in ctx_of.get(c.caller, ())):
+            shuts[c.caller].append((c, f))
+    if not shuts:
+        return accesses
+    by_caller = program.calls_by_caller
+    out = []
+    for a in accesses:
+        f = a.fact
+        shut = set()
+        for c, fam in shuts.get(f.function, ()):
+            if c.seq < f.seq and all(b in f.branch for b in c.branch) and not any(
+                    c.seq < e.seq < f.seq and e.callee.startswith("macro:")
+                    and fam in start_families(e.callee_name)
+                    for e in by_caller.get(f.function, ())):
+                shut.add(f"fam:{fam}")
+        out.append(replace(a, shut=frozenset(shut)) if shut else a)
+    return out
+
+
 def _opens(program: Program):
     """call -> the gates it may open, transitively through the program's own functions."""
     sites: dict[str, list[CallFact]] = defaultdict(list)
