@@ -267,19 +267,29 @@ def _pairs(program: Program, gates: dict, calls: dict[str, list], names: dict[st
 
 
 def _idempotent_flag(program: Program, first: Access, second: Access, near: list[Access]) -> bool:
-    """``if (flag) { ...; flag = 0; }`` against a handler that only ever stores one constant
-    (``flag = 1``): the test saw the flag set, so a handler store between stores the value it
-    already holds, the outcome of the handler running just before the test (two events merged
-    into one, which is what a flag means). True only when the write is in an arm of the test,
-    stores another constant, and the handler writes no other object the task reads between
-    the two: data handed over with the flag (``ubSelectedWavesForm`` toggled beside
-    ``ubKeyPressed``) would be read stale, and that stays a race."""
+    """A two-valued flag: the handler only ever stores one constant V (``flag = 1``), the task
+    another, C (``flag = 0``). The task's read that decides its store saw V: ``if (flag)
+    { ...; flag = 0; }`` (the store in an arm of the test) or ``while (busy != 0) {}
+    busy = 1;`` (the wait ends on the handler's V). A handler store between stores the V the
+    flag already holds: the outcome of the handler running just before the read (two events
+    merged into one, which is what a flag means). True only when no call comes between the two
+    (``dma_start(); busy = 1;``: the handler's store reports the transfer just started, and the
+    task's store then hides it) and the handler writes no other object the task reads between: data handed over with the flag
+    (``ubSelectedWavesForm`` toggled beside ``ubKeyPressed``) would be read stale, and that
+    stays a race."""
     f1, f2 = first.fact, second.fact
-    if not f1.tests or not any(off == f1.tests for off, _ in f2.branch):
+    tested = f1.tests and any(off == f1.tests for off, _ in f2.branch)
+    if not tested and not f1.in_loop_cond:
         return False
     values = {i.fact.stored for i in near}
     if len(values) != 1 or None in values or f2.stored is None or f2.stored in values:
         return False
+    stores = {a.fact.stored for a in program.accesses_by_object.get(f1.obj, ())
+              if a.fact.kind.writes and paths_overlap(a.fact.path, f1.path)}
+    if stores != values | {f2.stored}:
+        return False  # some write stores a third value, or one not known
+    if any(f1.seq < c.seq < f2.seq for c in program.calls_by_caller.get(f1.function, ())):
+        return False  # a call between may start what the handler's store then reports
     by_function = program.accesses_by_function
     sent = {(a.fact.obj, a.fact.path) for w in {i.fact.function for i in near}
             for a in by_function.get(w, ()) if a.fact.kind.writes and a.fact.obj != f1.obj}
