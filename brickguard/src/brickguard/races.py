@@ -274,9 +274,9 @@ def _idempotent_flag(program: Program, first: Access, second: Access, near: list
     flag already holds: the outcome of the handler running just before the read (two events
     merged into one, which is what a flag means). True only when no call comes between the two
     (``dma_start(); busy = 1;``: the handler's store reports the transfer just started, and the
-    task's store then hides it) and the handler writes no other object the task reads between: data handed over with the flag
-    (``ubSelectedWavesForm`` toggled beside ``ubKeyPressed``) would be read stale, and that
-    stays a race."""
+    task's store then hides it) and the handler writes no other object the task reads between:
+    data handed over with the flag (``ubSelectedWavesForm`` toggled beside ``ubKeyPressed``)
+    would be read stale, and that stays a race."""
     f1, f2 = first.fact, second.fact
     tested = f1.tests and any(off == f1.tests for off, _ in f2.branch)
     if not tested and not f1.in_loop_cond:
