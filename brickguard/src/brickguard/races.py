@@ -268,18 +268,17 @@ def _pairs(program: Program, gates: dict, calls: dict[str, list], names: dict[st
 
 def _idempotent_flag(program: Program, first: Access, second: Access, near: list[Access]) -> bool:
     """A two-valued flag: the handler only ever stores one constant V (``flag = 1``), the task
-    another, C (``flag = 0``). The task's read that decides its store saw V: ``if (flag)
-    { ...; flag = 0; }`` (the store in an arm of the test) or ``while (busy != 0) {}
-    busy = 1;`` (the wait ends on the handler's V). A handler store between stores the V the
-    flag already holds: the outcome of the handler running just before the read (two events
-    merged into one, which is what a flag means). True only when no call comes between the two
-    (``dma_start(); busy = 1;``: the handler's store reports the transfer just started, and the
-    task's store then hides it) and the handler writes no other object the task reads between:
+    another, C (``flag = 0``). The task's store is in an arm of its test of the flag (``if
+    (flag) { ...; flag = 0; }``), which saw V. A handler store between stores the V the flag
+    already holds: the outcome of the handler running just before the read (two events
+    merged into one, which is what a flag means). Not for a wait (``while (!ready) {} ready =
+    0;``): with two transfers outstanding, the wait ends on the first completion and the clear
+    loses the second. True only when no call comes between the two (it may start what the
+    handler's store then reports) and the handler writes no other object the task reads between:
     data handed over with the flag (``ubSelectedWavesForm`` toggled beside ``ubKeyPressed``)
     would be read stale, and that stays a race."""
     f1, f2 = first.fact, second.fact
-    tested = f1.tests and any(off == f1.tests for off, _ in f2.branch)
-    if not tested and not f1.in_loop_cond:
+    if not f1.tests or not any(off == f1.tests for off, _ in f2.branch):
         return False
     values = {i.fact.stored for i in near}
     if len(values) != 1 or None in values or f2.stored is None or f2.stored in values:
