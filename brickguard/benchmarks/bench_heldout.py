@@ -6,7 +6,9 @@ real race (a concrete interleaving breaks the program), the shared objects that 
 "acceptable" objects that are a second face of a labelled race.
 
 The script runs the installed ``brickguard check`` CLI (``--brickguard`` picks another one, e.g.
-an older checkout's ``.venv/bin/brickguard``) once per ``[target] profile`` the labels use, with a
+an older checkout's ``.venv/bin/brickguard``) once per program (each file is a program of its own,
+with its own ``main``, handlers and priorities; ``--batch``: once per ``[target] profile`` the
+labels use, all its files as one program, as earlier versions of this script did), with a
 generated ``brickguard.toml`` that adds the corpus' ``include/`` folder, ``--format json`` and
 ``--select BG0,BG1``.
 
@@ -220,6 +222,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--check", action="store_true", help="exit 1 below --min-recall")
     ap.add_argument("--min-recall", type=float, default=90.0, help="percent (default 90)")
+    ap.add_argument("--batch", action="store_true",
+                    help="check all programs of a profile in one run, as one program (their "
+                         "`main`s and handlers merged: the old way); default: one run each")
     args = ap.parse_args(argv)
 
     exe = (
@@ -247,8 +252,11 @@ def main(argv: list[str] | None = None) -> int:
         by_profile[entry.get("profile", "cmsis")].append(CORPUS / entry["name"])
     with tempfile.TemporaryDirectory(prefix="bg-heldout-") as tmp:
         for profile, files in sorted(by_profile.items()):
-            for finding in run_brickguard(exe, files, profile, Path(tmp)):
-                findings_by_file[Path(finding["file"]).name].append(finding)
+            # Each file is a program of its own (its own main, handlers and priorities): checked
+            # together they would be one program with one `main` and colliding handlers.
+            for group in ([files] if args.batch else [[f] for f in files]):
+                for finding in run_brickguard(exe, group, profile, Path(tmp)):
+                    findings_by_file[Path(finding["file"]).name].append(finding)
     elapsed = time.perf_counter() - started
 
     result = score(entries, findings_by_file)

@@ -157,7 +157,7 @@ RACE_C = """\
 #include <stdint.h>
 volatile uint16_t flag; void timer_start(void);
 void TIM2_IRQHandler(void) {
-    flag = 1;
+    flag++;
 }
 int main(void) { timer_start();
     while (1) {

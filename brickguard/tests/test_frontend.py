@@ -22,7 +22,7 @@ RACE = """
 #include <stdint.h>
 #include "cmsis_stub.h"
 volatile uint8_t buf[8];
-void USART1_IRQHandler(void) { buf[0] = 1; }
+void USART1_IRQHandler(void) { buf[0]++; }
 int main(void) { process(0, 0); if (buf[0]) { buf[0] = 0; } return 0; }
 """
 

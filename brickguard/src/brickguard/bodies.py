@@ -40,6 +40,7 @@ from brickguard.facts import (
     c_int,
     irq_key,
     join_paths,
+    stride_index,
 )
 from brickguard.sections import (
     EMPTY,
@@ -112,8 +113,9 @@ class BodyWalker:
         self.name = name
         self.file = func.location.file.name
         self.src = unit.source(self.file)
+        self.extent = (func.extent.start.offset, func.extent.end.offset)
         self.macros = unit.critical_macros if self.file == unit.main_file else {}
-        self.enable_macros = unit.enable_macros if self.file == unit.main_file else {}
+        self.it_macros = unit.it_macros if self.file == unit.main_file else {}
         # Keyed by (offset, kind): a macro body walked twice at one place gives one access.
         self.accesses: dict[tuple[int, AccessKind], AccessFact] = {}
         self.calls: dict[int, CallFact] = {}
@@ -129,6 +131,8 @@ class BodyWalker:
         self.crit_off = 0  # > 0 inside a critical-section macro already applied
         self.in_cond = 0
         self.pending_rmw: set[tuple[str, str]] = set()
+        self.rmw_op = ""  # the operator of the read-modify-write being walked: "+", "&", ...
+        self.store_value: int | None = None  # the constant the assignment being walked stores
         self.recent: list[tuple[int, AccessKind]] = []
         self._rhs_reads: dict[tuple[str, str], tuple[int, AccessKind]] = {}
         self.seq = 0  # program order of the facts: each new access or call takes the next number
@@ -136,6 +140,7 @@ class BodyWalker:
         self.returning: set[tuple[int, int]] = set()  # if arms every path of which returns
         self.jumps = 0  # break, continue and goto statements walked so far
         self.loop_cond = 0  # > 0 while walking a loop's condition
+        self.testing = 0  # the offset of the if statement whose condition the walk is in
         self.loops: list[int] = []  # per enclosing loop, the number taken at its entry
         # Local pointers assigned the address of (a part of) a global: decl hash -> (object,
         # path); spoiled: also assigned anything else or their address taken.
@@ -253,7 +258,11 @@ class BodyWalker:
             return states
         ch = list(c.get_children())
         if k == K.IF_STMT:
-            s = self.cond(ch[0], states, start)
+            outer, self.testing = self.testing, start
+            try:
+                s = self.cond(ch[0], states, start)
+            finally:
+                self.testing = outer
             self.branch.append((start, 0))
             jumps = self.jumps
             then = self.stmt(ch[1], s, start)
@@ -379,7 +388,7 @@ class BodyWalker:
     def expr(self, c: Cursor, states: States, mode: Mode, top, parent_start: int) -> States:
         k = c.kind
         start = c.extent.start.offset
-        if start in self.enable_macros and start != parent_start:
+        if start in self.it_macros and start != parent_start:
             self.enable_macro(c, start, states)
         macro = self.macro_hit(c, parent_start)
         if macro:
@@ -439,19 +448,26 @@ class BodyWalker:
                 }
                 self.pending_rmw = set(reads)
                 self._rhs_reads = reads
+                r = _strip(ch[1])
+                rch = list(r.get_children()) if r.kind == K.BINARY_OPERATOR else []
+                self.rmw_op = self.op_between(rch[0], rch[1]) if len(rch) == 2 else "="
+                self.store_value = _const_int(ch[1])
                 states = self.expr(ch[0], states, WRITE, None, start)
                 self.pending_rmw = set()
+                self.store_value = None
                 return states
             for sub in ch:
                 states = self.expr(sub, states, READ, None, start)
             return states
         if k == K.COMPOUND_ASSIGNMENT_OPERATOR and len(ch) == 2:
             states = self.expr(ch[1], states, READ, None, start)
+            self.rmw_op = self.op_between(ch[0], ch[1]).rstrip("=")
             return self.expr(ch[0], states, RMW, None, start)
         if k == K.UNARY_OPERATOR and len(ch) == 1:
             op = self.unary_op(c, ch[0])
             if op in ("++", "--"):
                 sub_mode = RMW
+                self.rmw_op = "+" if op == "++" else "-"
             elif op == "&" and top is not None:
                 # (&x)->f, the shape __HAL_LOCK(&h) expands to: an access to x.f, not &x escaping
                 return self.expr(ch[0], states, mode, top, start)
@@ -576,17 +592,29 @@ class BodyWalker:
         return bool(_STATEMENT_START.search(before)) and after.lstrip().startswith(";")
 
     def enable_macro(self, c: Cursor, start: int, states: States) -> None:
-        """``__HAL_UART_ENABLE_IT(&h, ...)``: a call fact where the macro is used (it starts
-        the peripheral's interrupt sources; the interrupt timeline reads it)."""
+        """``__HAL_UART_ENABLE_IT(&h, ...)``, ``__HAL_UART_DISABLE_IT``: a call fact where the
+        macro is used (it starts or stops the peripheral's interrupt sources; the interrupt
+        timeline reads it)."""
         key = -1 - start  # apart from a call the macro may expand to at the same place
         if key in self.calls:
             return
-        name = self.enable_macros[start]
+        name = self.it_macros[start]
         seq = self._next()
         self.calls[key] = CallFact(
             self.usr, f"macro:{name}", name, self.where(c), fully_protected(states), (), seq,
-            self.loops[0] if self.loops else seq,
+            self.loops[0] if self.loops else seq, branch=tuple(self.branch),
+            sources=self.it_macro_sources(start),
         )
+
+    def it_macro_sources(self, start: int) -> tuple[str, ...]:
+        """The interrupt sources an enable/disable macro names; for a variable argument
+        (``__HAL_I2C_ENABLE_IT(hi2c, enableIT)``), those its function's text names (what the
+        variable is built from); ("?",) when none: not known."""
+        got = self.u.it_sources.get(start, ())
+        if not got:
+            text = self.src[self.extent[0]:self.extent[1]].decode("utf-8", "replace")
+            got = tuple(sorted(set(IT_SOURCE.findall(text)))) or ("?",)
+        return got
 
     def arg_text(self, call: Cursor, args: list[Cursor], i: int) -> str:
         """Argument ``i`` of a call as written (its macros unexpanded), else its tokens."""
@@ -701,7 +729,9 @@ class BodyWalker:
             obj.usr, self.usr, self.where(c), kind, size, volatile, protected, text, whole,
             path, scalar, self._next(), tuple(self.branch),
             self.polled() and kind is A_READ, masked_irqs(states),
-            self.level_of(states) if protected else 0, bits=_bit_member(top),
+            self.level_of(states) if protected else 0, (), self.tested(kind),
+            self.rmw_op if kind is A_RMW else "",
+            self.store_value if kind is A_WRITE else None, bits=_bit_member(top),
         )
         self.recent.append(key)
 
@@ -726,14 +756,14 @@ class BodyWalker:
         self.through[key] = (
             var, steps, c, t, kind, protected, self._next(),
             tuple(self.branch), self.polled() and kind is A_READ, masked_irqs(states),
-            self.level_of(states) if protected else 0,
+            self.level_of(states) if protected else 0, self.tested(kind),
         )
 
     def resolve_pointers(self) -> None:
         """The accesses made through local pointers that point into one global, now that every
         assignment to them has been seen."""
-        for key, (var, steps, c, t, kind, protected, seq, branch, poll, masked, level) in (
-                self.through.items()):
+        for key, (var, steps, c, t, kind, protected, seq, branch, poll, masked, level,
+                  tests) in self.through.items():
             size = t.type.get_size()
             if isinstance(var, tuple):  # a parameter: the program model resolves it
                 if var[1] < 0 or var[1] in self.param_moved:
@@ -753,7 +783,7 @@ class BodyWalker:
                 volatile or t.type.is_volatile_qualified(), protected,
                 self.text(t, name), not path, path,
                 t.type.get_canonical().kind not in (*ARRAYS, TypeKind.RECORD), seq, branch,
-                poll, masked, level,
+                poll, masked, level, (), tests,
             )
 
     def pointee(self, var: int) -> tuple[ObjectFact, tuple[str, ...]] | None:
@@ -791,6 +821,10 @@ class BodyWalker:
         if not any(n in named or n.startswith(LEVEL) for st in states for n, _ in st):
             return 0
         return basepri_level(states, self.u.levels)
+
+    def tested(self, kind: AccessKind) -> int:
+        """The if statement whose condition a read here is in (0: none)."""
+        return self.testing if kind is A_READ and self.in_cond else 0
 
     def polled(self) -> bool:
         """Whether a read here polls: a loop's condition, or a condition tested on every turn
@@ -834,7 +868,7 @@ class BodyWalker:
             elif node.kind == K.ARRAY_SUBSCRIPT_EXPR and len(ch) == 2:
                 base, index = ch
                 n = _const_int(index)
-                segs[-1].append("[*]" if n is None else f"[{n}]")
+                segs[-1].append(f"[{n}]" if n is not None else self.index_step(index))
                 if _strip(base).type.get_canonical().kind not in ARRAYS:
                     segs.append([])  # p[i]: through the pointer
                     bases.append(base)
@@ -848,6 +882,34 @@ class BodyWalker:
             else:
                 break
         return segs, bases, node
+
+    def index_step(self, index: Cursor) -> str:
+        """The path step of an index not known at compile time: ``[2n+1]`` for ``2*id + 1``
+        (a constant stride and offset: ``facts.paths_overlap`` tells apart indices of different
+        residues), else ``[*]``."""
+        got = self.linear(index)
+        return stride_index(*got) if got is not None else "[*]"
+
+    def linear(self, c: Cursor) -> tuple[int, int] | None:
+        """``k*e + c`` (either order; ``e`` no constant) -> (k, c); a constant n -> (0, n); a
+        plain variable -> (1, 0); None when the index is anything else."""
+        c = _strip(c)
+        n = _const_int(c)
+        if n is not None:
+            return 0, n
+        ch = list(c.get_children()) if c.kind == K.BINARY_OPERATOR else []
+        if len(ch) != 2:
+            return (1, 0) if c.kind == K.DECL_REF_EXPR else None
+        op = self.op_between(ch[0], ch[1])
+        a, b = self.linear(ch[0]), self.linear(ch[1])
+        if a is None or b is None:
+            return None
+        if op == "+" and not (a[0] and b[0]):
+            return a[0] + b[0], a[1] + b[1]
+        if op == "*" and (not a[0] or not b[0]):
+            k, v = (a, b[1]) if not b[0] else (b, a[1])
+            return k[0] * v, k[1] * v
+        return None
 
     def note_pointer(self, var: Cursor | None, rhs: Cursor) -> None:
         """A local pointer is assigned ``rhs``: it keeps pointing into one global only while
@@ -905,6 +967,7 @@ class BodyWalker:
 
 
 _COMMENTS = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
+IT_SOURCE = re.compile(r"\b[A-Z][A-Z0-9]*_IT_[A-Z0-9_]+\b")  # I2C_IT_ERR, UART_IT_RXNE
 _DIRECTIVE = re.compile(r"^\s*#", re.M)
 _CALL_TEXT = re.compile(r"(?<![\w.>])([A-Za-z_]\w*)\s*\(")
 _KEYWORDS = {"if", "while", "for", "switch", "return", "sizeof", "do", "else", "case", "goto"}

@@ -6,6 +6,7 @@ whole-program model (``program.Program``). Nothing here refers to libclang.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -56,14 +57,40 @@ def join_paths(base: tuple[str, ...], more: tuple[str, ...]) -> tuple[str, ...]:
 
 def paths_overlap(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
     """Whether two access paths of one object may name the same memory: one is a prefix of the
-    other, step by step, where "[*]" matches any index and "?" (a union member) anything."""
+    other, step by step, where "[*]" matches any index, "?" (a union member) anything, and an
+    index ``k*i+c`` not known at compile time (``[2n+1]``: stride k, offset c) every index
+    congruent to c modulo k: ``count[2*id]`` and ``count[2*id+1]`` never name one element."""
     for x, y in zip(a, b, strict=False):  # the shorter one is a prefix: they overlap
         if x == y or x == "?" or y == "?":
             continue
-        if x[0] == "[" and y[0] == "[" and (x == "[*]" or y == "[*]"):
+        if x[0] == "[" and y[0] == "[" and (x == "[*]" or y == "[*]" or _same_class(x, y)):
             continue
         return False
     return True
+
+
+def stride_index(k: int, c: int) -> str:
+    """The path step of an index ``k*i + c`` (i not known at compile time)."""
+    return f"[{k}n+{c % k}]" if k > 1 else "[*]"
+
+
+def _residue(step: str) -> tuple[int, int] | None:
+    """``[2n+1]`` -> (2, 1); ``[5]`` -> (0, 5); ``[*]`` -> None."""
+    body = step[1:-1]
+    if "n+" in body:
+        k, c = body.split("n+")
+        return int(k), int(c)
+    return (0, int(body)) if body.lstrip("-").isdigit() else None
+
+
+def _same_class(x: str, y: str) -> bool:
+    """Whether two indices may be equal: strides meet where their offsets agree modulo the
+    greatest common divisor of the strides (a constant has stride 0)."""
+    rx, ry = _residue(x), _residue(y)
+    if rx is None or ry is None:
+        return True
+    g = math.gcd(rx[0], ry[0])
+    return (rx[1] - ry[1]) % g == 0 if g else rx[1] == ry[1]
 
 
 class AccessKind(StrEnum):
@@ -109,6 +136,11 @@ class AccessFact:
     level: int = 0
     # The arms of `branch` every path of which returns: nothing after the arm follows it.
     exits: tuple[tuple[int, int], ...] = ()
+    # A read in an if statement's condition: that statement's offset (0: none), whose arms
+    # are `branch` entries (offset, 0 or 1) of the accesses inside it.
+    tests: int = 0
+    op: str = ""  # a read-modify-write's operator: "+" (x++, x += n, x = x + n), "&", "|", ...
+    stored: int | None = None  # a plain write of a constant (``flag = 1``, ``= SET``): its value
     # A bit-field member that shares its memory location (the path's last step, ".{a,b}") with
     # adjacent bit-fields: its name. A store to it rewrites the whole location (BG102).
     bits: str = ""
@@ -143,6 +175,10 @@ class CallFact:
     irq: str = ""  # for a mask/unmask call (HAL_NVIC_EnableIRQ(USART1_IRQn)): "USART1"
     # For an exclusive store (__STREXW): its result (0 stored, 1 failed) is thrown away (BG106).
     discarded: bool = False
+    # For __HAL_X_ENABLE_IT / _DISABLE_IT: the if arms it sits in (as AccessFact.branch) and
+    # the interrupt sources its arguments name ("I2C_IT_EVT", "I2C_IT_ERR").
+    branch: tuple[tuple[int, int], ...] = ()
+    sources: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

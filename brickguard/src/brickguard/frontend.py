@@ -44,7 +44,7 @@ from clang.cindex import (
 )
 
 from brickguard import uses
-from brickguard.bodies import ARRAYS, BodyWalker
+from brickguard.bodies import ARRAYS, IT_SOURCE, BodyWalker
 from brickguard.build_flags import (
     BUILTIN_HEADER,
     RESOURCE_HINT,
@@ -65,7 +65,7 @@ from brickguard.facts import (
     irq_key,
 )
 from brickguard.hwfacts import HardwareWalker, Macros, macro_uses
-from brickguard.timeline import is_enable_macro
+from brickguard.timeline import is_it_macro
 from brickguard.toolchain import INSTALL_HINT, c_library
 
 # Macros whose values the clock rules read as the unit sees them.
@@ -226,7 +226,9 @@ class UnitContext:
         ]
         self.critical_macros: dict[int, str] = {}
         self._declared: set[str] | None = None
-        self.enable_macros: dict[int, str] = {}  # __HAL_UART_ENABLE_IT uses: offset -> name
+        # __HAL_UART_ENABLE_IT / _DISABLE_IT uses: offset -> name
+        self.it_macros: dict[int, str] = {}
+        self.it_sources: dict[int, tuple[str, ...]] = {}  # ... -> the sources it names
         self.objects: dict[str, ObjectFact] = {}
         self._obj_cache: dict[int, ObjectFact | None] = {}
         self._sources: dict[str, bytes] = {}
@@ -336,10 +338,13 @@ class UnitContext:
                 f = c.location.file
                 if f is not None and f.name == self.main_file:
                     self.critical_macros[c.extent.start.offset] = c.spelling
-            if c.kind == K.MACRO_INSTANTIATION and is_enable_macro(c.spelling):
+            if c.kind == K.MACRO_INSTANTIATION and is_it_macro(c.spelling):
                 f = c.location.file
                 if f is not None and f.name == self.main_file:
-                    self.enable_macros[c.extent.start.offset] = c.spelling
+                    self.it_macros[c.extent.start.offset] = c.spelling
+                    text = self.source(f.name)[c.extent.start.offset:c.extent.end.offset]
+                    self.it_sources[c.extent.start.offset] = tuple(sorted(set(
+                        IT_SOURCE.findall(text.decode("utf-8", "replace")))))
             if c.kind == K.MACRO_INSTANTIATION and c.spelling in self.watched:
                 f = c.location.file
                 if f is not None and f.name == self.main_file:

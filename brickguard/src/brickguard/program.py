@@ -99,6 +99,9 @@ class Access:
     # The interrupt gates closed where it is made (``timeline``): "*" closed, no interrupt can
     # fire yet; "irq:USART1" closed, not USART1's handler; "fam:I2C", no I2C interrupt source.
     closed: frozenset[str] = frozenset()
+    # Gates a handler has closed behind itself before this access (``timeline.shut_behind``):
+    # its family's sources disabled, no interrupt of that family can come after it.
+    shut: frozenset[str] = frozenset()
 
     @property
     def before_start(self) -> bool:
@@ -205,6 +208,7 @@ class Program(HardwareFacts):  # the hardware facts (BG3xx, stack depth): every 
                     if a.function in gated else frozenset(),
                 )
             )
+        p.accesses = _timeline.shut_behind(p, _timeline.handed_back(p, p.accesses))
         return p
 
     def _find_entries(self, config: Config, entry_facts, resolve) -> None:
@@ -349,6 +353,14 @@ class Program(HardwareFacts):  # the hardware facts (BG3xx, stack depth): every 
         out: dict[str, list[CallFact]] = defaultdict(list)
         for c in self.calls:
             out[c.caller].append(c)
+        return dict(out)
+
+    @cached_property
+    def accesses_by_function(self) -> dict[str, list[Access]]:
+        """Function USR -> the accesses its body makes (BG101's flag hand-over)."""
+        out: dict[str, list[Access]] = defaultdict(list)
+        for a in self.accesses:
+            out[a.fact.function].append(a)
         return dict(out)
 
     @cached_property

@@ -29,8 +29,15 @@ access between them makes the outcome one no serial order gives:
 - W-R-W: the task writes twice and the handler reads between: it sees an intermediate value;
 - W-W-R: the task writes then reads its own value back and the handler writes between. A read
   that is a loop's condition is a poll (``flag = 0; while (!flag) {}``), which waits for the
-  handler's write on purpose, and a read-modify-write reads to update the latest value: neither
-  is reported.
+  handler's write on purpose: it is not reported.
+
+A read-modify-write after a read-modify-write is judged by its store: W-R-W when the two are
+different steps of one update (``x = x & ~M; x = x | mode``: the handler sees ``x & ~M``, a value
+the program never means) and the handler only reads the part. Not reported: the same step twice
+(``n--; n--``: each leaves a count the program means), a plain store then an update (``x = v;
+x >>= s``: left alone for precision; on real code, the HAL's SystemCoreClockUpdate, the handler's
+use of the first value was harmless), and a handler that writes the part too (a lost update,
+which BG102 reports on its own).
 
 Two R-W-W shapes are left alone: a flag checked outside and cleared inside a critical section
 (the section is where the event is taken, with its data); and the HAL transfer handshake
@@ -232,9 +239,16 @@ def _pairs(program: Program, gates: dict, calls: dict[str, list], names: dict[st
                 continue  # no interrupt can fire yet, between them or before
             f2 = second.fact
             one = "W" if f1.kind.writes else "R"
-            two = "R" if f2.kind.reads else "W"
-            if one == "W" and two == "R" and (f2.in_loop_cond or f2.kind is AccessKind.rmw):
-                continue  # a poll waits for the handler's write; an update wants the latest
+            # A read-modify-write after a write is judged by its store (W-R-W: the handler
+            # reads what the first store left); its load wants the latest value.
+            two = "R" if f2.kind is AccessKind.read or (
+                one == "R" and f2.kind.reads) else "W"
+            if one == "W" and two == "R" and f2.in_loop_cond:
+                continue  # a poll waits for the handler's write
+            if one == "W" and f2.kind is AccessKind.rmw and (f1.kind is not AccessKind.rmw or (
+                    f1.op == f2.op) or any(i.fact.kind.writes and paths_overlap(
+                        i.fact.path, f2.path) for i in isr)):
+                continue  # see above: a counter stepped twice; a handler that updates it too
             if one == "R" and two == "W" and guarded(second) and not guarded(first):
                 continue  # checked outside, then taken and cleared inside one critical section
             between = PATTERNS[(one, two)][0]
@@ -248,11 +262,46 @@ def _pairs(program: Program, gates: dict, calls: dict[str, list], names: dict[st
                     lambda f: calls.get(f, ()), names, calls.get(f1.function, []), accs[:n],
                     f1.seq, f2.seq, near):
                 continue
+            if one == "R" and two == "W" and near and _idempotent_flag(program, first, second,
+                                                                       near):
+                continue
             hit = near[0] if near else None
             if hit is not None:
                 out.append(Race("BG101", obj, second, hit, first, f"{one}-{between}-{two}",
                                 _victim(program, second, level)))
     return out
+
+
+def _idempotent_flag(program: Program, first: Access, second: Access, near: list[Access]) -> bool:
+    """A two-valued flag: the handler only ever stores one constant V (``flag = 1``), the task
+    another, C (``flag = 0``). The task's store is in an arm of its test of the flag (``if
+    (flag) { ...; flag = 0; }``), which saw V. A handler store between stores the V the flag
+    already holds: the outcome of the handler running just before the read (two events
+    merged into one, which is what a flag means). Not for a wait (``while (!ready) {} ready =
+    0;``): with two transfers outstanding, the wait ends on the first completion and the clear
+    loses the second. True only when no call comes between the two (it may start what the
+    handler's store then reports) and the handler writes no other object the task reads between:
+    data handed over with the flag (``ubSelectedWavesForm`` toggled beside ``ubKeyPressed``)
+    would be read stale, and that stays a race."""
+    f1, f2 = first.fact, second.fact
+    if not f1.tests or not any(off == f1.tests for off, _ in f2.branch):
+        return False
+    values = {i.fact.stored for i in near}
+    if len(values) != 1 or None in values or f2.stored is None or f2.stored in values:
+        return False
+    stores = {a.fact.stored for a in program.accesses_by_object.get(f1.obj, ())
+              if a.fact.kind.writes and paths_overlap(a.fact.path, f1.path)}
+    if stores != values | {f2.stored}:
+        return False  # some write stores a third value, or one not known
+    if any(f1.seq < c.seq < f2.seq for c in program.calls_by_caller.get(f1.function, ())):
+        return False  # a call between may start what the handler's store then reports
+    by_function = program.accesses_by_function
+    sent = {(a.fact.obj, a.fact.path) for w in {i.fact.function for i in near}
+            for a in by_function.get(w, ()) if a.fact.kind.writes and a.fact.obj != f1.obj}
+    return not any(
+        f1.seq < a.fact.seq < f2.seq and a.fact.kind.reads
+        and any(o == a.fact.obj and paths_overlap(p, a.fact.path) for o, p in sent)
+        for a in by_function.get(f1.function, ()))
 
 
 def _start_family(name: str) -> str:
@@ -293,8 +342,9 @@ def can_fire(gates: dict, i: Access, a: Access) -> bool:
     """Whether handler access ``i`` can come at ``a``: some interrupt it runs in has every gate
     of its timeline open there (``timeline``) and is not masked there one by one
     (``HAL_NVIC_DisableIRQ(USART1_IRQn)`` masks USART1_IRQHandler only)."""
+    shut = a.closed | a.shut
     return any(c.is_interrupt and (c.irq or irq_key(c.name)) not in a.fact.masked
-               and not (gates.get(c, _NONE) & a.closed) for c in i.contexts)
+               and not (gates.get(c, _NONE) & shut) for c in i.contexts)
 
 
 def _opened(gates: dict, i: Access, a: Access) -> bool:

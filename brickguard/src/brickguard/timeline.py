@@ -32,17 +32,19 @@ from __future__ import annotations
 import fnmatch
 import re
 from collections import defaultdict
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from brickguard.facts import CallFact, irq_key
+from brickguard.facts import CallFact, irq_key, paths_overlap
 
 if TYPE_CHECKING:
-    from brickguard.program import Context, Program
+    from brickguard.program import Access, Context, Program
 
 ALL = "*"
 NEVER = 1 << 62
 _HANDLER_OF = re.compile(r"HAL_([A-Za-z0-9]+?)(?:Ex)?_\w*IRQHandler")
 _ENABLE_IT = re.compile(r"__HAL_([A-Za-z0-9]+?)(?:Ex)?_(?:\w+_)?ENABLE_IT")
+_DISABLE_IT = re.compile(r"__HAL_([A-Za-z0-9]+?)(?:Ex)?_(?:\w+_)?DISABLE_IT")
 
 
 def family(name: str) -> str:
@@ -71,6 +73,18 @@ def start_families(name: str) -> set[str]:
 
 def is_enable_macro(name: str) -> bool:
     return bool(_ENABLE_IT.fullmatch(name))
+
+
+def is_it_macro(name: str) -> bool:
+    """``__HAL_I2C_ENABLE_IT`` or ``__HAL_I2C_DISABLE_IT``: a peripheral's own interrupt
+    sources switched on or off by hand."""
+    return bool(_ENABLE_IT.fullmatch(name) or _DISABLE_IT.fullmatch(name))
+
+
+def stop_family(name: str) -> str:
+    """``__HAL_I2C_DISABLE_IT`` -> "I2C"; "" for any other name."""
+    m = _DISABLE_IT.fullmatch(name)
+    return m.group(1) if m else ""
 
 
 def gates_of(program: Program) -> dict[Context, frozenset[str]]:
@@ -142,37 +156,24 @@ def closed_until(program: Program) -> dict[str, dict[str, int]]:
     sites: dict[str, list[CallFact]] = defaultdict(list)
     for c in program.calls:
         sites[c.callee].append(c)
-    direct = {id(c): _direct(program, c) for c in program.calls}
-    opens: dict[str, set[str]] = defaultdict(set)  # function -> gates it may open, transitively
-    todo = []
-    for c in program.calls:
-        if direct[id(c)][0]:
-            opens[c.caller] |= direct[id(c)][0]
-            todo.append(c.caller)
-    while todo:
-        f = todo.pop()
-        for c in sites.get(f, ()):
-            if not direct[id(c)][1] and not opens[f] <= opens[c.caller]:
-                opens[c.caller] |= opens[f]
-                todo.append(c.caller)
-
-    def opened(c: CallFact) -> set[str]:
-        gates, final = direct[id(c)]
-        return gates if final else opens.get(c.callee, set())
+    opened = _opens(program)
 
     gates = {g for gs in program.gates.values() for g in gs} | {ALL}
+    roots = [usr for usr, f in program.functions.items()
+             if f.name in plat.start_off and not sites.get(usr)
+             and ((e := program.entries.get(usr)) is None or not e.is_interrupt)]
+    # What opens every gate (unknown code, __enable_irq) leaves the lines the program's own
+    # timeline enables by name closed until that call: the code enables them itself.
+    anything = gates - _own_lines(program, roots)
     firsts: dict[str, dict[str, int]] = defaultdict(dict)  # function -> gate -> first opening
     for usr, calls in by_caller.items():
         for c in calls:
             got = opened(c)
             if not got:
                 continue
-            for g in (gates if ALL in got else (got & gates) | {ALL}):
+            for g in ((anything | (got & gates)) if ALL in got else (got & gates) | {ALL}):
                 if c.earliest < firsts[usr].get(g, NEVER):
                     firsts[usr][g] = c.earliest
-    roots = [usr for usr, f in program.functions.items()
-             if f.name in plat.start_off and not sites.get(usr)
-             and ((e := program.entries.get(usr)) is None or not e.is_interrupt)]
     out = {}
     for g in gates:
         def first(usr: str, g: str = g) -> int:
@@ -190,6 +191,142 @@ def closed_until(program: Program) -> dict[str, dict[str, int]]:
                     early[usr] = first(usr)
                     changed = True
         out[g] = early
+    return out
+
+
+def handed_back(program: Program, accesses: list[Access]) -> list[Access]:
+    """The gate that closes again: a HAL peripheral's handler ends a transfer by disabling the
+    family's interrupt sources (``__HAL_I2C_DISABLE_IT``) and handing the handle back (it
+    writes the state field the driver tests, ``hi2c->State = HAL_I2C_STATE_READY``). A task
+    function that tests that field (``if (hi2c->State == HAL_I2C_STATE_READY)``) and then,
+    in the arm, sets the handle up and starts the family's interrupts itself
+    (``__HAL_I2C_ENABLE_IT``, a ``*_IT`` start) makes the set-up accesses, before that start,
+    with the family's gate closed: the handle said the last transfer is over, and its handler
+    switched the sources off when it said so. This trusts the driver's handle protocol; a
+    family whose handlers never disable their sources (free-running reception) stays open."""
+    ctx_of = program.contexts
+    stops = {f for c in program.calls if c.callee.startswith("macro:")
+             and (f := stop_family(c.callee_name))
+             and any(x.is_interrupt for x in ctx_of.get(c.caller, ()))}
+    closable = {g for gs in program.gates.values() for g in gs
+                if g.startswith("fam:") and set(g[4:].split("|")) <= stops}
+    if not closable:
+        return accesses
+    opens = _opens(program)
+    starts: dict[tuple[str, str], int] = {}  # (task function, gate) -> seq of its own start
+    for usr, calls in program.calls_by_caller.items():
+        for g in closable:
+            fams = {f"fam:{f}" for f in g[4:].split("|")}
+            first = min((c for c in calls if ALL in (o := opens(c)) or o & fams),
+                        key=lambda c: c.earliest, default=None)
+            if first is not None and _direct(program, first)[0] & fams \
+                    and first.earliest == first.seq:
+                starts[(usr, g)] = first.seq
+    if not starts:
+        return accesses
+    tests: dict[tuple[str, str, int], list[tuple[str, ...]]] = defaultdict(list)
+    handed: dict[str, list[tuple[tuple[str, ...], frozenset[str]]]] = defaultdict(list)
+    for a in accesses:
+        f = a.fact
+        if f.tests and a.in_task:
+            tests[(f.obj, f.function, f.tests)].append(f.path)
+        if f.kind.writes and a.in_interrupt:
+            behind = frozenset(g for c in a.contexts if c.is_interrupt
+                               for g in program.gates.get(c, ()))
+            handed[f.obj].append((f.path, behind))
+    out = []
+    for a in accesses:
+        f = a.fact
+        extra = set()
+        if a.in_task and f.branch:
+            for g in closable:
+                at = starts.get((f.function, g))
+                if at is None or f.seq >= at:
+                    continue
+                tested = [p for off, _ in f.branch for p in tests.get((f.obj, f.function, off), ())]
+                if any(paths_overlap(p, w) and g in behind
+                       for p in tested for w, behind in handed.get(f.obj, ())):
+                    extra.add(g)
+        out.append(replace(a, closed=a.closed | extra) if extra else a)
+    return out
+
+
+def shut_behind(program: Program, accesses: list[Access]) -> list[Access]:
+    """A handler that disables every interrupt source its family ever enables
+    (``__HAL_I2C_DISABLE_IT(h, I2C_IT_EVT | I2C_IT_BUF | I2C_IT_ERR)`` where the driver enables
+    no other) closes the family's gate behind itself: after the disable, on every path (it is
+    in no if arm the access is not in) and before any re-enable, no interrupt of that family
+    can come, so a more urgent handler of the family (the I2C error interrupt) cannot preempt
+    what follows. A disable naming fewer sources (``I2C_IT_BUF`` alone) closes nothing."""
+    enabled: dict[str, set[str]] = defaultdict(set)
+    for c in program.calls:
+        if c.callee.startswith("macro:") and is_enable_macro(c.callee_name):
+            for f in start_families(c.callee_name):
+                enabled[f] |= set(c.sources)
+    ctx_of = program.contexts
+    shuts: dict[str, list[tuple[CallFact, str]]] = defaultdict(list)  # function -> disables
+    for c in program.calls:
+        f = stop_family(c.callee_name) if c.callee.startswith("macro:") else ""
+        if f and enabled.get(f) and enabled[f] <= set(c.sources) and any(
+                x.is_interrupt for x in ctx_of.get(c.caller, ())):
+            shuts[c.caller].append((c, f))
+    if not shuts:
+        return accesses
+    by_caller = program.calls_by_caller
+    out = []
+    for a in accesses:
+        f = a.fact
+        shut = set()
+        for c, fam in shuts.get(f.function, ()):
+            if c.seq < f.seq and all(b in f.branch for b in c.branch) and not any(
+                    c.seq < e.seq < f.seq and e.callee.startswith("macro:")
+                    and fam in start_families(e.callee_name)
+                    for e in by_caller.get(f.function, ())):
+                shut.add(f"fam:{fam}")
+        out.append(replace(a, shut=frozenset(shut)) if shut else a)
+    return out
+
+
+def _opens(program: Program):
+    """call -> the gates it may open, transitively through the program's own functions."""
+    sites: dict[str, list[CallFact]] = defaultdict(list)
+    for c in program.calls:
+        sites[c.callee].append(c)
+    direct = {id(c): _direct(program, c) for c in program.calls}
+    opens: dict[str, set[str]] = defaultdict(set)
+    todo = []
+    for c in program.calls:
+        if direct[id(c)][0]:
+            opens[c.caller] |= direct[id(c)][0]
+            todo.append(c.caller)
+    while todo:
+        f = todo.pop()
+        for c in sites.get(f, ()):
+            if not direct[id(c)][1] and not opens[f] <= opens[c.caller]:
+                opens[c.caller] |= opens[f]
+                todo.append(c.caller)
+
+    def opened(c: CallFact) -> set[str]:
+        gates, final = direct[id(c)]
+        return gates if final else opens.get(c.callee, set())
+
+    return opened
+
+
+def _own_lines(program: Program, roots: list[str]) -> set[str]:
+    """The ``irq:X`` lines a function reached from a start root enables by name
+    (``NVIC_EnableIRQ(USART1_IRQn)`` in ``uart_init`` called by ``main``)."""
+    by_caller = program.calls_by_caller
+    seen, todo = set(roots), list(roots)
+    out: set[str] = set()
+    while todo:
+        f = todo.pop()
+        for c in by_caller.get(f, ()):
+            if c.callee_name in program.nvic_enables and c.irq:
+                out |= {g for g in _direct(program, c)[0] if g.startswith("irq:")}
+            if c.callee in program.functions and c.callee not in seen:
+                seen.add(c.callee)
+                todo.append(c.callee)
     return out
 
 

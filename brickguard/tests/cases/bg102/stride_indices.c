@@ -1,0 +1,27 @@
+/* Indices with a constant stride and offset: count[2*id] and count[2*id + 1] never name one
+   element (even and odd), while count[4*id + 3] and count[2*id + 1] can (both odd). */
+#include "cmsis_stub.h"
+
+volatile uint32_t count[16];
+volatile uint32_t pairs[16];
+volatile uint32_t id_reg;
+
+void ADC_IRQHandler(void)
+{
+    uint32_t id = id_reg & 3u;
+    count[2u * id + 1u]++;
+    pairs[2u * id + 1u]++;
+}
+
+int main(void)
+{
+    __enable_irq();
+    for (;;) {
+        for (uint32_t id = 0u; id < 4u; id++) {
+            count[2u * id]++;            /* even elements: the handler counts odd ones */
+            count[id * 2u + 2u]++;       /* even again (the offset taken modulo the stride) */
+            pairs[4u * id + 3u]++;       /* expect: BG102 */
+            pairs[id]++;                 /* expect: BG102 */
+        }
+    }
+}
