@@ -272,7 +272,8 @@ def main(argv: list[str] | None = None) -> int:
     races, false_alarms, cat = result["races"], result["false_alarms"], result["by_category"]
     n_clean = sum(1 for e in entries if not e.get("race"))
     print(
-        f"corpus {corpus.name}: {len(entries)} programs ({len(entries) - n_clean} racy, {n_clean} clean), "
+        f"corpus {corpus.name}: {len(entries)} programs "
+        f"({len(entries) - n_clean} racy, {n_clean} clean), "
         f"{len(races)} labelled races; brickguard ran in {elapsed:.1f} s"
     )
     print()
