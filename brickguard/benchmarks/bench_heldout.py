@@ -1,9 +1,10 @@
 """Recall and precision of brickguard's interrupt-race rules (BG1xx) on a held-out corpus.
 
-The corpus (``heldout_races/``, described in its README.md) was written without reading
-brickguard's rules, fixtures or benchmarks; ``heldout_races/labels.toml`` lists, per program, every
-real race (a concrete interleaving breaks the program), the shared objects that are safe, and a few
-"acceptable" objects that are a second face of a labelled race.
+The corpus (``heldout_races/`` by default, ``--corpus DIR`` for another one such as
+``heldout_races_v2/``; each described in its README.md) was written without reading brickguard's
+rules, fixtures or benchmarks; its ``labels.toml`` lists, per program, every real race (a concrete
+interleaving breaks the program), the shared objects that are safe, and a few "acceptable" objects
+that are a second face of a labelled race.
 
 The script runs the installed ``brickguard check`` CLI (``--brickguard`` picks another one, e.g.
 an older checkout's ``.venv/bin/brickguard``) once per program (each file is a program of its own,
@@ -50,7 +51,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 CORPUS = HERE / "heldout_races"
-LABELS = CORPUS / "labels.toml"
+CORPORA = (CORPUS, HERE / "heldout_races_v2")
 NAME = re.compile(r"`([^`]+)`")
 INDEX = re.compile(r"\[[^\]]*\]")
 
@@ -86,8 +87,8 @@ class Label:
         return self.group == "race" and finding.get("line") in self.lines
 
 
-def load_labels(path: Path = LABELS) -> list[dict]:
-    return tomllib.loads(path.read_text())["file"]
+def load_labels(corpus: Path = CORPUS) -> list[dict]:
+    return tomllib.loads((corpus / "labels.toml").read_text())["file"]
 
 
 def labels_of(entry: dict) -> list[Label]:
@@ -108,8 +109,8 @@ def labels_of(entry: dict) -> list[Label]:
     return out
 
 
-def config_text(profile: str) -> str:
-    include = json.dumps(str(CORPUS / "include"))
+def config_text(profile: str, corpus: Path = CORPUS) -> str:
+    include = json.dumps(str(corpus / "include"))
     return (
         "[target]\n"
         'triple = "thumbv7em-none-eabi"\n'
@@ -120,10 +121,12 @@ def config_text(profile: str) -> str:
     )
 
 
-def run_brickguard(exe: str, files: list[Path], profile: str, tmp: Path) -> list[dict]:
+def run_brickguard(
+    exe: str, files: list[Path], profile: str, tmp: Path, corpus: Path = CORPUS
+) -> list[dict]:
     """One `brickguard check` over `files`; its findings, or SystemExit with a one-line reason."""
     cfg = tmp / f"brickguard-{profile}.toml"
-    cfg.write_text(config_text(profile))
+    cfg.write_text(config_text(profile, corpus))
     cmd = [
         exe,
         "check",
@@ -137,7 +140,7 @@ def run_brickguard(exe: str, files: list[Path], profile: str, tmp: Path) -> list
         "--fail-on",
         "never",
     ]
-    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=CORPUS, check=False)
+    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=corpus, check=False)
     try:
         report = json.loads(proc.stdout)
     except json.JSONDecodeError:
@@ -220,6 +223,12 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="brickguard executable (default: the one on PATH or beside this Python)",
     )
+    ap.add_argument(
+        "--corpus",
+        type=Path,
+        default=CORPUS,
+        help="folder holding the programs, labels.toml and include/ (default: heldout_races)",
+    )
     ap.add_argument("--check", action="store_true", help="exit 1 below --min-recall")
     ap.add_argument("--min-recall", type=float, default=90.0, help="percent (default 90)")
     ap.add_argument("--batch", action="store_true",
@@ -235,8 +244,16 @@ def main(argv: list[str] | None = None) -> int:
     if not Path(exe).exists() and shutil.which(exe) is None:
         print(f"error: no brickguard executable at {exe}; pass --brickguard PATH", file=sys.stderr)
         return 2
-    entries = load_labels()
-    missing = [e["name"] for e in entries if not (CORPUS / e["name"]).is_file()]
+    corpus = args.corpus.resolve()
+    if not (corpus / "labels.toml").is_file():
+        print(f"error: no labels.toml in {corpus}; pass --corpus DIR", file=sys.stderr)
+        return 2
+    try:
+        entries = load_labels(corpus)
+    except (tomllib.TOMLDecodeError, KeyError) as exc:
+        print(f"error: {corpus / 'labels.toml'} is not a label file: {exc}", file=sys.stderr)
+        return 2
+    missing = [e["name"] for e in entries if not (corpus / e["name"]).is_file()]
     if missing:
         print(
             f"error: labels.toml names files that do not exist: {', '.join(missing)}",
@@ -249,13 +266,13 @@ def main(argv: list[str] | None = None) -> int:
     findings_by_file: dict[str, list[dict]] = defaultdict(list)
     by_profile: dict[str, list[Path]] = defaultdict(list)
     for entry in entries:
-        by_profile[entry.get("profile", "cmsis")].append(CORPUS / entry["name"])
+        by_profile[entry.get("profile", "cmsis")].append(corpus / entry["name"])
     with tempfile.TemporaryDirectory(prefix="bg-heldout-") as tmp:
         for profile, files in sorted(by_profile.items()):
             # Each file is a program of its own (its own main, handlers and priorities): checked
             # together they would be one program with one `main` and colliding handlers.
             for group in ([files] if args.batch else [[f] for f in files]):
-                for finding in run_brickguard(exe, group, profile, Path(tmp)):
+                for finding in run_brickguard(exe, group, profile, Path(tmp), corpus):
                     findings_by_file[Path(finding["file"]).name].append(finding)
     elapsed = time.perf_counter() - started
 
@@ -263,7 +280,8 @@ def main(argv: list[str] | None = None) -> int:
     races, false_alarms, cat = result["races"], result["false_alarms"], result["by_category"]
     n_clean = sum(1 for e in entries if not e.get("race"))
     print(
-        f"corpus: {len(entries)} programs ({len(entries) - n_clean} racy, {n_clean} clean), "
+        f"corpus {corpus.name}: {len(entries)} programs "
+        f"({len(entries) - n_clean} racy, {n_clean} clean), "
         f"{len(races)} labelled races; brickguard ran in {elapsed:.1f} s"
     )
     print()

@@ -1,4 +1,5 @@
-"""The held-out race corpus (benchmarks/heldout_races) is well formed; recall is not tested here.
+"""The held-out race corpora (benchmarks/heldout_races, heldout_races_v2) are well formed; recall
+is not tested here.
 
 Every labelled file exists and every C file is labelled, every labelled line is in range and names
 the object, each entry has what the benchmark's scoring needs, and every program parses with clang
@@ -35,25 +36,31 @@ KINDS = {
     "order",
     "priority-inversion",
 }
-ENTRIES = bench.load_labels()
+PROFILES = {"cmsis", "freertos", "zephyr"}
+ENTRIES = [
+    pytest.param(corpus, entry, id=f"{corpus.name}/{entry['name']}")
+    for corpus in bench.CORPORA
+    for entry in bench.load_labels(corpus)
+]
 
 
 def _last_identifier(spelling: str) -> str:
     return re.findall(r"[A-Za-z_]\w*", bench.INDEX.sub("", bench.norm(spelling)))[-1]
 
 
-def test_every_file_is_labelled_once_and_exists() -> None:
-    names = [e["name"] for e in ENTRIES]
+@pytest.mark.parametrize("corpus", bench.CORPORA, ids=lambda c: c.name)
+def test_every_file_is_labelled_once_and_exists(corpus: Path) -> None:
+    names = [e["name"] for e in bench.load_labels(corpus)]
     assert len(names) == len(set(names)), "a file is labelled twice"
-    on_disk = {p.name for p in bench.CORPUS.glob("*.c")}
+    on_disk = {p.name for p in corpus.glob("*.c")}
     assert set(names) == on_disk
     assert len(names) >= 30
 
 
-@pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: e["name"])
-def test_entry_is_well_formed(entry: dict) -> None:
-    lines = (bench.CORPUS / entry["name"]).read_text().splitlines()
-    assert entry["category"] and entry.get("profile") in {"cmsis", "freertos"}
+@pytest.mark.parametrize(("corpus", "entry"), ENTRIES)
+def test_entry_is_well_formed(corpus: Path, entry: dict) -> None:
+    lines = (corpus / entry["name"]).read_text().splitlines()
+    assert entry["category"] and entry.get("profile") in PROFILES
     assert entry.get("race") or entry.get("clean"), "a clean file says which objects are safe"
     for race in entry.get("race", []):
         assert race["kind"] in KINDS
@@ -79,16 +86,17 @@ def test_matching_rule() -> None:
     assert not bench.name_matches("rx_head", "rx")
 
 
-def test_every_program_parses_with_brickguard() -> None:
+@pytest.mark.parametrize("corpus", bench.CORPORA, ids=lambda c: c.name)
+def test_every_program_parses_with_brickguard(corpus: Path) -> None:
     exe = Path(sys.executable).parent / "brickguard"
     if not exe.exists():
         pytest.skip(f"no brickguard executable beside {sys.executable}")
     by_profile: dict[str, list[str]] = {}
-    for entry in ENTRIES:
-        by_profile.setdefault(entry["profile"], []).append(str(bench.CORPUS / entry["name"]))
+    for entry in bench.load_labels(corpus):
+        by_profile.setdefault(entry["profile"], []).append(str(corpus / entry["name"]))
     for profile, files in by_profile.items():
         with tempfile.NamedTemporaryFile("w", suffix=".toml") as fh:
-            fh.write(bench.config_text(profile))
+            fh.write(bench.config_text(profile, corpus))
             fh.flush()
             proc = subprocess.run(
                 [
