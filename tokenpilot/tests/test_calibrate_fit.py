@@ -288,7 +288,8 @@ def test_sim_to_real_on_llama_cpp(smollm2, tmp_path) -> None:
     for name in rep["logs"]:  # the own-clock log is the wall-clock one less the waits
         # Row by row as written (read_log sorts by arrival, and arrivals inside one wait of
         # the server share an own-clock instant, so their sorted order may differ).
-        wall, own = (list(csv.DictReader(open(tmp_path / f, encoding="utf-8")))
+        wall, own = (list(csv.DictReader((tmp_path / f).read_text(encoding="utf-8")
+                                         .splitlines()))
                      for f in (f"{name}.csv", f"{name}.own.csv"))
         assert [r["output_tokens"] for r in wall] == [r["output_tokens"] for r in own]
         assert all(float(o["ttft_s"]) <= float(w["ttft_s"]) + 1e-3
