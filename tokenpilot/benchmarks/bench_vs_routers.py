@@ -223,37 +223,43 @@ def others_off_core0(pids: Sequence[int]) -> None:
         os.sched_setaffinity(p, rest)
 
 
+@contextlib.contextmanager
+def fleet_and_router(name: str, policy: str, speedup: float, venv: Path, log: Path,
+                     pin: bool) -> Iterator[tuple[list[str], str, int]]:
+    """A fresh fleet at ``speedup`` and the router in front of it: the backends' URLs, the
+    router's URL and its pid."""
+    pids: list[int] = []
+    with sim_processes(len(FLEET), pids, FLEET, speedup) as urls:
+        if pin:
+            others_off_core0(pids)
+        port = free_port()
+        argv = router_command(name, policy, port, urls, venv)
+        with router(argv, port, log, pin) as (url, pid):
+            yield urls, url, pid
+
+
 def run_one(name: str, policy: str, load: Load, seed: int, samples: int, venv: Path,
             logdir: Path, pin: bool) -> dict:
     """One router, one repetition: the overhead phase, then the routing phase."""
     out: dict = {}
-    pids: list[int] = []
-    with sim_processes(len(FLEET), pids, FLEET, 1000) as urls:
-        if pin:
-            others_off_core0(pids)
-        port = free_port()
-        argv = router_command(name, policy, port, urls, venv)
-        with router(argv, port, logdir / f"{name}-{policy}-overhead.log", pin) as (url, _):
-            # Each round: one request to each backend directly, then one through the router.
-            asyncio.run(ttfts([*urls, url], 5))  # warm up every path
-            times = asyncio.run(ttfts([*urls, url], samples))
+    logs = re.sub(r"[^\w.-]", "_", f"{name}-{policy}")
+    with fleet_and_router(name, policy, 1000, venv, logdir / f"{logs}.overhead.log",
+                          pin) as (urls, url, _):
+        # Each round: one request to each backend directly, then one through the router.
+        asyncio.run(ttfts([*urls, url], 5))  # warm up every path
+        times = asyncio.run(ttfts([*urls, url], samples))
     d, v = [t for ts in times[:-1] for t in ts], times[-1]
     out["added_ttft_p50_s"] = pct(v, 50) - pct(d, 50)
     out["added_ttft_p99_s"] = pct(v, 99) - pct(d, 99)
-    pids = []
-    with sim_processes(len(FLEET), pids, FLEET, 1) as urls:
-        if pin:
-            others_off_core0(pids)
-        port = free_port()
-        argv = router_command(name, policy, port, urls, venv)
-        with router(argv, port, logdir / f"{name}-{policy}-load.log", pin) as (url, pid):
-            before = [finished(u) for u in urls]
-            cpu0 = tree_cpu(pid)
-            res = asyncio.run(replay(url, load.requests(seed), model=MODEL,
-                                     duration_s=load.duration_s,
-                                     max_requests=load.max_requests, timeout_s=60))
-            cpu = tree_cpu(pid) - cpu0
-            per_backend = [finished(u) - b for u, b in zip(urls, before, strict=True)]
+    with fleet_and_router(name, policy, 1, venv, logdir / f"{logs}.load.log",
+                          pin) as (urls, url, pid):
+        before = [finished(u) for u in urls]
+        cpu0 = tree_cpu(pid)
+        res = asyncio.run(replay(url, load.requests(seed), model=MODEL,
+                                 duration_s=load.duration_s,
+                                 max_requests=load.max_requests, timeout_s=60))
+        cpu = tree_cpu(pid) - cpu0
+        per_backend = [finished(u) - b for u, b in zip(urls, before, strict=True)]
     s = res.summary(load.ttft_slo_s, load.tpot_slo_s)
     good = sum(1 for r in res.records if r.ok and r.ttft_s <= load.ttft_slo_s
                and r.tpot_s <= load.tpot_slo_s)
@@ -277,12 +283,12 @@ def in_loopback_namespace() -> list[str] | None:
 
 
 def span(values: Sequence[float], fmt: str) -> str:
+    """``lo..hi`` over the repetitions (one figure when they agree)."""
     vals = [v for v in values if not math.isnan(v)]
     if not vals:
         return "n/a"
-    lo, hi = min(vals), max(vals)
-    return fmt.format(lo) if fmt.format(lo) == fmt.format(hi) else \
-        f"{fmt.format(lo)}-{fmt.format(hi)}"
+    lo, hi = fmt.format(min(vals)), fmt.format(max(vals))
+    return lo if lo == hi else f"{lo}..{hi}"
 
 
 def table(results: dict[str, list[dict]]) -> str:
@@ -391,6 +397,9 @@ def main() -> int:
     print(f"overhead: {samples} sequential requests per path per repetition, backends at "
           "speedup 1000")
     print(table(results))
+    print("a..b: the lowest and highest over the repetitions; reqs: requests each backend "
+          "finished, mean per repetition; +TTFT: through the router less direct; CPU/req: the "
+          "router's CPU time in the routing phase over the requests sent")
     for label, why in skipped.items():
         print(f"{label}: skipped: {why}")
     print(f"calibration {calib[0]:.4f} s before, {calib[1]:.4f} s after (min of timeit "
