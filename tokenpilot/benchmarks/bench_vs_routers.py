@@ -33,6 +33,7 @@ import argparse
 import asyncio
 import contextlib
 import dataclasses
+import functools
 import json
 import math
 import os
@@ -118,6 +119,7 @@ def install_peers(venv: Path) -> None:
                                f"not installed ({req}): {last}"))
 
 
+@functools.cache
 def peer_argv(name: str, venv: Path) -> list[str]:
     """The peer's command, checked to start (``--help``); Skip says why not."""
     argv = list(PEERS[name][1])
@@ -341,13 +343,24 @@ def main() -> int:
                     help="the router alone on core 0, everything else on the other cores")
     ap.add_argument("--json", type=Path, help="also write the figures here")
     a = ap.parse_args()
+    if a.reps < 1 or a.samples < 1 or a.rps <= 0 or a.duration <= 0:
+        print("error: --reps and --samples must be at least 1, --rps and --duration positive",
+              file=sys.stderr)
+        return 2
+    labels = [x.strip() for x in a.routers.split(",") if x.strip()]
+    for label in labels:
+        name, _, policy = label.partition(":")
+        if name != "tokenpilot" and name not in PEERS or not policy:
+            print(f"error: bad --routers entry {label!r}: give ROUTER:POLICY, ROUTER one of "
+                  f"tokenpilot, {', '.join(PEERS)}", file=sys.stderr)
+            return 2
     if os.environ.get(NETNS_ENV) is None:
         if a.install_peers:  # before the namespace: it has no network
             install_peers(a.peers_venv)
         prefix = in_loopback_namespace()
         if prefix is not None:
             env = {**os.environ, NETNS_ENV: "1"}
-            argv = [a for a in sys.argv[1:] if a != "--install-peers"]
+            argv = [x for x in sys.argv[1:] if x != "--install-peers"]
             return subprocess.run([*prefix, sys.executable, __file__, *argv], env=env).returncode
         os.environ[NETNS_ENV] = "0"
     netns = os.environ[NETNS_ENV] == "1"
@@ -356,13 +369,6 @@ def main() -> int:
         reps, samples = 1, 20
         load = dataclasses.replace(load, duration_s=4.0, rps=min(a.rps, 10.0))
     pin = a.pin and (os.cpu_count() or 1) >= 2
-    labels = [x.strip() for x in a.routers.split(",") if x.strip()]
-    for label in labels:
-        name, _, policy = label.partition(":")
-        if name != "tokenpilot" and name not in PEERS or not policy:
-            print(f"error: bad --routers entry {label!r}: give ROUTER:POLICY, ROUTER one of "
-                  f"tokenpilot, {', '.join(PEERS)}", file=sys.stderr)
-            return 2
     calib = [calibration()]
     results: dict[str, list[dict]] = {label: [] for label in labels}
     skipped: dict[str, str] = {}

@@ -15,11 +15,23 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.e2e  # starts backends and a gateway on 127.0.0.1
-
 SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_vs_routers.py"
 
 
+@pytest.mark.parametrize("args, words", [
+    (["--routers", "nginx:round_robin"], "bad --routers entry 'nginx:round_robin'"),
+    (["--routers", "smg"], "give ROUTER:POLICY"),
+    (["--reps", "0"], "--reps and --samples must be at least 1"),
+])
+def test_bad_input_is_one_line(args, words) -> None:
+    r = subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 2
+    assert r.stderr.strip().splitlines() == [r.stderr.strip()]
+    assert r.stderr.startswith("error: ") and words in r.stderr
+
+
+@pytest.mark.e2e  # starts backends and a gateway on 127.0.0.1
 def test_quick_run_against_tokenpilot_alone(tmp_path) -> None:
     out = tmp_path / "figures.json"
     r = subprocess.run(
