@@ -38,6 +38,7 @@ import subprocess
 import sys
 import time
 import timeit
+from collections.abc import Sequence
 
 import httpx
 
@@ -136,16 +137,20 @@ def _pin_client() -> None:
 
 
 @contextlib.contextmanager
-def sim_processes(n: int, pids: list[int] | None = None):
-    """``n`` simulated backends as separate processes (``tokenpilot sim-backend``)."""
+def sim_processes(n: int, pids: list[int] | None = None, gpus: Sequence[str] = (),
+                  speedup: float = 1000):
+    """``n`` simulated backends as separate processes (``tokenpilot sim-backend``), on the
+    given ``gpus`` (one per backend; none: the CLI's default GPU)."""
     ports = []
     for _ in range(n):
         sock = bind()
         ports.append(sock.getsockname()[1])
         sock.close()
+    gpu_args = [["--gpu", g] for g in gpus] or [[] for _ in ports]
     procs = [subprocess.Popen([sys.executable, "-m", "tokenpilot.cli", "sim-backend",
-                               "--port", str(p), "--speedup", "1000"],
-                              stderr=subprocess.DEVNULL) for p in ports]
+                               "--port", str(p), "--speedup", f"{speedup:g}", *g],
+                              stderr=subprocess.DEVNULL)
+             for p, g in zip(ports, gpu_args, strict=True)]
     if pids is not None:
         pids.extend(p.pid for p in procs)
     try:
