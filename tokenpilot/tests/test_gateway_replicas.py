@@ -167,7 +167,10 @@ def test_one_budget_across_replicas_under_500_concurrent_streams(fleet) -> None:
     allowed = (SHARED_TPM + refill + given_back) / C_LONG
     assert len(ok) <= allowed + 3, (len(ok), allowed)  # one request over per replica at most
     assert len(ok) >= SHARED_TPM / C_LONG - 3, len(ok)
-    assert {rep for rep, _, _ in ok} == {0, 1, 2}  # the budget was spent through all three
+    # Which replica spends the budget is first come, first served: the one whose event loop
+    # reaches its share of the burst first takes most of it (45/5/0 and 31/19/0 were seen), so
+    # no split is asserted; the bound above is what shows one budget (three replicas each
+    # granting the whole of it would admit three times as many).
     assert all(used for _, _, used in ok)  # every admitted stream reported its usage
     # Every replica's settles reached the shared bucket, each once: it counts what was served.
     c = rds.client()
