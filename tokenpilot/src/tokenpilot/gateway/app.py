@@ -27,7 +27,7 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 from starlette.routing import Route
 
 from tokenpilot.gateway.accesslog import AccessLog, Exchange, RequestLog
-from tokenpilot.gateway.asgi import GatewayApp, Receive, RelayResponse, Scope
+from tokenpilot.gateway.asgi import GatewayApp, Receive, RelayResponse, Scope, client_gone
 from tokenpilot.gateway.backends import Backend, views
 from tokenpilot.gateway.config import GatewayConfig
 from tokenpilot.gateway.dashboard import LiveView, page
@@ -466,12 +466,8 @@ async def unless_client_leaves(receive: Receive, work: Coroutine[Any, Any, Respo
     connection is closed, so the backend aborts the request as vLLM does) and the answer is a
     499 nobody reads, for the log."""
 
-    async def watch() -> None:
-        while (await receive())["type"] != "http.disconnect":
-            pass
-
     loop = asyncio.get_running_loop()
-    job, watcher = loop.create_task(work), loop.create_task(watch())
+    job, watcher = loop.create_task(work), loop.create_task(client_gone(receive))
     try:
         await asyncio.wait((job, watcher), return_when=asyncio.FIRST_COMPLETED)
     except BaseException:

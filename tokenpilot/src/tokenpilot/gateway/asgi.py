@@ -36,6 +36,15 @@ SSE = b"text/event-stream; charset=utf-8"
 DONE = b"data: [DONE]\n\n"
 _TCP_CORK = getattr(socket, "TCP_CORK", None)  # Linux
 _HEADERS: dict[str, list[tuple[bytes, bytes]]] = {}  # backend name -> response headers
+
+
+async def client_gone(receive: Receive) -> None:
+    """Return once the client has hung up (its ``http.disconnect``); every other message
+    (none is due once the body was read) is passed over."""
+    while (await receive())["type"] != "http.disconnect":
+        pass
+
+
 # The ``route`` label of ``tokenpilot_responses``: a path of the gateway's, else "other" (any
 # path a client makes up must not become a series of its own).
 DASHBOARD_DATA = "/dashboard/data"
@@ -74,8 +83,7 @@ class RelayResponse:
 
         async def watch() -> None:
             nonlocal gone
-            while (await receive())["type"] != "http.disconnect":
-                pass
+            await client_gone(receive)
             gone = True
             if task is not None:
                 task.cancel()  # the relay's own ``finally`` settles the books

@@ -30,7 +30,7 @@ from starlette.responses import JSONResponse, Response
 
 from tokenpilot.cluster.fleet import InstanceSpec
 from tokenpilot.engine import Engine
-from tokenpilot.gateway.asgi import RelayResponse
+from tokenpilot.gateway.asgi import RelayResponse, client_gone
 from tokenpilot.gateway.openai import (
     error_response,
     max_tokens_of,
@@ -324,12 +324,7 @@ def create_sim_app(cfg: SimConfig | None = None) -> Starlette:
 async def _client_left(request: HTTPRequest, st: _Stream) -> bool:
     """Wait for a whole answer; True when the client hung up first (its ``http.disconnect``
     arrives while the request is generating), as vLLM notices and aborts such a request."""
-
-    async def disconnect() -> None:
-        while (await request.receive())["type"] != "http.disconnect":
-            pass
-
-    gone = asyncio.ensure_future(disconnect())
+    gone = asyncio.ensure_future(client_gone(request.receive))
     try:
         while st.ready < st.output and not st.failed:
             ready = asyncio.ensure_future(st.event.wait())
