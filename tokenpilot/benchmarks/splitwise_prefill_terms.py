@@ -24,6 +24,18 @@ Candidates (each the mechanism it stands for in a 2023 vLLM, the Splitwise timin
 - power cap: the linear layers slow down once the iteration's compute share, times a fitted
   demand over the board's power limit, exceeds 1 (a power-capped clock).
 
+And three hardware facts of a DGX-A100, nothing fitted for the term itself (LOO n/a where the
+published rows' path, ``fidelity.published_rows``, does not run it):
+- ring latency: NCCL's ring all-reduce takes 2(tp-1) steps, so its latency grows with tp - 1,
+  not log2(tp) as the cost model has it (decode too: the per-tp calibration rewrites it);
+- wave quantisation: each rank's four GEMMs per layer (QKV, output, gate+up, down: N/tp or K/tp
+  columns) in 128x128 output tiles over the A100's 108 SMs (NVIDIA A100 whitepaper); a partial
+  last wave and partial tiles run at the speed of full ones (NVIDIA's "Matrix Multiplication
+  Background" guide, tile and wave quantisation);
+- NCCL's bandwidth: link_eff pinned at 232.5 GB/s all-reduce bus bandwidth on one 8 x A100
+  NVSwitch node (all_reduce_perf -g 8, NVIDIA/nccl-tests issue 175) over the 300 GB/s a GPU's
+  12 NVLinks carry each way, instead of fitted (the fit puts it at 0.24).
+
 Usage: python benchmarks/splitwise_prefill_terms.py
 """
 
@@ -32,7 +44,7 @@ from __future__ import annotations
 import math
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 from fit_calibration import EFF_BOUNDS, leave_one_out  # this folder is on sys.path (a script's)
@@ -52,6 +64,8 @@ from tokenpilot.costmodel.calibration import PARAMS
 from tokenpilot.fidelity import HELD_OUT_FIT, HELD_OUT_TP, SPLITWISE, fidelity_dir
 
 GPU, MODEL = "a100-80gb", "llama-2-70b"
+SMS, TILE = 108, 128  # A100 streaming multiprocessors; a cuBLAS/CUTLASS bf16 output tile
+NCCL_BUSBW = 232.5e9  # B/s, all_reduce_perf on 8 x A100 SXM (NVIDIA/nccl-tests#175)
 MANY = ((512, 8), (512, 16), (512, 32), (512, 64), (8192, 1))  # shapes shown per candidate
 
 
@@ -63,6 +77,9 @@ class Term:
     start: float
     bounds: tuple[float, float]
     add: Callable[[CostModel, PhaseRow, float], float]  # the prefill time in s with the term
+    fixed: dict[str, float] = field(default_factory=dict)  # parameters pinned, not fitted
+    at_tp: Callable[[Calibration, int], Calibration] = lambda cal, tp: cal  # both phases
+    loo: bool = True  # the published rows' leave-one-out can express the candidate
 
 
 def _iteration(cm: CostModel, r: PhaseRow):
@@ -73,6 +90,30 @@ def _capped(cm: CostModel, r: PhaseRow, demand: float) -> float:
     it = _iteration(cm, r)
     over = demand * it.compute_s / it.time_s
     return it.time_s + (it.compute_s * (over - 1) if over > 1 else 0.0)
+
+
+def _waves(cm: CostModel, r: PhaseRow) -> float:
+    """The prefill time with each rank's GEMMs quantised to whole tiles and whole waves."""
+    m, tp, tokens = cm.model, cm.tp, r.prompt * r.batch
+    qkv = (m.heads + 2 * m.kv_heads) * m.head_dim
+    gemms = [(qkv // tp, m.hidden), (m.hidden, m.heads * m.head_dim // tp),
+             (2 * m.intermediate // tp, m.hidden), (m.hidden, m.intermediate // tp)]  # (N, K)
+    tiles_m = -(-tokens // TILE)
+    work = sum(n * k for n, k in gemms)
+    padded = 0.0
+    for n, k in gemms:
+        tiles = tiles_m * -(-n // TILE)
+        waves = -(-tiles // SMS)
+        padded += waves * SMS * TILE * TILE * k  # what the waves cost, in M x N x K units
+    linear = tokens * 2 * m.body_active_params / (tp * cm.gpu.peak_flops("bf16")
+                                                  * cm.cal.flops_eff)
+    slow = padded / (tokens * work)  # >= 1: the quantised GEMMs over the exact ones
+    return _iteration(cm, r).time_s + linear * (slow - 1)
+
+
+def _ring(cal: Calibration, tp: int) -> Calibration:
+    return cal if tp < 2 else replace(
+        cal, allreduce_latency_s=cal.allreduce_latency_s * (tp - 1) / math.log2(tp))
 
 
 TERMS = [
@@ -87,6 +128,12 @@ TERMS = [
     Term("replicated per token", "us", 1e6, 1e-5, (1e-9, 1e-2),
          lambda cm, r, v: _iteration(cm, r).time_s + v * r.batch * r.prompt),
     Term("power cap (demand / limit)", "x", 1.0, 1.2, (0.5, 5.0), _capped),
+    Term("ring latency (tp - 1 steps)", "", 1.0, 0.0, (0.0, 0.0),
+         lambda cm, r, v: _iteration(cm, r).time_s, at_tp=_ring, loo=False),
+    Term("wave quantisation (108 SMs)", "", 1.0, 0.0, (0.0, 0.0),
+         lambda cm, r, v: _waves(cm, r), loo=False),
+    Term("link_eff at NCCL's 232 GB/s", "", 1.0, 0.0, (0.0, 0.0),
+         lambda cm, r, v: _iteration(cm, r).time_s, fixed={"link_eff": NCCL_BUSBW / 300e9}),
 ]
 
 
@@ -95,18 +142,21 @@ class _WithTerm(Search):
 
     def __init__(self, start: Calibration, term: Term,
                  bounds: dict[str, tuple[float, float]] | None) -> None:
-        names = list(PARAMS)
+        names = [n for n in PARAMS if n not in term.fixed]
+        start = replace(start, **term.fixed)
         super().__init__(Search.inside(start, names, bounds), names, bounds)
+        self.n = len(names)
         if term.start:
             self.names += (term.name,)
             self.bounds[term.name] = term.bounds
             self.p0 = np.append(self.p0, term.start)
 
     def split(self, x: np.ndarray) -> tuple[Calibration, float]:
-        n = len(PARAMS)
+        n = self.n
         value = float(self.p0[n] * math.exp(x[n])) if len(x) > n else 0.0
         vals = self.p0[:n] * np.exp(x[:n])
-        cal = replace(self.start, **{k: float(v) for k, v in zip(PARAMS, vals, strict=True)})
+        cal = replace(self.start, **{k: float(v) for k, v in zip(self.names[:n], vals,
+                                                                   strict=True)})
         return cal, value
 
 
@@ -122,7 +172,7 @@ def fit(rows: list[PhaseRow], term: Term,
 
     def residuals(x: np.ndarray) -> np.ndarray:
         cal, value = search.split(x)
-        cms = {tp: models.at(tp, cal) for tp in sorted({r.tp for r in shapes})}
+        cms = {tp: models.at(tp, term.at_tp(cal, tp)) for tp in sorted({r.tp for r in shapes})}
         pre = np.log([term.add(cms[r.tp], r, value) * 1e3 for r in shapes])[keep]
         tok = np.log([phase_ms(cms[r.tp], r.prompt, r.batch, r.tokens)[1] for r in shapes])
         return np.concatenate([pre - meas_pre, tok - meas_tok])
@@ -135,7 +185,7 @@ def fit(rows: list[PhaseRow], term: Term,
 
 def held_out(rows: list[PhaseRow], term: Term, cal: Calibration, value: float):
     """(prefill MAPE %, decode MAPE %, {shape: signed prefill error %}) on ``rows``."""
-    cm = _Models(MODEL, GPU, "bf16").at(HELD_OUT_TP, cal)
+    cm = _Models(MODEL, GPU, "bf16").at(HELD_OUT_TP, term.at_tp(cal, HELD_OUT_TP))
     pre, dec, shape = [], [], {}
     for r in rows:
         t = term.add(cm, r, value) * 1e3
@@ -165,12 +215,15 @@ def main() -> None:
     for term in TERMS:
         cal, value = fit(fit_rows, term)
         pre, dec, shape = held_out(test_rows, term, cal, value)
-        catalog, _ = fit(every_tp, term, EFF_BOUNDS)
-        loo = leave_one_out(folder, replace(catalog, source=""), out=lambda *_: None)
+        if term.loo:
+            catalog, _ = fit(every_tp, term, EFF_BOUNDS)
+            loo = f"{leave_one_out(folder, replace(catalog, source=''), out=lambda *_: None):5.1f}%"
+        else:
+            loo = "   n/a"
         fitted = f"{value * term.scale:.3g} {term.unit}" if term.start else "-"
         print(f"  {term.name:<34} {pre:6.1f}% {dec:5.1f}%  {fitted:>14}  {cal.attn_eff:8.2f}  "
               + "  ".join(f"{shape[s]:+{len(f'{s[0]}x{s[1]}')}.0f}" for s in MANY)
-              + f"  {loo:5.1f}%")
+              + f"  {loo}")
 
 
 if __name__ == "__main__":
