@@ -24,6 +24,9 @@ Candidates (each the mechanism it stands for in a 2023 vLLM, the Splitwise timin
 - power cap: the linear layers slow down once the iteration's compute share, times a fitted
   demand over the board's power limit, exceeds 1 (a power-capped clock).
 
+Then the cost model alone under other fit objectives (``OBJECTIVES``: the loss, and every row
+a point as the report counts them instead of one point per shape).
+
 And three hardware facts of a DGX-A100, nothing fitted for the term itself (LOO n/a where the
 published rows' path, ``fidelity.published_rows``, does not run it):
 - ring latency: NCCL's ring all-reduce takes 2(tp-1) steps, so its latency grows with tp - 1,
@@ -160,10 +163,15 @@ class _WithTerm(Search):
         return cal, value
 
 
-def fit(rows: list[PhaseRow], term: Term,
-        bounds: dict[str, tuple[float, float]] | None = None) -> tuple[Calibration, float]:
+# The fit's objective, varied for the cost model alone: (name, scipy loss, one point per shape).
+OBJECTIVES = [("least squares", "linear", True), ("soft_l1 at 10%", "soft_l1", True),
+              ("Cauchy, each row", "cauchy", False), ("least squares, each row", "linear", False)]
+
+
+def fit(rows: list[PhaseRow], term: Term, bounds: dict[str, tuple[float, float]] | None = None,
+        loss: str = "cauchy", by_shape: bool = True) -> tuple[Calibration, float]:
     models = _Models(MODEL, GPU, "bf16")
-    shapes = per_shape(rows)
+    shapes = per_shape(rows) if by_shape else list(rows)
     keep = np.array([r.prompt_ms >= prefill_floor_ms(MODEL, GPU, r.tp, r.prompt, r.batch)
                      for r in shapes])
     search = _WithTerm(Calibration(family="a100"), term, bounds)
@@ -178,7 +186,7 @@ def fit(rows: list[PhaseRow], term: Term,
         return np.concatenate([pre - meas_pre, tok - meas_tok])
 
     n_res = int(keep.sum()) + len(shapes)
-    sol = solve(residuals, search, loss="cauchy", f_scale=OUTLIER_SCALE,
+    sol = solve(residuals, search, loss=loss, f_scale=OUTLIER_SCALE,
                 prior_sigma=PRIOR_SIGMA * math.sqrt(n_res))
     return search.split(sol.x)
 
@@ -212,16 +220,19 @@ def main() -> None:
     print(f"  {'candidate':<34} {'prefill':>7} {'decode':>6}  {'term':>14}  attn_eff  "
           + "  ".join(f"{p}x{b}" for p, b in MANY) + "     LOO")
     every_tp = read_phases(folder / SPLITWISE, (*HELD_OUT_FIT, HELD_OUT_TP))
-    for term in TERMS:
-        cal, value = fit(fit_rows, term)
+    runs = [(term.name, term, "cauchy", True) for term in TERMS]
+    runs += [(f"objective: {name}", TERMS[0], loss, by_shape)
+             for name, loss, by_shape in OBJECTIVES]
+    for name, term, loss, by_shape in runs:
+        cal, value = fit(fit_rows, term, loss=loss, by_shape=by_shape)
         pre, dec, shape = held_out(test_rows, term, cal, value)
         if term.loo:
-            catalog, _ = fit(every_tp, term, EFF_BOUNDS)
+            catalog, _ = fit(every_tp, term, EFF_BOUNDS, loss=loss, by_shape=by_shape)
             loo = f"{leave_one_out(folder, replace(catalog, source=''), out=lambda *_: None):5.1f}%"
         else:
             loo = "   n/a"
         fitted = f"{value * term.scale:.3g} {term.unit}" if term.start else "-"
-        print(f"  {term.name:<34} {pre:6.1f}% {dec:5.1f}%  {fitted:>14}  {cal.attn_eff:8.2f}  "
+        print(f"  {name:<34} {pre:6.1f}% {dec:5.1f}%  {fitted:>14}  {cal.attn_eff:8.2f}  "
               + "  ".join(f"{shape[s]:+{len(f'{s[0]}x{s[1]}')}.0f}" for s in MANY)
               + f"  {loo}")
 
