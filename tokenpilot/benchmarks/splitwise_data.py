@@ -14,7 +14,11 @@ held-out fit the report runs (``calibrate --fit-phases`` on TP2+TP4). Printed pe
    and how many standard errors it is from 1.
 4. Time per prompt along the batch: every decrease, with its Welch t statistic (per-prompt means
    of neighbouring batch sizes over their standard errors).
-5. Across tp: each shape's time at tp 8 over tp 4 and at tp 4 over tp 2.
+5. Across tp: each shape's time at tp 8 over tp 4 and at tp 4 over tp 2; then whether the time
+   is affine in 1/tp, A + B/tp, as every bandwidth and compute term of a roofline is (the
+   sharded work goes as 1/tp, ring all-reduce bytes as (tp-1)/tp = 1 - 1/tp, replicated and
+   host work is constant): then (T2 - T4) / (T4 - T8) is exactly 2, and a latency that grows
+   with tp (log2 tp or tp - 1 steps) only raises it above 2.
 6. The held-out fit's signed error per shape at tp 4 (in-sample) and tp 8 (held out), and each
    shape's share of the tp 8 prefill MAPE in points (rows as the report counts them), then the
    MAPE with the duplicated rows counted once.
@@ -130,6 +134,21 @@ def across_tp(shapes: dict[int, dict[Shape, list[float]]]) -> None:
                                                    for (p, b), r in ratios.items()))
 
 
+def affine_test(shapes: dict[int, dict[Shape, list[float]]]) -> None:
+    """(T2 - T4) / (T4 - T8) per shape: 2 when the time is affine in 1/tp (module doc, 5)."""
+    print("\n== is the time affine in 1/tp? (T2 - T4) / (T4 - T8), 2.0 if so (+- one standard "
+          "error), and tp4 against the line through tp2 and tp8")
+    common = sorted((set(shapes[2]) & set(shapes[4]) & set(shapes[8])) - {(512, 64)})
+    for p, b in common:
+        t = {tp: (st.mean(shapes[tp][(p, b)]), sem(shapes[tp][(p, b)])) for tp in (2, 4, 8)}
+        d1, d2 = t[2][0] - t[4][0], t[4][0] - t[8][0]
+        se = abs(d1 / d2) * math.hypot(math.hypot(t[2][1], t[4][1]) / d1,
+                                        math.hypot(t[4][1], t[8][1]) / d2)
+        line = t[2][0] - (t[2][0] - t[8][0]) * 2 / 3  # 1/4 is 2/3 of the way from 1/2 to 1/8
+        print(f"  {p:>5}x{b:<3} {p * b:>6} tokens  ratio {d1 / d2:5.2f} +- {se:4.2f}   tp4 "
+              f"{100 * (t[4][0] / line - 1):+5.1f}% off the line")
+
+
 def held_out(path, dups: dict[int, int]) -> None:
     fit = fit_phases(read_phases(path, HELD_OUT_FIT), GPU, MODEL)
     cal = fit.calibration
@@ -176,6 +195,7 @@ def main() -> None:
     for tp in sorted(shapes):
         per_tp(tp, shapes[tp], sweeps[tp])
     across_tp(shapes)
+    affine_test(shapes)
     held_out(path, dups)
 
 
