@@ -278,3 +278,52 @@ def test_an_interrupt_inside_conditional_code_returns_to_the_same_computation(cp
     offset = image.symbols["picked"].addr - RAM_BASE
     finals = {int.from_bytes(f.outcome.final[offset:offset + 4], "little") for f in r.failures}
     assert r.failures and finals <= possible  # a wrong resumption would compute something else
+
+
+def _confirm(name: str) -> dict[int, object]:
+    from brickguard.analyze import analyze
+    from brickguard.soak.confirm import confirm
+
+    config = Config(root=SOAK)
+    findings = analyze([SOAK / name], config).findings
+    return {f.location.line: v for f, v in confirm(findings, [SOAK / name], config)}
+
+
+def _line(name: str, text: str) -> int:
+    return next(n for n, line in enumerate((SOAK / name).read_text().splitlines(), 1)
+                if text in line)
+
+
+def test_confirm_injects_the_vector_that_reaches_a_hal_handler_with_a_parameter():
+    # The findings' contexts are HAL_I2C_ER_IRQHandler (it takes the handle) and its vector;
+    # the scenario's lines are in HAL_I2C_EV_IRQHandler(h), inlined into its vector.
+    verdicts = _confirm("hal_chain.c")
+    for text in ("h->State = READY;            /* R-W-W", "h->XferCount--;"):
+        v = verdicts[_line("hal_chain.c", text)]
+        assert v.status == "confirmed", v.reason
+        assert "--scenario I2C1_EV_IRQHandler --handler I2C1_ER_IRQHandler --replay" in v.replay
+        assert "HAL_I2C_EV_IRQHandler() takes parameters: run in I2C1_EV_IRQHandler()" in v.reason
+        assert "I2C1_ER_IRQHandler injected, not HAL_I2C_ER_IRQHandler()" in v.reason
+
+
+def test_confirm_runs_a_function_with_parameters_where_inlined_and_a_scenario_twice():
+    verdicts = _confirm("modes.c")
+    inlined = verdicts[_line("modes.c", "heater_ctrl | mode;")]
+    assert inlined.status == "confirmed", inlined.reason
+    assert "--scenario main" in inlined.replay and "set_mode() takes parameters" in inlined.reason
+    # set_heat() from reset clears a mode that is not set: only its second call breaks.
+    twice = verdicts[_line("modes.c", "heater_ctrl | 2u;")]
+    assert twice.status == "confirmed", twice.reason
+    assert "in call 2 of the scenario" in twice.reason
+    assert "--scenario set_heat" in twice.replay and "--repeat 2" in twice.replay
+    replayed = _cli(*twice.replay.split()[1:])
+    assert replayed.returncode == 1 and "not serializable" in replayed.stdout, replayed.stderr
+
+
+@pytest.mark.parametrize(("name", "text"), [
+    ("stride.c", "pairs[4u * id + 3u]++;"),  # the handler's element as main's loop leaves id_reg
+    ("bitfields_lost.c", "st.tx_busy = 1;"),  # the lost rx_ready = 1 shows at the end
+])
+def test_confirm_finds_what_the_marked_fixtures_lack(name, text):
+    v = _confirm(name)[_line(name, text)]
+    assert v.status == "confirmed", v.reason

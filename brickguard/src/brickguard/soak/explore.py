@@ -2,8 +2,9 @@
 
 1. Setup functions run, then each handler's ``prime`` runs: the state the scenario starts in
    (snapshot S0).
-2. Each handler runs once from S0 with memory hooks: its *footprint* (the RAM it reads and writes,
-   its stack aside).
+2. Each handler runs once from S0 and once from where the baseline (3) ends, with memory hooks:
+   its *footprint* (the RAM it reads and writes, its stack aside; what it touches depends on the
+   state: an index it reads, a flag it tests).
 3. One run without interrupts (the baseline) records every RAM access of the scenario, the
    instruction it was made by, and at every boundary whether each handler could fire there
    (PRIMASK clear, BASEPRI above the handler's priority, its NVIC enable bit set when it has an
@@ -163,6 +164,7 @@ class Explorer:
         self.resumed = False  # S0 is inside the run (past a wait), not before the driver
         self.waited: list[str] = []
         self.end_state: Snapshot | None = None  # where a baseline that waits stopped
+        self.last_state: Snapshot | None = None  # where the baseline ended, however it did
         self.drive = image.address("__bg_drive")
         self.handlers = [image.address(spec.handler) for spec in soak.interrupts]
         self.checks = [(name, image.address(name)) for name in soak.checks]
@@ -309,6 +311,7 @@ class Explorer:
         finally:
             m.unhook(hooks)
         self.end_state = m.snapshot() if stop == Stop.BUDGET else None
+        self.last_state = self.end_state or m.snapshot()
         what = "main" if self.main else f"the scenario {soak.scenario}()"
         if stop == Stop.FAULT:
             raise BrickguardError(f"{what} faults without any interrupt: {why}"
@@ -350,7 +353,14 @@ class Explorer:
             if only is not None and i != only:
                 continue
             r = HandlerResult(spec)
+            # What a handler touches depends on the state (an index it reads, a flag it
+            # tests): its footprint from the start and from where the scenario's run ends.
             reads, writes = self.footprint(i, self.s0)
+            more_reads, more_writes = self.footprint(i, self.last_state or self.s0)
+            for b, pc in more_reads.items():
+                reads.setdefault(b, pc)
+            for b, pc in more_writes.items():
+                writes.setdefault(b, pc)
             r.footprint_reads, r.footprint_writes = reads, writes
             self.footprints[i] = set(reads) | set(writes)
             results.append(r)

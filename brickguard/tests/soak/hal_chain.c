@@ -1,0 +1,73 @@
+/* tests/cases/bg101/handler_disables_family.c with its handle on registers (Instance set) and a
+   transfer under way (XferCount 5; CR2 enabled: soak starts a handler scenario from reset, not
+   from where main leaves the registers). A HAL driver's handlers take the handle
+   (HAL_I2C_ER_IRQHandler(&hi2c)): the core enters the vector that calls them, so soak injects
+   the vector; the event side, a handler with a parameter too, is run through its vector. */
+#include <stdint.h>
+
+typedef enum { I2C1_EV_IRQn = 31, I2C1_ER_IRQn = 32 } IRQn_Type;
+typedef struct { volatile uint32_t CR2; } I2C_TypeDef;
+typedef struct {
+    I2C_TypeDef *Instance;
+    volatile uint32_t State;
+    volatile uint32_t ErrorCode;
+    volatile uint32_t XferCount;
+} I2C_HandleTypeDef;
+#define I2C_IT_EVT 1u
+#define I2C_IT_ERR 2u
+#define READY 1u
+#define __HAL_I2C_ENABLE_IT(h, it) ((h)->Instance->CR2 |= (it))
+#define __HAL_I2C_DISABLE_IT(h, it) ((h)->Instance->CR2 &= ~(it))
+void HAL_NVIC_SetPriority(IRQn_Type irq, uint32_t pre, uint32_t sub);
+void HAL_NVIC_EnableIRQ(IRQn_Type irq);
+
+I2C_TypeDef regs = {3u};            /* as main's __HAL_I2C_ENABLE_IT leaves CR2 */
+I2C_HandleTypeDef hi2c = {&regs, 0u, 0u, 5u};
+
+void HAL_I2C_ER_IRQHandler(I2C_HandleTypeDef *h)
+{
+    if ((h->Instance->CR2 & I2C_IT_ERR) != 0u) {
+        h->ErrorCode |= 1u;
+        h->State = READY;
+        h->XferCount = 0u;
+    }
+}
+
+static void I2C_Stop(I2C_HandleTypeDef *h)
+{
+    uint32_t state = h->State;
+    __HAL_I2C_DISABLE_IT(h, I2C_IT_EVT | I2C_IT_ERR);
+    if (state != READY) {
+        h->State = READY;            /* R-W-W: the error handler's write between */
+    }
+    h->ErrorCode |= 4u;              /* the error interrupt is off: nothing preempts now */
+}
+
+static void I2C_Next(I2C_HandleTypeDef *h)
+{
+    __HAL_I2C_DISABLE_IT(h, I2C_IT_EVT);
+    h->XferCount--;                  /* the error handler's 0 is lost between load and store */
+}
+
+void HAL_I2C_EV_IRQHandler(I2C_HandleTypeDef *h)
+{
+    if (h->XferCount == 0u) {
+        I2C_Stop(h);
+    } else {
+        I2C_Next(h);
+    }
+}
+
+void I2C1_EV_IRQHandler(void) { HAL_I2C_EV_IRQHandler(&hi2c); }
+void I2C1_ER_IRQHandler(void) { HAL_I2C_ER_IRQHandler(&hi2c); }
+
+int main(void)
+{
+    HAL_NVIC_SetPriority(I2C1_ER_IRQn, 1u, 0u);
+    HAL_NVIC_SetPriority(I2C1_EV_IRQn, 2u, 0u);
+    HAL_NVIC_EnableIRQ(I2C1_EV_IRQn);
+    HAL_NVIC_EnableIRQ(I2C1_ER_IRQn);
+    __HAL_I2C_ENABLE_IT(&hi2c, I2C_IT_EVT | I2C_IT_ERR);
+    for (;;) {
+    }
+}
