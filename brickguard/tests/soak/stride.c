@@ -16,6 +16,8 @@ int main(void)
 {
     __enable_irq();
     id_reg = 1u;
+    for (volatile int wait = 0; wait < 4; wait++) {
+    }                                /* a while before the loop */
     for (;;) {
         for (uint32_t id = 0u; id < 4u; id++) {
             pairs[4u * id + 3u]++;       /* lost update when id = 0 */

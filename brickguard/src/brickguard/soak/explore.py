@@ -50,6 +50,7 @@ Read = tuple[int, int, int]  # (address, size, value)
 FOCUS_PASSES = 8  # with a focus: boundaries at one instruction explored in its first passes
 MAX_READ_HOOKS = 32  # read hooks per exploration (more spans: one hook over all of them)
 SNAPSHOTS_PER_PASS = 2000  # snapshots held at once (each one copy of the image's RAM)
+WAIT_PCS = 32  # instructions a wait loop may span (a poll that writes nothing)
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +72,8 @@ class Outcome:
     fault: str = ""
     hung: str = ""
     # A scenario that runs to its budget without interrupts (it waits) and returns with this
-    # one: the interrupt is what it waited for; no serial reference describes that run.
+    # one, or that gets it inside the wait its budget ends in: the interrupt is what it waited
+    # for; no serial reference describes that run.
     progressed: bool = False
 
     @property
@@ -122,6 +124,9 @@ class Baseline:
     accesses: list[Access]
     calls: list[int]  # boundary before each scenario call, then the end
     outcome: Outcome | None = None
+    # A run for its budget that ends waiting (a loop of a few instructions, from here to the
+    # end, that writes no RAM: ``while (!armed) {}``): the boundary where the wait begins.
+    wait_from: int = -1
 
 
 @dataclass
@@ -335,6 +340,11 @@ class Explorer:
         pcs.append(m.pc)
         enabled.append(enabled[-1] if enabled else 0)
         base = Baseline(total, pcs, enabled, accesses, calls)
+        if stop == Stop.BUDGET:
+            start = max((a.index for a in accesses if a.write), default=-1) + 1
+            loop = frozenset(pcs[start:total])
+            if loop and len(loop) <= WAIT_PCS and total - start >= 2 * len(loop):
+                base.wait_from = start
         return base
 
     # -- 4. injected runs --------------------------------------------------------------------
@@ -634,6 +644,10 @@ class Explorer:
                                     then=(pc, remaining))
             self.recording = False
             m.on_return = None
+        # Taken inside the wait that the budget ends (the loop reads, writes nothing): what
+        # the scenario waited for; cut by the budget after it, the run matches no serial
+        # order and shows no race (checks, faults and lock-ups still count).
+        progressed = progressed or (self.main and 0 <= base.wait_from <= k < base.total)
         if stop == Stop.FAULT:
             fault = (f"the {'scenario' if m.returned else 'handler'} faults"
                      f"{' after the interrupt' if m.returned else ''}: {why}{self._where(m.pc)}")
