@@ -323,6 +323,11 @@ def _explorer(image, table: SoakTable, group: list[Finding], config):
                       if (where := image.line_at(addr)) is not None
                       and any(_same(where[0], g.location.file)
                               and _first_line(g) <= where[1] <= g.location.line for g in group)}
+    # Waits are taken until the run reaches each finding's own line, not only its first
+    # access (a poll that tests a count on the first line and clears it on the last).
+    explorer.targets = [t for g in group if (t := {
+        addr for addr in explorer.focus if (where := image.line_at(addr)) is not None
+        and where[1] == g.location.line and _same(where[0], g.location.file)})]
     return explorer
 
 

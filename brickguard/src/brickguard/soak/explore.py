@@ -181,6 +181,9 @@ class Explorer:
         self.want_pcs = False
         self.footprints: dict[int, set[int]] = {}
         self.focus: set[int] | None = None  # explore only before these instructions
+        # With a focus: instructions of which the run must reach one of each (a finding's own
+        # line) before waits stop being taken; none given: reaching the focus is enough.
+        self.targets: list[set[int]] = []
         self.it_block = image.in_it_block()
         # LDM/STM the core may interrupt and continue (v7-M, outside IT blocks): pc -> operands
         self.multiple = {} if image.cpu not in CONTINUES else {
@@ -381,11 +384,13 @@ class Explorer:
     def _advance(self, base: Baseline) -> bool:
         """A run without interrupts that waits (spins to its budget) waits for an interrupt,
         and with ``waits`` the handler is taken there, as it would come: the state after it
-        is the new start, the scenario going on from where it waited. Not past the lines in
-        focus (the run reaches them) nor when no handler can fire there."""
+        is the new start, the scenario going on from where it waited. Not once the run reaches
+        the lines in focus (and one instruction of each of ``targets``) nor when no handler
+        can fire there."""
         if self.end_state is None:
             return False
-        if self.focus is not None and self.focus & set(base.pcs):
+        ran = set(base.pcs)
+        if self.focus is not None and self.focus & ran and all(t & ran for t in self.targets):
             return False
         bits = base.enabled[-1]
         i = next((n for n in range(len(self.handlers)) if bits >> n & 1), None)
