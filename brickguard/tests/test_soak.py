@@ -59,11 +59,14 @@ def test_lost_update_is_found_with_a_witness_at_the_read_modify_write():
     assert witness.replay.endswith(f"--replay TIM2_IRQHandler@{witness.failure.boundary}")
 
 
-def test_primask_masks_the_injection_and_nothing_breaks():
-    _, result = _soak("bump_masked")
+@pytest.mark.parametrize("scenario", ["bump_masked", "bump_vendor_locked"])
+def test_primask_masks_the_injection_and_nothing_breaks(scenario):
+    image, result = _soak(scenario)
     (r,) = result.handlers
     assert r.failures == [] and r.complete
     assert r.masked > 0
+    if scenario == "bump_vendor_locked":  # a profile's critical-section pair, not linked
+        assert {"DisableGlobalIRQ", "EnableGlobalIRQ"} <= set(image.stubbed)
 
 
 @pytest.mark.parametrize(("setup", "fails"), [("nvic_low", False), ("nvic_urgent", True)])
@@ -160,7 +163,7 @@ def test_a_handler_that_waits_for_the_scenario_is_a_lock_up():
 
 def test_undefined_functions_are_stubbed_and_scripted_reads_drive_branches():
     image, result = _soak("stubbed", reads=[{"address": 0x40000010, "set": 0x80}])
-    assert image.stubbed == ["stub_value"]
+    assert set(image.stubbed) == {"stub_value", "DisableGlobalIRQ", "EnableGlobalIRQ"}
     assert _kinds(result) == ["not serializable"]
     _, quiet = _soak("stubbed")  # STATUS reads 0: the increment is never reached
     assert quiet.handlers[0].failures == []

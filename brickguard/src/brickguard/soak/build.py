@@ -42,7 +42,8 @@ TRIPLE_CPU = {"thumbv6m": "cortex-m0", "thumbv7m": "cortex-m3", "thumbv7em": "co
 KEPT = re.compile(r"^(-I|-D|-U|-std=|-include|-isystem|-iquote|-f(?!stack-usage|profile))")
 # Stand-ins for undefined platform calls whose effect on interrupts soak can model: the CMSIS and
 # HAL NVIC calls write the emulated NVIC; FreeRTOS's and Zephyr's critical sections set PRIMASK.
-# Any other undefined function returns 0.
+# The enter and exit of a critical-section pair the configuration lists (the vendor profiles')
+# mask with PRIMASK (PAIR_ENTER, PAIR_EXIT). Any other undefined function returns 0.
 STAND_INS = {
     "NVIC_EnableIRQ": "void {name}(int n) {{ ((volatile unsigned *)0xE000E100u)[n >> 5] = "
                       "1u << (n & 31); }}",
@@ -70,6 +71,10 @@ STAND_INS = {
     "irq_unlock": "void {name}(unsigned k) {{ __asm volatile(\"msr primask, %0\" : : \"r\"(k)"
                   " : \"memory\"); }}",
 }
+PAIR_ENTER = ("unsigned {name}(void) {{ __asm volatile(\"cpsid i\" ::: \"memory\"); "
+              "bg_nesting++; return 1u; }}")
+PAIR_EXIT = ("void {name}(void) {{ if (bg_nesting && --bg_nesting == 0u) "
+             "__asm volatile(\"cpsie i\" ::: \"memory\"); }}")
 STAND_INS["HAL_NVIC_EnableIRQ"] = STAND_INS["NVIC_EnableIRQ"]
 STAND_INS["HAL_NVIC_DisableIRQ"] = STAND_INS["NVIC_DisableIRQ"]
 V6M = ("cortex-m0", "cortex-m0plus")  # no BASEPRI: FreeRTOS's ARM_CM0 port masks with PRIMASK
@@ -322,7 +327,8 @@ def build(paths: list[Path], config: Config, soak: SoakTable,
             prelude = ""
             if "vPortEnterCritical" in undefined and cpu not in V6M:
                 prelude = _freertos_levels(gcc, [*common, *arch], sources, config, commands)
-            stub.write_text(prelude + _stubs(undefined, objects), encoding="utf-8")
+            stub.write_text(prelude + _stubs(undefined, objects, config.critical_sections),
+                            encoding="utf-8")
             obj = out / "zzz_bg_stubs.o"
             _compile(gcc, common, stub, obj, cpu)
             objects.append(obj)
@@ -394,14 +400,25 @@ def _freertos_levels(gcc: Path, flags: list[str], sources: list[Path], config: C
     return "\n".join(found.values()) + "\n" if found else ""
 
 
-def _stubs(undefined: list[str], objects: list[Path]) -> str:
+def _stubs(undefined: list[str], objects: list[Path],
+           pairs: list[tuple[str, str]] = ()) -> str:
+    """Stubs for the undefined names; a critical-section pair the configuration knows
+    (``[critical] pairs``, the vendor profiles': ``DisableGlobalIRQ``/``EnableGlobalIRQ``,
+    ``SYS_INT_Disable``/``SYS_INT_Restore``) masks with PRIMASK, nesting, as the static
+    analysis takes it to (its enter returns 1: "interrupts were on")."""
     called = _called(objects)
+    enters = {enter for enter, _ in pairs}
+    exits = {leave for _, leave in pairs} - enters
     lines = ["/* brickguard soak: stand-ins for what the sources use but do not define. */",
-             "static unsigned bg_nesting; /* FreeRTOS critical-section depth */",
+             "static unsigned bg_nesting; /* critical-section depth */",
              "static unsigned *volatile bg_keep = &bg_nesting;"]
     for name in undefined:
         if name in STAND_INS:
             lines.append(STAND_INS[name].format(name=name))
+        elif name in enters and name in called:
+            lines.append(PAIR_ENTER.format(name=name))
+        elif name in exits and name in called:
+            lines.append(PAIR_EXIT.format(name=name))
         elif name in called:
             lines.append(f"unsigned {name}(void) {{ return 0u; }}")
         else:
