@@ -1,17 +1,21 @@
 """``brickguard check --confirm``: soak on the static race findings (BG101-BG103).
 
 Each race finding names the task-side access (its line, and the first access of a pair) and the
-interrupt context that races with it. Without a ``[soak]`` table, the function that holds the
-task-side line (from the image's line table) is the scenario and that context is injected; with
-one, the table's own scenario and interrupts are run. A finding is then
+interrupt contexts that race with it. Without a ``[soak]`` table, the function that holds the
+task-side line (from the image's line table) is the scenario, unless it takes parameters: then
+the function it is inlined into, or its nearest callers, that take none (``_scenario``); the
+contexts are injected through the vectors that reach them (``injected``: a HAL handler or a
+callback some function of the image calls runs inside its vector). With a table, the table's
+own scenario and interrupts are run. A finding is then
 
 - confirmed: a failing run lands between its accesses (from the first access's line to its own)
   and breaks the object it names (or faults, hangs or breaks a check): it rises to error, with
   the witness as its code flow and the replay command;
 - refuted: the exploration was complete and no run landing there broke anything, from the
   reset state and (without a ``[soak]`` table) again from the state one run of the handler
-  leaves; a run that waits for the interrupt (spins to its budget) before the finding's lines
-  has the handler taken there first (``[soak] waits``), and the verdict says where;
+  leaves and in the second of two calls of the scenario; a run that waits for the interrupt
+  (spins to its budget) before the finding's own line has the handler taken there first
+  (``[soak] waits``), and the verdict says where;
 - not explored: and why (no cross compiler, the code does not build, the scenario is static or
   inlined away, it faults without interrupts, the bounds stopped the exploration).
 """
