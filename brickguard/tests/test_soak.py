@@ -59,11 +59,14 @@ def test_lost_update_is_found_with_a_witness_at_the_read_modify_write():
     assert witness.replay.endswith(f"--replay TIM2_IRQHandler@{witness.failure.boundary}")
 
 
-def test_primask_masks_the_injection_and_nothing_breaks():
-    _, result = _soak("bump_masked")
+@pytest.mark.parametrize("scenario", ["bump_masked", "bump_vendor_locked"])
+def test_primask_masks_the_injection_and_nothing_breaks(scenario):
+    image, result = _soak(scenario)
     (r,) = result.handlers
     assert r.failures == [] and r.complete
     assert r.masked > 0
+    if scenario == "bump_vendor_locked":  # a profile's critical-section pair, not linked
+        assert {"DisableGlobalIRQ", "EnableGlobalIRQ"} <= set(image.stubbed)
 
 
 @pytest.mark.parametrize(("setup", "fails"), [("nvic_low", False), ("nvic_urgent", True)])
@@ -160,7 +163,7 @@ def test_a_handler_that_waits_for_the_scenario_is_a_lock_up():
 
 def test_undefined_functions_are_stubbed_and_scripted_reads_drive_branches():
     image, result = _soak("stubbed", reads=[{"address": 0x40000010, "set": 0x80}])
-    assert image.stubbed == ["stub_value"]
+    assert set(image.stubbed) == {"stub_value", "DisableGlobalIRQ", "EnableGlobalIRQ"}
     assert _kinds(result) == ["not serializable"]
     _, quiet = _soak("stubbed")  # STATUS reads 0: the increment is never reached
     assert quiet.handlers[0].failures == []
@@ -278,3 +281,74 @@ def test_an_interrupt_inside_conditional_code_returns_to_the_same_computation(cp
     offset = image.symbols["picked"].addr - RAM_BASE
     finals = {int.from_bytes(f.outcome.final[offset:offset + 4], "little") for f in r.failures}
     assert r.failures and finals <= possible  # a wrong resumption would compute something else
+
+
+CASES = HERE / "cases"
+
+
+def _confirm(path: Path) -> dict[int, object]:
+    from brickguard.analyze import analyze
+    from brickguard.soak.confirm import confirm
+
+    config = Config(root=path.parent, include=[CASES / "include"])
+    findings = analyze([path], config).findings
+    return {f.location.line: v for f, v in confirm(findings, [path], config)}
+
+
+def _line(path: Path, text: str) -> int:
+    return next(n for n, line in enumerate(path.read_text().splitlines(), 1) if text in line)
+
+
+def _variant(tmp_path: Path, case: str, old: str, new: str) -> Path:
+    """A fixture case with one change: what its `soak: no race here` mark says is missing."""
+    text = (CASES / case).read_text()
+    assert old in text
+    out = tmp_path / Path(case).name
+    out.write_text(text.replace(old, new, 1))
+    return out
+
+
+def test_confirm_injects_the_vector_that_reaches_a_hal_handler_with_a_parameter(tmp_path):
+    # bg101/handler_disables_family.c with its handle on registers, ERR enabled (soak starts a
+    # handler scenario from reset, not where main leaves CR2), and a transfer under way. The
+    # findings' contexts are HAL_I2C_ER_IRQHandler (it takes the handle) and its vector; the
+    # scenario's lines are in HAL_I2C_EV_IRQHandler(h), inlined into its vector.
+    path = _variant(tmp_path, "bg101/handler_disables_family.c", "I2C_HandleTypeDef hi2c;",
+                    "I2C_TypeDef regs = {3u}; I2C_HandleTypeDef hi2c = {&regs, 0u, 0u, 5u};")
+    verdicts = _confirm(path)
+    for text in ("h->State = READY;            /* expect", "h->XferCount--;"):
+        v = verdicts[_line(path, text)]
+        assert v.status == "confirmed", v.reason
+        assert "--scenario I2C1_EV_IRQHandler --handler I2C1_ER_IRQHandler --replay" in v.replay
+        assert "HAL_I2C_EV_IRQHandler() takes parameters: run in I2C1_EV_IRQHandler()" in v.reason
+        assert "I2C1_ER_IRQHandler injected, not HAL_I2C_ER_IRQHandler()" in v.reason
+
+
+def test_confirm_runs_a_function_with_parameters_where_inlined_and_a_scenario_twice():
+    path = SOAK / "modes.c"
+    verdicts = _confirm(path)
+    inlined = verdicts[_line(path, "heater_ctrl | mode;")]
+    assert inlined.status == "confirmed", inlined.reason
+    assert "--scenario main" in inlined.replay and "set_mode() takes parameters" in inlined.reason
+    # set_heat() from reset clears a mode that is not set: only its second call breaks.
+    twice = verdicts[_line(path, "heater_ctrl | 2u;")]
+    assert twice.status == "confirmed", twice.reason
+    assert "in call 2 of the scenario" in twice.reason
+    assert "--scenario set_heat" in twice.replay and "--repeat 2" in twice.replay
+    replayed = _cli(*twice.replay.split()[1:])
+    assert replayed.returncode == 1 and "not serializable" in replayed.stdout, replayed.stderr
+
+
+def test_confirm_takes_the_handler_footprint_from_where_the_scenario_runs():
+    # The handler's element depends on id_reg, which main sets: from reset it is pairs[1].
+    path = SOAK / "stride.c"
+    v = _confirm(path)[_line(path, "pairs[4u * id + 3u]++;")]
+    assert v.status == "confirmed", v.reason
+
+
+def test_the_bitfield_store_is_confirmed_once_no_later_line_clears_what_it_loses(tmp_path):
+    path = _variant(tmp_path, "bg102/bitfields.c", "    st.rx_ready = 0;", "    ")
+    v = _confirm(path)[_line(path, "st.tx_busy = 1;")]
+    assert v.status == "confirmed", v.reason
+    assert _confirm(CASES / "bg102/bitfields.c")[_line(path, "st.tx_busy = 1;")].status != (
+        "confirmed")

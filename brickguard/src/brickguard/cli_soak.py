@@ -48,10 +48,13 @@ def soak(
     waits: int | None = typer.Option(
         None, "--waits", min=0, max=100, help="Handlers taken where the run waits ([soak] waits)."
     ),
+    repeat: int | None = typer.Option(
+        None, "--repeat", min=1, max=100000, help="Calls of the scenario ([soak] repeat)."
+    ),
 ) -> None:
     """Run the scenario on an emulated Cortex-M, the interrupt on every boundary that matters."""
     check_arguments(paths, fmt)
-    overrides = SoakOverrides(scenario, handler, max_runs, max_seconds, prime, waits)
+    overrides = SoakOverrides(scenario, handler, max_runs, max_seconds, prime, waits, repeat)
     run_command(lambda: run_soak(paths, config_path, fmt, output, replay, overrides, quiet))
 
 
@@ -65,6 +68,7 @@ class SoakOverrides:
     max_seconds: int | None = None
     prime: int = 0
     waits: int | None = None
+    repeat: int | None = None
 
 
 def load_soak(paths: list[Path], config_path: Path | None, given: SoakOverrides):
@@ -81,7 +85,8 @@ def load_soak(paths: list[Path], config_path: Path | None, given: SoakOverrides)
     table = table or SoakTable()
     values: dict[str, Any] = {k: v for k, v in (("max_runs", given.max_runs),
                                                 ("max_seconds", given.max_seconds),
-                                                ("scenario", given.scenario)) if v}
+                                                ("scenario", given.scenario),
+                                                ("repeat", given.repeat)) if v}
     if given.waits is not None:
         values["waits"] = given.waits
     if given.handlers:
@@ -126,7 +131,8 @@ def run_soak(paths: list[Path], config_path: Path | None, fmt: str, output: Path
     extra = ([f"--scenario {given.scenario}"] if given.scenario else []) + [
         f"--handler {h}" for h in given.handlers] + (
         [f"--prime {given.prime}"] if given.prime and given.handlers else []) + (
-        [f"--waits {given.waits}"] if given.waits is not None else [])
+        [f"--waits {given.waits}"] if given.waits is not None else []) + (
+        [f"--repeat {given.repeat}"] if given.repeat else [])
     base = " ".join([replay_command(paths, config_path), *extra])
     witnessed = findings(result, base, explorer.rerun)
     deliver(_render(result, witnessed, fmt, Path(config.root)), output, fmt)

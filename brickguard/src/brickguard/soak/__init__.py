@@ -26,7 +26,13 @@ instruction (LDRD/STRD and the rest complete or restart: no torn LDRD), peripher
 register that clears on read, a timer that counts, DMA), caches and bus timing, the FPU (soft
 float is forced), IPSR, the process stack, tail-chaining and late arrival, more than one
 injected interrupt per run (a handler nesting in the injected one), the implemented priority
-bits (all 8 are kept), and exclusive monitors cleared by exception entry. A handler's footprint
-is learnt from one run from the scenario's starting state; accesses it makes only in other
-states are not planned around.
+bits (all 8 are kept), and exclusive monitors cleared by exception entry, and writes to flash
+(the emulator keeps them; a real part ignores or faults on them). A handler's footprint is
+learnt from two runs, from the scenario's starting state and from where its run ends; accesses
+it makes only in other states are not planned around. A scenario that is a handler starts from
+the reset state (or setup's), not from where ``main``'s initialisation leaves the registers. A
+bounded run that ends in a wait loop (a few instructions that write nothing) is not judged
+against serial orders when the interrupt lands inside that wait: it is what the loop waits for,
+and the budget cuts what follows (a torn read inside such a loop is missed; checks, faults and
+lock-ups still count there).
 """

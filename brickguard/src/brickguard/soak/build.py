@@ -18,6 +18,7 @@ import os
 import re
 import subprocess
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -41,7 +42,8 @@ TRIPLE_CPU = {"thumbv6m": "cortex-m0", "thumbv7m": "cortex-m3", "thumbv7em": "co
 KEPT = re.compile(r"^(-I|-D|-U|-std=|-include|-isystem|-iquote|-f(?!stack-usage|profile))")
 # Stand-ins for undefined platform calls whose effect on interrupts soak can model: the CMSIS and
 # HAL NVIC calls write the emulated NVIC; FreeRTOS's and Zephyr's critical sections set PRIMASK.
-# Any other undefined function returns 0.
+# The enter and exit of a critical-section pair the configuration lists (the vendor profiles')
+# mask with PRIMASK (PAIR_ENTER, PAIR_EXIT). Any other undefined function returns 0.
 STAND_INS = {
     "NVIC_EnableIRQ": "void {name}(int n) {{ ((volatile unsigned *)0xE000E100u)[n >> 5] = "
                       "1u << (n & 31); }}",
@@ -69,11 +71,16 @@ STAND_INS = {
     "irq_unlock": "void {name}(unsigned k) {{ __asm volatile(\"msr primask, %0\" : : \"r\"(k)"
                   " : \"memory\"); }}",
 }
+PAIR_ENTER = ("unsigned {name}(void) {{ __asm volatile(\"cpsid i\" ::: \"memory\"); "
+              "bg_nesting++; return 1u; }}")
+PAIR_EXIT = ("void {name}(void) {{ if (bg_nesting && --bg_nesting == 0u) "
+             "__asm volatile(\"cpsie i\" ::: \"memory\"); }}")
 STAND_INS["HAL_NVIC_EnableIRQ"] = STAND_INS["NVIC_EnableIRQ"]
 STAND_INS["HAL_NVIC_DisableIRQ"] = STAND_INS["NVIC_DisableIRQ"]
 V6M = ("cortex-m0", "cortex-m0plus")  # no BASEPRI: FreeRTOS's ARM_CM0 port masks with PRIMASK
 CALL_RELOCS = {10, 30, 102}  # R_ARM_THM_CALL, R_ARM_THM_JUMP24, R_ARM_THM_JUMP11
 STUB_BYTES = 256
+CALL = re.compile(r"(?:bl|b\.w|b\.n|b)\s+[0-9a-f]+ <([A-Za-z_]\w*)>$")  # to a function's start
 
 
 @dataclass
@@ -98,6 +105,7 @@ class Image:
     lines: list[tuple[int, str, int]]  # (address, file, line), sorted by address
     enumerators: dict[str, int]  # enum constants the sources declare (USART1_IRQn = 37)
     disasm: dict[int, str]  # address -> "ldrb r3, [r2]"
+    takes_args: set[str] = field(default_factory=set)  # functions DWARF gives parameters
     stubbed: list[str] = field(default_factory=list)
     uses_assert: bool = False  # some source calls BG_SOAK_ASSERT
     _objects: list[Symbol] = field(default_factory=list)
@@ -109,6 +117,7 @@ class Image:
         self._functions = sorted((s for s in self.symbols.values() if s.func),
                                  key=lambda s: s.addr)
         self._line_addrs = [a for a, _, _ in self.lines]
+        self._callers: dict[str, set[str]] | None = None
 
     def address(self, name: str) -> int:
         sym = self.symbols.get(name)
@@ -142,16 +151,47 @@ class Image:
                 out.update(addrs[n + 1:n + 2 + len(m.group(1))])
         return out
 
-    def function_of_line(self, file: str, line: int) -> str | None:
-        """The function whose code the line table maps ``file:line`` into (the first, when the
-        line was inlined into several)."""
+    def callers(self) -> dict[str, set[str]]:
+        """Function -> the functions whose code calls or tail-calls its start (``bl``, ``b.w``
+        to ``<name>``), from the disassembly: calls the compiler inlined are not there."""
+        if self._callers is None:
+            out: dict[str, set[str]] = {}
+            for addr, text in self.disasm.items():
+                m = CALL.match(text)
+                if m and (caller := self.function_at(addr)) != m.group(1):
+                    out.setdefault(m.group(1), set()).add(caller)
+            self._callers = out
+        return self._callers
+
+    def roots(self, name: str, *, stop: Callable[[str], bool] = lambda _: False) -> list[str]:
+        """The functions that reach ``name`` through calls and have no caller themselves (or
+        for which ``stop`` holds: the walk goes no higher there), nearest first; [name] when
+        nothing calls it."""
+        callers = self.callers()
+        seen, level, out = {name}, [name], []
+        while level:
+            up = []
+            for fn in level:
+                above = sorted(callers.get(fn, set()) - seen)
+                if (fn != name and stop(fn)) or not above:
+                    out.append(fn)
+                    continue
+                seen.update(above)
+                up += above
+            level = up
+        return [fn for fn in out if not fn.startswith("__bg_")] or [name]
+
+    def functions_of_line(self, file: str, line: int) -> list[str]:
+        """The functions whose code the line table maps ``file:line`` into, in address order
+        (a line inlined into its callers is in each of them)."""
         target = Path(file).resolve()
+        out: list[str] = []
         for addr, f, n in self.lines:
             if n == line and Path(f).resolve() == target:
                 name = self.function_at(addr)
-                if not name.startswith(("0x", "__bg_")):
-                    return name
-        return None
+                if not name.startswith(("0x", "__bg_")) and name not in out:
+                    out.append(name)
+        return out
 
     def object_at(self, addr: int) -> str:
         """``rx_buffer[+3]`` for a byte inside an object, the address otherwise."""
@@ -287,7 +327,8 @@ def build(paths: list[Path], config: Config, soak: SoakTable,
             prelude = ""
             if "vPortEnterCritical" in undefined and cpu not in V6M:
                 prelude = _freertos_levels(gcc, [*common, *arch], sources, config, commands)
-            stub.write_text(prelude + _stubs(undefined, objects), encoding="utf-8")
+            stub.write_text(prelude + _stubs(undefined, objects, config.critical_sections),
+                            encoding="utf-8")
             obj = out / "zzz_bg_stubs.o"
             _compile(gcc, common, stub, obj, cpu)
             objects.append(obj)
@@ -359,14 +400,25 @@ def _freertos_levels(gcc: Path, flags: list[str], sources: list[Path], config: C
     return "\n".join(found.values()) + "\n" if found else ""
 
 
-def _stubs(undefined: list[str], objects: list[Path]) -> str:
+def _stubs(undefined: list[str], objects: list[Path],
+           pairs: list[tuple[str, str]] = ()) -> str:
+    """Stubs for the undefined names; a critical-section pair the configuration knows
+    (``[critical] pairs``, the vendor profiles': ``DisableGlobalIRQ``/``EnableGlobalIRQ``,
+    ``SYS_INT_Disable``/``SYS_INT_Restore``) masks with PRIMASK, nesting, as the static
+    analysis takes it to (its enter returns 1: "interrupts were on")."""
     called = _called(objects)
+    enters = {enter for enter, _ in pairs}
+    exits = {leave for _, leave in pairs} - enters
     lines = ["/* brickguard soak: stand-ins for what the sources use but do not define. */",
-             "static unsigned bg_nesting; /* FreeRTOS critical-section depth */",
+             "static unsigned bg_nesting; /* critical-section depth */",
              "static unsigned *volatile bg_keep = &bg_nesting;"]
     for name in undefined:
         if name in STAND_INS:
             lines.append(STAND_INS[name].format(name=name))
+        elif name in enters and name in called:
+            lines.append(PAIR_ENTER.format(name=name))
+        elif name in exits and name in called:
+            lines.append(PAIR_EXIT.format(name=name))
         elif name in called:
             lines.append(f"unsigned {name}(void) {{ return 0u; }}")
         else:
@@ -398,7 +450,7 @@ def _read_image(gcc: Path, elf_path: Path, cpu: str, stubbed: list[str]) -> Imag
                 symbols[sym.name] = Symbol(sym.name, addr, sym["st_size"], func)
                 ranks[sym.name] = rank
         lines = _line_table(elf) if elf.has_dwarf_info() else []
-        enumerators = _enumerators(elf) if elf.has_dwarf_info() else {}
+        enumerators, takes_args = _dwarf_names(elf) if elf.has_dwarf_info() else ({}, set())
     disasm = _disassemble(gcc, elf_path)
     return Image(
         cpu=cpu,
@@ -412,6 +464,7 @@ def _read_image(gcc: Path, elf_path: Path, cpu: str, stubbed: list[str]) -> Imag
         enumerators=enumerators,
         disasm=disasm,
         stubbed=stubbed,
+        takes_args=takes_args,
     )
 
 
@@ -443,15 +496,24 @@ def _line_table(elf) -> list[tuple[int, str, int]]:
     return rows
 
 
-def _enumerators(elf) -> dict[str, int]:
+def _dwarf_names(elf) -> tuple[dict[str, int], set[str]]:
+    """The enum constants the sources declare, and the functions that take parameters (a
+    subprogram with a formal parameter: called with no arguments, it would run on garbage)."""
     out: dict[str, int] = {}
+    takes_args: set[str] = set()
     for cu in elf.get_dwarf_info().iter_CUs():
         for die in cu.iter_DIEs():
             if die.tag == "DW_TAG_enumerator" and "DW_AT_const_value" in die.attributes:
-                name = die.attributes["DW_AT_name"].value
-                out[name.decode() if isinstance(name, bytes) else name] = (
-                    die.attributes["DW_AT_const_value"].value)
-    return out
+                out[_name(die)] = die.attributes["DW_AT_const_value"].value
+            elif (die.tag == "DW_TAG_subprogram" and "DW_AT_name" in die.attributes
+                  and any(c.tag == "DW_TAG_formal_parameter" for c in die.iter_children())):
+                takes_args.add(_name(die))
+    return out, takes_args
+
+
+def _name(die) -> str:
+    name = die.attributes["DW_AT_name"].value
+    return name.decode() if isinstance(name, bytes) else name
 
 
 def _disassemble(gcc: Path, elf: Path) -> dict[int, str]:

@@ -1,17 +1,21 @@
 """``brickguard check --confirm``: soak on the static race findings (BG101-BG103).
 
 Each race finding names the task-side access (its line, and the first access of a pair) and the
-interrupt context that races with it. Without a ``[soak]`` table, the function that holds the
-task-side line (from the image's line table) is the scenario and that context is injected; with
-one, the table's own scenario and interrupts are run. A finding is then
+interrupt contexts that race with it. Without a ``[soak]`` table, the function that holds the
+task-side line (from the image's line table) is the scenario, unless it takes parameters: then
+the function it is inlined into, or its nearest callers, that take none (``_scenario``); the
+contexts are injected through the vectors that reach them (``injected``: a HAL handler or a
+callback some function of the image calls runs inside its vector). With a table, the table's
+own scenario and interrupts are run. A finding is then
 
 - confirmed: a failing run lands between its accesses (from the first access's line to its own)
   and breaks the object it names (or faults, hangs or breaks a check): it rises to error, with
   the witness as its code flow and the replay command;
 - refuted: the exploration was complete and no run landing there broke anything, from the
   reset state and (without a ``[soak]`` table) again from the state one run of the handler
-  leaves; a run that waits for the interrupt (spins to its budget) before the finding's lines
-  has the handler taken there first (``[soak] waits``), and the verdict says where;
+  leaves and in the second of two calls of the scenario; a run that waits for the interrupt
+  (spins to its budget) before the finding's own line has the handler taken there first
+  (``[soak] waits``), and the verdict says where;
 - not explored: and why (no cross compiler, the code does not build, the scenario is static or
   inlined away, it faults without interrupts, the bounds stopped the exploration).
 """
@@ -31,7 +35,7 @@ RACE_RULES = ("BG101", "BG102", "BG103")
 AUTO_BUDGET = 20000  # instructions per run when the finding's function is the scenario
 AUTO_SECONDS = 20
 AUTO_WAITS = 8  # handlers taken where the run waits, to reach the finding's lines
-CONTEXT = re.compile(r" in (\w+) \(interrupt\)")
+CONTEXT = re.compile(r" in ([\w, .]+?) \(interrupt\)")
 OBJECT = re.compile(r"`([A-Za-z_]\w*)")
 
 
@@ -50,12 +54,78 @@ class Plan:
     handlers: tuple[str, ...]
 
 
-def _handler(f: Finding) -> str | None:
+def _contexts(f: Finding) -> tuple[str, ...]:
+    """The interrupt contexts the finding names (``in HAL_I2C_EV_IRQHandler, I2C1_EV_IRQHandler
+    (interrupt)``): the entries the static call graph says reach the racing access."""
     for loc in (*f.related, *f.flow):
         m = CONTEXT.search(loc.message)
         if m:
-            return m.group(1)
-    return None
+            return tuple(n for n in re.split(r",\s*", m.group(1)) if n and n != "...")
+    return ()
+
+
+def injected(image, f: Finding) -> dict[str, str]:
+    """Handler to inject -> how it reaches the finding's interrupt context. A context that some
+    function of the image calls (a HAL driver's ``HAL_UART_IRQHandler(&huart)``, a callback the
+    driver calls) is not what the core enters: the roots of its callers are (the vector's
+    ``USART1_IRQHandler``), and they are injected. A context nothing calls is injected itself."""
+    out: dict[str, str] = {}
+    names = _contexts(f)
+    for name in names:
+        if name not in image.symbols:
+            out.setdefault(name, "")
+            continue
+        roots = [r for r in image.roots(name) if r != "main"] or [name]
+        for root in roots:
+            chain = " -> ".join(_chain(image, root, name))
+            out.setdefault(root, "" if root == name else
+                           f"{root} injected: the interrupt that reaches {name} ({chain})")
+    # One that takes parameters (``HAL_I2C_EV_IRQHandler(hi2c)`` inlined into its vector) is
+    # not entered by the core, which passes none: the others are injected when there are any.
+    plain = {h: why for h, why in out.items() if h not in image.takes_args}
+    dropped = sorted(set(out) - set(plain))
+    if not plain or not dropped:
+        return out
+    skip = ", ".join(f"{h}()" for h in dropped)
+    return {h: why or f"{h} injected, not {skip}: it takes parameters, which the core does "
+            "not pass; it runs inside the handler that calls it" for h, why in plain.items()}
+
+
+def _chain(image, top: str, name: str) -> list[str]:
+    """The calls from ``top`` down to ``name`` (a shortest path in the image's call graph)."""
+    callers = image.callers()
+    paths = {name: [name]}
+    level = [name]
+    while level and top not in paths:
+        nxt = []
+        for fn in level:
+            for c in sorted(callers.get(fn, set())):
+                if c not in paths:
+                    paths[c] = [c, *paths[fn]]
+                    nxt.append(c)
+        level = nxt
+    return paths.get(top, [top, name])
+
+
+def _scenario(image, fns: list[str]) -> tuple[str, str]:
+    """The scenario for a finding whose line is compiled into ``fns``, and why when it is not
+    the first of them: a function that takes parameters, called with none, runs on garbage, so
+    the line is run where it is inlined into one that takes none, else through the nearest
+    callers that take none (``main`` calling ``HAL_UART_Transmit_IT(&huart, ...)``, the vector
+    calling ``HAL_I2C_EV_IRQHandler(&hi2c)``): on the arguments the program passes."""
+    fn = fns[0]
+    if fn not in image.takes_args:
+        return fn, ""
+    plain = [g for g in fns if g not in image.takes_args]
+    if plain:
+        return plain[0], (f"{fn}() takes parameters: run in {plain[0]}(), where the compiler "
+                          "inlined it")
+    for g in fns:
+        top = image.roots(g, stop=lambda h: h not in image.takes_args)[0]
+        if top not in image.takes_args:
+            return top, (f"{fn}() takes parameters: run through {top}() "
+                         f"({' -> '.join(_chain(image, top, g))})")
+    return fn, ""
 
 
 def _first_line(f: Finding) -> int:
@@ -78,36 +148,32 @@ def confirm(findings: Sequence[Finding], paths: list[Path], config, *, quiet: bo
     if not races:
         return []
     base = config.soak or SoakTable()
-    plans: dict[Plan, list[Finding]] = {}
-    for f in races:
-        handler = _handler(f)
-        if handler is None:
-            verdicts[id(f)] = Verdict("not explored", "the finding names no interrupt handler")
-            continue
-        # The scenario is found in the image; grouped by file and line until then.
-        plans.setdefault(Plan(f"{f.location.file}:{f.location.line}", (handler,)), []).append(f)
     try:
         image0 = build(paths, config, replace(base, scenario="main", setup=[], checks=[],
                                               interrupts=[]))
     except BrickguardError as exc:
-        for f in races:
-            verdicts.setdefault(id(f), Verdict("not explored", str(exc)))
-        return [(f, verdicts[id(f)]) for f in races]
+        return [(f, Verdict("not explored", str(exc))) for f in races]
     grouped: dict[Plan, list[Finding]] = {}
-    for plan, group in plans.items():
-        f = group[0]
+    how: dict[int, dict[str, str]] = {}  # finding -> handler injected -> how it reaches it
+    why: dict[int, str] = {}  # finding -> why its scenario is not its own function
+    for f in races:
+        how[id(f)] = handlers = injected(image0, f)
+        if not handlers:
+            verdicts[id(f)] = Verdict("not explored", "the finding names no interrupt handler")
+            continue
         if config.soak is not None:
             key = Plan(config.soak.scenario, tuple(i.handler for i in config.soak.interrupts))
         else:
-            scenario = next((fn for n in range(f.location.line, _first_line(f) - 2, -1)
-                             if (fn := image0.function_of_line(f.location.file, n))), None)
-            if scenario is None:
-                for g in group:
-                    verdicts[id(g)] = Verdict("not explored", "no code for this line in the "
-                                              "build (optimised away, or not compiled)")
+            fns = next((fns for n in range(f.location.line, _first_line(f) - 2, -1)
+                        if (fns := image0.functions_of_line(f.location.file, n))), None)
+            if fns is None:
+                verdicts[id(f)] = Verdict("not explored", "no code for this line in the build "
+                                          "(optimised away, or not compiled)")
                 continue
-            key = Plan(scenario, plan.handlers)
-        grouped.setdefault(key, []).extend(group)
+            scenario, because = _scenario(image0, fns)
+            why[id(f)] = because
+            key = Plan(scenario, tuple(sorted(handlers)))
+        grouped.setdefault(key, []).append(f)
     merged: dict[str, set[str]] = {}
     for plan in grouped:
         merged.setdefault(plan.scenario, set()).update(plan.handlers)
@@ -120,24 +186,33 @@ def confirm(findings: Sequence[Finding], paths: list[Path], config, *, quiet: bo
                             max_seconds=AUTO_SECONDS, waits=AUTO_WAITS,
                             interrupts=[_spec(image0, h) for h in sorted(handlers)])
         # Automatic: from the reset state, then (for what that leaves unconfirmed) from the
-        # state one run of the handler leaves (a lost update of 0 halved is 0 either way).
-        for prime in (0, 1) if config.soak is None else (0,):
-            if prime:
+        # state one run of the handler leaves (a lost update of 0 halved is 0 either way), then
+        # with the scenario called twice, the second call from the state the first leaves (a
+        # mode the first call sets is there when the second clears it).
+        starts = ((0, 1), (1, 1), (0, 2)) if config.soak is None else ((0, 1),)
+        bounded = scenario == "main"
+        for prime, repeat in starts:
+            if prime or repeat > 1:
                 if all(verdicts.get(id(f), Verdict("")).status == "confirmed" for f in group):
                     break
-                table = replace(table, interrupts=[replace(i, prime=prime)
-                                                   for i in table.interrupts])
-            _soak_group(paths, config, config_path, table, scenario, handlers, group, verdicts,
-                        prime)
+                if repeat > 1 and bounded:
+                    break  # run for its budget: the harness calls it once
+            if config.soak is None:
+                table = replace(table, repeat=repeat, interrupts=[
+                    replace(i, prime=prime) for i in table.interrupts])
+            bounded = _soak_group(paths, config, config_path, table, scenario, how, group,
+                                  verdicts, why) or bounded
         for f in group:
             verdicts.setdefault(id(f), Verdict("not explored", "its handler was not injected"))
     return [(f, verdicts[id(f)]) for f in races]
 
 
-def _soak_group(paths, config, config_path, table: SoakTable, scenario: str, handlers,
-                group: list[Finding], verdicts: dict[int, Verdict], prime: int) -> None:
+def _soak_group(paths, config, config_path, table: SoakTable, scenario: str,
+                how: dict[int, dict[str, str]], group: list[Finding],
+                verdicts: dict[int, Verdict], why: dict[int, str]) -> bool:
     """One exploration for the findings of one scenario; a verdict for each (a confirmation
-    is never overwritten; a later refutation, from another starting state, says both)."""
+    is never overwritten; a later refutation, from another starting state, says both).
+    True when the scenario was run for its budget (a loop that does not return)."""
     from brickguard.soak.build import build
     from brickguard.soak.witness import build_witnesses, replay_command
 
@@ -157,33 +232,47 @@ def _soak_group(paths, config, config_path, table: SoakTable, scenario: str, han
         for f in group:
             if id(f) not in verdicts or verdicts[id(f)].status == "not explored":
                 verdicts[id(f)] = Verdict("not explored", f"{scenario}: {exc}")
-        return
+        return table.bounded
+    prime = max((i.prime for i in table.interrupts), default=0)
+    handlers = [i.handler for i in table.interrupts]
     extra = [] if config.soak is not None else [
-        "--scenario", scenario, *(a for h in sorted(handlers) for a in ("--handler", h)),
+        "--scenario", scenario, *(a for h in handlers for a in ("--handler", h)),
         *(["--prime", str(prime)] if prime else []),
+        *(["--repeat", str(table.repeat)] if table.repeat > 1 else []),
         *(["--waits", str(table.waits)] if result.waited else [])]
     replay_base = " ".join([replay_command(paths, config_path), *extra])
-    waited = (f" (after {', '.join(result.waited)}, taken where the run without interrupts "
-              "waits)") if result.waited else ""
+    notes = [f"after {', '.join(result.waited)}, taken where the run without interrupts "
+             "waits"] if result.waited else []
+    start = ""  # the starting state, when confirm chose it (no [soak] table)
+    if config.soak is None and prime:
+        start = f"after {prime} run(s) of the handler first"
+    elif config.soak is None and table.repeat > 1:
+        start = (f"in call {table.repeat} of the scenario, from the state call "
+                 f"{table.repeat - 1} leaves")
     for r in result.handlers:
         witnesses = build_witnesses(result, r, replay_base, explorer.rerun)
         for f in group:
-            if config.soak is None and _handler(f) != r.spec.handler:
+            if config.soak is None and r.spec.handler not in how[id(f)]:
                 continue
             v = _judge(f, r, witnesses, image, replay_base, result.baseline.pcs)
             if v is None:
                 continue
-            v = replace(v, reason=v.reason + waited)
+            via = [n for n in (why.get(id(f), ""), how[id(f)].get(r.spec.handler, "")) if n]
+            if v.status == "confirmed" and start:
+                via.append(start)
+            if via or notes:
+                v = replace(v, reason=f"{v.reason} ({'; '.join([*notes, *via])})")
             known = verdicts.get(id(f))
             if known is not None and known.status == "confirmed":
                 continue
-            if prime and v.status == "refuted" and known is not None and (
+            if start and v.status == "refuted" and known is not None and (
                     known.status == "refuted"):
-                v = replace(v, reason=f"{known.reason}; again after {prime} run(s) of "
-                            f"{r.spec.handler} first: {v.reason.split(', none', 1)[0]}")
-            elif prime and v.status != "confirmed" and known is not None:
+                v = replace(v, reason=f"{known.reason}; again {start}: "
+                            f"{v.reason.split(', none', 1)[0]}")
+            elif start and v.status != "confirmed" and known is not None:
                 continue  # keep what the reset state said
             verdicts[id(f)] = v
+    return table.bounded or explorer.main
 
 
 def _spec(image, handler: str) -> InterruptSpec:
@@ -238,6 +327,11 @@ def _explorer(image, table: SoakTable, group: list[Finding], config):
                       if (where := image.line_at(addr)) is not None
                       and any(_same(where[0], g.location.file)
                               and _first_line(g) <= where[1] <= g.location.line for g in group)}
+    # Waits are taken until the run reaches each finding's own line, not only its first
+    # access (a poll that tests a count on the first line and clears it on the last).
+    explorer.targets = [t for g in group if (t := {
+        addr for addr in explorer.focus if (where := image.line_at(addr)) is not None
+        and where[1] == g.location.line and _same(where[0], g.location.file)})]
     return explorer
 
 

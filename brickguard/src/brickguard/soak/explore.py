@@ -2,8 +2,9 @@
 
 1. Setup functions run, then each handler's ``prime`` runs: the state the scenario starts in
    (snapshot S0).
-2. Each handler runs once from S0 with memory hooks: its *footprint* (the RAM it reads and writes,
-   its stack aside).
+2. Each handler runs once from S0 and once from where the baseline (3) ends, with memory hooks:
+   its *footprint* (the RAM it reads and writes, its stack aside; what it touches depends on the
+   state: an index it reads, a flag it tests).
 3. One run without interrupts (the baseline) records every RAM access of the scenario, the
    instruction it was made by, and at every boundary whether each handler could fire there
    (PRIMASK clear, BASEPRI above the handler's priority, its NVIC enable bit set when it has an
@@ -49,6 +50,7 @@ Read = tuple[int, int, int]  # (address, size, value)
 FOCUS_PASSES = 8  # with a focus: boundaries at one instruction explored in its first passes
 MAX_READ_HOOKS = 32  # read hooks per exploration (more spans: one hook over all of them)
 SNAPSHOTS_PER_PASS = 2000  # snapshots held at once (each one copy of the image's RAM)
+WAIT_PCS = 32  # instructions a wait loop may span (a poll that writes nothing)
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +72,8 @@ class Outcome:
     fault: str = ""
     hung: str = ""
     # A scenario that runs to its budget without interrupts (it waits) and returns with this
-    # one: the interrupt is what it waited for; no serial reference describes that run.
+    # one, or that gets it inside the wait its budget ends in: the interrupt is what it waited
+    # for; no serial reference describes that run.
     progressed: bool = False
 
     @property
@@ -121,6 +124,9 @@ class Baseline:
     accesses: list[Access]
     calls: list[int]  # boundary before each scenario call, then the end
     outcome: Outcome | None = None
+    # A run for its budget that ends waiting (a loop of a few instructions, from here to the
+    # end, that writes no RAM: ``while (!armed) {}``): the boundary where the wait begins.
+    wait_from: int = -1
 
 
 @dataclass
@@ -163,6 +169,7 @@ class Explorer:
         self.resumed = False  # S0 is inside the run (past a wait), not before the driver
         self.waited: list[str] = []
         self.end_state: Snapshot | None = None  # where a baseline that waits stopped
+        self.last_state: Snapshot | None = None  # where the baseline ended, however it did
         self.drive = image.address("__bg_drive")
         self.handlers = [image.address(spec.handler) for spec in soak.interrupts]
         self.checks = [(name, image.address(name)) for name in soak.checks]
@@ -174,6 +181,9 @@ class Explorer:
         self.want_pcs = False
         self.footprints: dict[int, set[int]] = {}
         self.focus: set[int] | None = None  # explore only before these instructions
+        # With a focus: instructions of which the run must reach one of each (a finding's own
+        # line) before waits stop being taken; none given: reaching the focus is enough.
+        self.targets: list[set[int]] = []
         self.it_block = image.in_it_block()
         # LDM/STM the core may interrupt and continue (v7-M, outside IT blocks): pc -> operands
         self.multiple = {} if image.cpu not in CONTINUES else {
@@ -309,6 +319,7 @@ class Explorer:
         finally:
             m.unhook(hooks)
         self.end_state = m.snapshot() if stop == Stop.BUDGET else None
+        self.last_state = self.end_state or m.snapshot()
         what = "main" if self.main else f"the scenario {soak.scenario}()"
         if stop == Stop.FAULT:
             raise BrickguardError(f"{what} faults without any interrupt: {why}"
@@ -332,6 +343,11 @@ class Explorer:
         pcs.append(m.pc)
         enabled.append(enabled[-1] if enabled else 0)
         base = Baseline(total, pcs, enabled, accesses, calls)
+        if stop == Stop.BUDGET:
+            start = max((a.index for a in accesses if a.write), default=-1) + 1
+            loop = frozenset(pcs[start:total])
+            if loop and len(loop) <= WAIT_PCS and total - start >= 2 * len(loop):
+                base.wait_from = start
         return base
 
     # -- 4. injected runs --------------------------------------------------------------------
@@ -350,7 +366,14 @@ class Explorer:
             if only is not None and i != only:
                 continue
             r = HandlerResult(spec)
+            # What a handler touches depends on the state (an index it reads, a flag it
+            # tests): its footprint from the start and from where the scenario's run ends.
             reads, writes = self.footprint(i, self.s0)
+            more_reads, more_writes = self.footprint(i, self.last_state or self.s0)
+            for b, pc in more_reads.items():
+                reads.setdefault(b, pc)
+            for b, pc in more_writes.items():
+                writes.setdefault(b, pc)
             r.footprint_reads, r.footprint_writes = reads, writes
             self.footprints[i] = set(reads) | set(writes)
             results.append(r)
@@ -361,11 +384,13 @@ class Explorer:
     def _advance(self, base: Baseline) -> bool:
         """A run without interrupts that waits (spins to its budget) waits for an interrupt,
         and with ``waits`` the handler is taken there, as it would come: the state after it
-        is the new start, the scenario going on from where it waited. Not past the lines in
-        focus (the run reaches them) nor when no handler can fire there."""
+        is the new start, the scenario going on from where it waited. Not once the run reaches
+        the lines in focus (and one instruction of each of ``targets``) nor when no handler
+        can fire there."""
         if self.end_state is None:
             return False
-        if self.focus is not None and self.focus & set(base.pcs):
+        ran = set(base.pcs)
+        if self.focus is not None and self.focus & ran and all(t & ran for t in self.targets):
             return False
         bits = base.enabled[-1]
         i = next((n for n in range(len(self.handlers)) if bits >> n & 1), None)
@@ -624,6 +649,10 @@ class Explorer:
                                     then=(pc, remaining))
             self.recording = False
             m.on_return = None
+        # Taken inside the wait that the budget ends (the loop reads, writes nothing): what
+        # the scenario waited for; cut by the budget after it, the run matches no serial
+        # order and shows no race (checks, faults and lock-ups still count).
+        progressed = progressed or (self.main and 0 <= base.wait_from <= k < base.total)
         if stop == Stop.FAULT:
             fault = (f"the {'scenario' if m.returned else 'handler'} faults"
                      f"{' after the interrupt' if m.returned else ''}: {why}{self._where(m.pc)}")

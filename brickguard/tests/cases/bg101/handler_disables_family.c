@@ -36,7 +36,7 @@ static void I2C_Stop(I2C_HandleTypeDef *h)
     uint32_t state = h->State;
     __HAL_I2C_DISABLE_IT(h, I2C_IT_EVT | I2C_IT_ERR);
     if (state != READY) {
-        h->State = READY;            /* expect: BG101 */
+        h->State = READY;            /* expect: BG101 */ /* soak: no race here: hi2c.Instance is never set, so CR2 is the word at address 0 (flash: the initial stack pointer, ERR bit clear) and the error handler never writes; with Instance on registers, ERR enabled, soak confirms it (tests/test_soak.py, a variant of this file) */
     }
     h->ErrorCode |= 4u;              /* the error interrupt is off: nothing preempts now */
 }
@@ -44,7 +44,7 @@ static void I2C_Stop(I2C_HandleTypeDef *h)
 static void I2C_Next(I2C_HandleTypeDef *h)
 {
     __HAL_I2C_DISABLE_IT(h, I2C_IT_EVT);
-    h->XferCount--;                  /* expect: BG102 */
+    h->XferCount--;                  /* expect: BG102 */ /* soak: no race here: no code sets XferCount non-zero (0 from reset, the error handler writes 0), so I2C_Next never runs; with XferCount set soak confirms it (the same variant) */
 }
 
 void HAL_I2C_EV_IRQHandler(I2C_HandleTypeDef *h)

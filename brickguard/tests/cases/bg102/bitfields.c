@@ -22,7 +22,7 @@ void USART2_IRQHandler(void)
 int main(void)
 {
     __enable_irq();
-    st.tx_busy = 1;                  /* expect: BG102 */
+    st.tx_busy = 1;                  /* expect: BG102 */ /* soak: no race here: the handler's store this loses is rx_ready = 1, and the next line clears rx_ready before any code uses it (ldrb, orr, strb here; ldrb, bfc, strb there): every run ends as with the handler first; without that line soak confirms it (tests/test_soak.py, a variant of this file) */
     st.rx_ready = 0;                 /* the same bit-field: the handler's store is not lost */
     st.error = 1;                    /* another location: after the zero-width bit-field */
     st.mode = 1;

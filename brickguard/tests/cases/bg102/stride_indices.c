@@ -20,7 +20,7 @@ int main(void)
         for (uint32_t id = 0u; id < 4u; id++) {
             count[2u * id]++;            /* even elements: the handler counts odd ones */
             count[id * 2u + 2u]++;       /* even again (the offset taken modulo the stride) */
-            pairs[4u * id + 3u]++;       /* expect: BG102 */
+            pairs[4u * id + 3u]++;       /* expect: BG102 */ /* soak: no race here: id_reg is RAM that no code writes, 0 from reset, so the handler counts only count[1] and pairs[1], which this line (pairs[3], [7], [11], [15]) never is; with id_reg set by main soak confirms it (tests/test_soak.py, tests/soak/stride.c) */
             pairs[id]++;                 /* expect: BG102 */
         }
     }
