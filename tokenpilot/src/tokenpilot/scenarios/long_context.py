@@ -49,16 +49,17 @@ FLEET = fleet_from_dict({"name": "h100x4-long", "instances": [
 ]})
 
 
-def workload(quick: bool, load: float = 0.6) -> tuple[list, list]:
-    """(short requests alone, short + long merged)."""
-    n_short, n_long = (300, 4) if quick else (3000, 24)
+def workload(quick: bool, load: float = 0.6, seed: int = 1,
+             n_long: int | None = None) -> tuple[list, list]:
+    """(short requests alone, short + long merged); the long ones' seed is ``seed + 1``."""
+    n_short, n_long = (300, n_long or 4) if quick else (3000, n_long or 24)
     probe = poisson(1.0, 200, prompt=1000, output=200, prompt_cv=0.5, output_cv=0.5, seed=1)
     rps = load * fleet_capacity(FLEET, probe)
     shorts = poisson(rps, n_short, prompt=1000, output=200, prompt_cv=0.5, output_cv=0.5,
-                     tenant="short", seed=1)
+                     tenant="short", seed=seed)
     span = shorts[-1].arrival
     longs = poisson(n_long / span, n_long, prompt=40000, output=300, prompt_cv=0.15,
-                    tenant="long", seed=2)
+                    tenant="long", seed=seed + 1)
     longs = [r for r in longs if r.arrival < span]
     return merge(shorts), merge(shorts, longs)
 
