@@ -1,27 +1,35 @@
-"""The dashboard's cost under load: its JSON endpoint's answer time, and what a page open
-costs the gateway.
+"""The dashboard's cost under load: its JSON endpoint's answer time at a given streamed request
+rate through the gateway, and what an open page costs the gateway's CPU.
 
-Run:  .venv/bin/python tokenpilot/benchmarks/bench_dashboard.py [--requests N] [--concurrency C]
+Run:  .venv/bin/python tokenpilot/benchmarks/bench_dashboard.py [--rate 1000] [--seconds 8]
 
 Two simulated backends (speedup 1000) run as their own processes and a gateway on 127.0.0.1 in
-this process, as in ``bench_gateway.py`` (whose helpers it uses). Then
+this process, as in ``bench_gateway.py`` (whose helpers it uses); with two or more cores the
+gateway's thread has core 0 to itself and the backends and clients share the others, as there
+(``--no-pin``: all float). The load is open-loop, ``tokenpilot bench``'s own generator
+(``loadgen.replay``): Poisson arrivals at ``--rate`` streamed requests per second for
+``--seconds``, each sent when due whatever is still in flight, from a client process of its
+own. A closed loop (N at a time, as fast as they come back) would measure the poll at whatever
+rate the machine happens to saturate at, not at the target's rate. Then
 
-1. a rate run with the page closed: N streamed requests, C at a time, through the gateway from
-   a client process; the gateway thread's CPU time is read around it;
-2. the same rate run with the page open: a second client process polls ``/dashboard/data``
-   every ``--poll-ms`` (the page's own interval is ``dashboard.sample_ms``, 1 s by default;
-   the default here polls four times as often) and times each answer, from the request's
-   first byte out to the body's last byte in (target: under 5 ms at 1,000 streamed requests/s);
-3. the page's CPU cost, measured apart from the noise of two rate runs: ``--polls`` polls of
-   ``/dashboard/data`` one after another with no other load, the gateway thread's CPU time per
-   poll; times the polls per second of an open page, over the gateway's CPU per second in run
-   1, is the share of the gateway's CPU an open page costs (target: under 2%). The sampler
-   (one ``collect()`` of the registry per ``sample_ms``) runs whether a page is open or not;
-   its CPU share is printed beside.
+1. page closed: the load alone; the achieved rate, and each part's CPU (the gateway's thread,
+   the client process, each backend process);
+2. page open: the same load, while a second client process polls ``/dashboard/data`` every
+   ``--poll-ms`` (the page's own interval is ``dashboard.sample_ms``, 1 s by default; 100 ms
+   here for enough polls to read a p99 from) and times each answer from its first byte out to
+   the body's last byte in; the gateway's own time of each (request in to last byte out, the
+   latency its ``tokenpilot_request_duration_seconds`` histogram gets) is recorded exactly too
+   (target: under 5 ms at 1,000 streamed requests/s);
+3. the page's CPU cost, apart from the noise of two load runs: ``--polls`` polls one after
+   another with no other load, the gateway thread's CPU per poll; times the page's polls per
+   second, over the gateway's CPU per second in run 1, is the share of the gateway's CPU an open
+   page costs (target: under 2%). The sampler (one ``collect()`` per ``sample_ms``) runs page
+   open or not; its share is printed beside.
 
-Run 2 against run 1 is printed too (gateway CPU per request, closed vs open), but on a shared
-2-core machine two runs differ by more than 2% on their own: the figure of 3 is the one to
-judge by. ``calibration`` (a fixed Python loop) says how loaded the machine was.
+When a run falls short of ``--rate``, the parts' CPU says why: if they used less than the cores
+they may run on, the rest went to other processes on the machine (the calibration figure says
+how loaded it was), else the part at its core's limit is named. ``calibration`` is the time of
+a fixed Python loop, ~0.02 s on an idle core.
 """
 
 from __future__ import annotations
@@ -31,15 +39,20 @@ import asyncio
 import concurrent.futures
 import contextlib
 import multiprocessing
+import os
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_gateway import (  # noqa: E402 - the sibling script's helpers
-    _rate_in_child,
+    BODY,
+    _other_cores,
+    _pin_client,
+    _pin_gateway,
     _thread_cpu,
     calibration,
+    process_cpu,
     sim_processes,
 )
 
@@ -48,7 +61,24 @@ from tokenpilot.gateway.app import create_app  # noqa: E402
 from tokenpilot.gateway.config import GatewayConfig  # noqa: E402
 from tokenpilot.gateway.runner import ServerPool  # noqa: E402
 from tokenpilot.gateway.wire import WireClient  # noqa: E402
-from tokenpilot.loadgen import pct  # noqa: E402
+from tokenpilot.loadgen import pct, replay  # noqa: E402
+from tokenpilot.workload import poisson  # noqa: E402
+
+PROMPT_TOKENS = 30  # about bench_gateway's BODY: a short chat turn
+OUTPUT_TOKENS = BODY["max_tokens"]
+
+
+def _load_in_child(url: str, rate: float, seconds: float, seed: int) -> tuple[float, int, int,
+                                                                              float, float]:
+    """Open-loop streamed requests at ``rate`` for ``seconds``, in a process of its own:
+    (wall s, requests sent, answered ok, send span s, CPU s of this process)."""
+    c0 = time.process_time()
+    reqs = poisson(rate, duration=seconds, prompt=PROMPT_TOKENS, output=OUTPUT_TOKENS, seed=seed)
+    res = asyncio.run(replay(url, reqs, model=BODY["model"], duration_s=seconds,
+                             max_requests=len(reqs), timeout_s=60.0))
+    ok = sum(r.ok for r in res.records)
+    span = max((r.scheduled_s for r in res.records), default=0.0)
+    return res.wall_s, len(res.records), ok, span, time.process_time() - c0
 
 
 async def poll(url: str, every_s: float, until: float) -> list[float]:
@@ -69,116 +99,158 @@ def _poll_in_child(url: str, every_s: float, seconds: float) -> list[float]:
     return asyncio.run(poll(url, every_s, time.monotonic() + seconds))
 
 
-async def polls_back_to_back(url: str, n: int) -> None:
+async def _get_n(url: str, path: str, n: int) -> None:
     async with WireClient(url, 1) as c:
         for _ in range(n):
-            r = await c.request("GET", "/dashboard/data")
+            r = await c.request("GET", path)
             await r.read()
+
+
+def _get_n_in_child(url: str, path: str, n: int) -> None:
+    asyncio.run(_get_n(url, path, n))
+
+
+class Run:
+    """One load run's figures."""
+
+    def __init__(self, wall: float, sent: int, ok: int, span: float, cpu: dict[str, float],
+                 polls: list[float], served: list[float]) -> None:
+        self.wall, self.sent, self.ok, self.span = wall, sent, ok, span
+        self.cpu = cpu  # part -> CPU seconds over the run
+        self.polls, self.served = polls, served
+
+    @property
+    def rate(self) -> float:
+        return self.ok / self.wall if self.wall > 0 else 0.0
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--requests", type=int, default=6000)
-    ap.add_argument("--concurrency", type=int, default=128)
-    ap.add_argument("--poll-ms", type=int, default=250)
+    ap.add_argument("--rate", type=float, default=1000.0,
+                    help="streamed requests per second the load sends (open loop)")
+    ap.add_argument("--seconds", type=float, default=8.0, help="length of each load run")
+    ap.add_argument("--poll-ms", type=int, default=100)
     ap.add_argument("--polls", type=int, default=2000)
+    ap.add_argument("--no-pin", action="store_true",
+                    help="let the gateway share every core with the backends and clients")
     a = ap.parse_args()
+    ncpu = os.cpu_count() or 1
+    pin = not a.no_pin and ncpu >= 2 and hasattr(os, "sched_setaffinity")
     calib = [calibration()]
     ctx = multiprocessing.get_context("spawn")
+    pids: list[int] = []
     with ServerPool() as pool, contextlib.ExitStack() as stack:
-        urls = stack.enter_context(sim_processes(2))
+        urls = stack.enter_context(sim_processes(2, pids))
         gw = pool.start(create_app(from_mapping(
             GatewayConfig, {"backends": urls, "router": "least-tokens"}, "gateway config")))
-        live = gw.app.state.gateway.live
-        client = stack.enter_context(concurrent.futures.ProcessPoolExecutor(2, mp_context=ctx))
-        warm, ok0, _ = client.submit(_rate_in_child, gw.url, 1000, a.concurrency).result(
-            timeout=300)  # warm-up; its rate sizes the poller's run
-        est_s = a.requests / max(ok0 / warm, 1.0)
+        gateway = gw.app.state.gateway
+        live = gateway.live
+        if pin:
+            pool.call(_pin_gateway())
+            for pid in pids:
+                os.sched_setaffinity(pid, _other_cores())
+        # The gateway's own time of each dashboard answer, exactly (the histogram has buckets):
+        # the figure ``responded`` gets, recorded on its way.
+        served: list[float] = []
+        responded = gateway.responded
 
-        def rate_run(page_open: bool) -> tuple[float, int, float, float, list[float]]:
-            s0, c0 = live.sample_s, pool.call(_thread_cpu())
-            run = client.submit(_rate_in_child, gw.url, a.requests, a.concurrency)
-            polls: list[float] = []
-            if page_open:
-                # Poll for about as long as the run lasts (estimated from the warm-up rate).
-                poller = client.submit(_poll_in_child, gw.url, a.poll_ms / 1000, est_s)
-            wall, ok, _ = run.result(timeout=600)
-            if page_open:
-                polls = poller.result(timeout=600)
-            cpu = pool.call(_thread_cpu()) - c0
-            return wall, ok, cpu, live.sample_s - s0, polls
+        def record(route, ex) -> None:
+            if route == "dashboard":
+                served.append(ex.latency_s)
+            responded(route, ex)
 
-        wall1, ok1, cpu1, samp1, _ = rate_run(False)
-        before = server_times(gw.app.state.gateway)
-        wall2, ok2, cpu2, _, answers = rate_run(True)
-        after = server_times(gw.app.state.gateway)
-        served = {le: after.get(le, 0.0) - before.get(le, 0.0) for le in after}
+        gateway.responded = record
+        client = stack.enter_context(concurrent.futures.ProcessPoolExecutor(
+            2, mp_context=ctx, initializer=_pin_client if pin else None))
+        client.submit(_load_in_child, gw.url, a.rate, 1.0, 0).result(timeout=120)  # warm-up
+
+        def load_run(page_open: bool, seed: int) -> Run:
+            t0, s0 = pool.call(_thread_cpu()), live.sample_s
+            b0 = [process_cpu(p) for p in pids]
+            run = client.submit(_load_in_child, gw.url, a.rate, a.seconds, seed)
+            poller = (client.submit(_poll_in_child, gw.url, a.poll_ms / 1000, a.seconds)
+                      if page_open else None)
+            n0 = len(served)
+            wall, sent, ok, span, client_cpu = run.result(timeout=600)
+            polls = poller.result(timeout=600) if poller is not None else []
+            cpu = {"gateway thread": pool.call(_thread_cpu()) - t0, "client": client_cpu}
+            cpu.update({f"backend {i}": process_cpu(p) - c
+                        for i, (p, c) in enumerate(zip(pids, b0, strict=True))})
+            cpu["sampler"] = live.sample_s - s0
+            return Run(wall, sent, ok, span, cpu, polls, served[n0:])
+
+        closed = load_run(False, 1)
+        opened = load_run(True, 2)
         # 3: the CPU one poll costs the gateway, with nothing else running.
         c0 = pool.call(_thread_cpu())
-        client.submit(_polls_in_child, gw.url, a.polls).result(timeout=600)
+        client.submit(_get_n_in_child, gw.url, "/dashboard/data", a.polls).result(timeout=600)
         per_poll = (pool.call(_thread_cpu()) - c0) / a.polls
-        html_c0 = pool.call(_thread_cpu())
-        client.submit(_page_in_child, gw.url, 50).result(timeout=300)
-        per_page = (pool.call(_thread_cpu()) - html_c0) / 50
+        c0 = pool.call(_thread_cpu())
+        client.submit(_get_n_in_child, gw.url, "/dashboard", 50).result(timeout=300)
+        per_page = (pool.call(_thread_cpu()) - c0) / 50
+        sample_ms = gateway.cfg.dashboard.sample_ms
     calib.append(calibration())
-    rps1, rps2 = ok1 / wall1, ok2 / wall2
-    gw_cpu_per_s = cpu1 / wall1
-    page_share = per_poll / (a.poll_ms / 1000) / gw_cpu_per_s
-    page_share_1s = per_poll / 1.0 / gw_cpu_per_s
     print(f"command: {' '.join(sys.argv)}")
-    print(f"page closed   {rps1:7.0f} streamed requests/s ({ok1}/{a.requests} ok), gateway "
-          f"thread {cpu1 / ok1 * 1e6:5.0f} us CPU/request, {gw_cpu_per_s:.2f} cores")
-    print(f"page open     {rps2:7.0f} streamed requests/s ({ok2}/{a.requests} ok), gateway "
-          f"thread {cpu2 / ok2 * 1e6:5.0f} us CPU/request (noisy: two runs on shared cores)")
-    print("/dashboard/data under that load, as the polling client saw it: p50 "
-          f"{pct(answers, 50) * 1e3:.2f} ms, p99 "
-          f"{pct(answers, 99) * 1e3:.2f} ms, max {max(answers) * 1e3:.2f} ms over "
-          f"{len(answers)} polls every {a.poll_ms} ms (target < 5 ms at 1,000 requests/s)")
-    total = served.get(float("inf"), 0.0)
-    print("/dashboard/data, the gateway's own time (request in to last byte out, "
-          "tokenpilot_request_duration_seconds): " + ", ".join(
-              f"{served[le] / total * 100:.1f}% <= {le * 1e3:g} ms" for le in (0.001, 0.0025,
-                                                                               0.005, 0.01))
-          + f" of {total:.0f}")
+    print("cores: " + (f"the gateway's thread on core 0 alone; backends and clients on the "
+                       f"other {ncpu - 1}" if pin else f"not pinned: everything on {ncpu}"))
+    for label, r in (("page closed", closed), ("page open", opened)):
+        print(f"{label:12s} {r.rate:6.0f} streamed requests/s achieved of {a.rate:.0f} sent "
+              f"({r.ok}/{r.sent} ok in {r.wall:.1f} s, sends over {r.span:.1f} s)")
+        print(" " * 13 + "CPU, cores: " + ", ".join(f"{k} {v / r.wall:.2f}" for k, v in
+                                                    r.cpu.items() if k != "sampler")
+              + f"; gateway {r.cpu['gateway thread'] / max(r.ok, 1) * 1e6:.0f} us/request")
+        if r.rate < 0.95 * a.rate:
+            print(" " * 13 + "short of the rate: " + shortfall(r, pin, ncpu, calib))
+    gw_s = closed.cpu["gateway thread"] / max(closed.ok, 1)
+    side_s = sum(v for k, v in closed.cpu.items() if k not in ("gateway thread", "sampler")) / max(
+        closed.ok, 1)
+    side_cores = ncpu - 1 if pin else ncpu
+    print(f"the rate these CPU costs allow (run 1): the gateway {1 / max(gw_s, 1e-9):.0f}/s on "
+          f"a core of its own; the client and backends {side_cores / max(side_s, 1e-9):.0f}/s on "
+          f"{side_cores} core(s){'' if pin else ' (sharing them with the gateway)'}")
+    polls, own = opened.polls, opened.served
+    print(f"/dashboard/data at {opened.rate:.0f} requests/s, as the polling client saw it: p50 "
+          f"{pct(polls, 50) * 1e3:.2f} ms, p99 {pct(polls, 99) * 1e3:.2f} ms, max "
+          f"{max(polls, default=float('nan')) * 1e3:.2f} ms over {len(polls)} polls every "
+          f"{a.poll_ms} ms (target < 5 ms at 1,000 requests/s)")
+    print(f"/dashboard/data, the gateway's own time (request in to last byte out): p50 "
+          f"{pct(own, 50) * 1e3:.2f} ms, p99 {pct(own, 99) * 1e3:.2f} ms, max "
+          f"{max(own, default=float('nan')) * 1e3:.2f} ms; "
+          f"{sum(x <= 0.005 for x in own) / max(len(own), 1) * 100:.1f}% <= 5 ms of {len(own)}")
+    gw_cpu_per_s = closed.cpu["gateway thread"] / closed.wall
+    page_polls_per_s = 1000 / sample_ms
+    share = per_poll * page_polls_per_s / gw_cpu_per_s
     print(f"one poll      {per_poll * 1e6:6.0f} us of gateway CPU ({a.polls} polls, no other "
           f"load); the page itself {per_page * 1e6:.0f} us once")
-    print(f"page open     {page_share * 100:.3f}% of the gateway's CPU at {rps1:.0f} "
-          f"requests/s polling every {a.poll_ms} ms ({page_share_1s * 100:.3f}% at the page's "
-          "1 s) (target < 2%)")
-    print(f"sampler       {samp1 / wall1 * 1e3:.2f} ms CPU per second "
-          f"({samp1 / max(cpu1, 1e-9) * 100:.2f}% of the gateway's CPU in run 1; runs page "
-          "open or not), "
+    print(f"page open     {share * 100:.3f}% of the gateway's CPU at {closed.rate:.0f} "
+          f"requests/s (its {page_polls_per_s:g} polls/s, dashboard.sample_ms {sample_ms}); "
+          f"{per_poll * 1000 / a.poll_ms / gw_cpu_per_s * 100:.3f}% polled every "
+          f"{a.poll_ms} ms as in run 2 (target < 2%)")
+    delta = (opened.cpu["gateway thread"] / max(opened.ok, 1)
+             - closed.cpu["gateway thread"] / max(closed.ok, 1))
+    print(f"run 2 - run 1 gateway CPU per request: {delta * 1e6:+.0f} us (two runs on shared "
+          "cores differ by more than 2% on their own: judge by the line above)")
+    print(f"sampler       {closed.cpu['sampler'] / closed.wall * 1e3:.2f} ms CPU per second "
+          f"({closed.cpu['sampler'] / max(closed.cpu['gateway thread'], 1e-9) * 100:.2f}% of "
+          f"the gateway's CPU in run 1; runs page open or not), "
           f"{live.sample_s / max(live.samples, 1) * 1e3:.2f} ms per sample")
     print(f"calibration   {calib[0]:.4f} s before, {calib[1]:.4f} s after (min of timeit "
           "'for i in range(10): pass' x100000; ~0.02 idle)")
     return 0
 
 
-def server_times(gw) -> dict[float, float]:
-    """The cumulative buckets of ``tokenpilot_request_duration_seconds{route="dashboard"}``."""
-    out: dict[float, float] = {}
-    for fam in gw.metrics.registry.collect():
-        for smp in fam.samples:
-            if (smp.name == "tokenpilot_request_duration_seconds_bucket"
-                    and smp.labels.get("route") == "dashboard"):
-                le = float(smp.labels["le"])
-                out[le] = out.get(le, 0.0) + smp.value
-    return out
-
-
-def _polls_in_child(url: str, n: int) -> None:
-    asyncio.run(polls_back_to_back(url, n))
-
-
-async def _page(url: str, n: int) -> None:
-    async with WireClient(url, 1) as c:
-        for _ in range(n):
-            r = await c.request("GET", "/dashboard")
-            await r.read()
-
-
-def _page_in_child(url: str, n: int) -> None:
-    asyncio.run(_page(url, n))
+def shortfall(r: Run, pin: bool, ncpu: int, calib: list[float]) -> str:
+    """Why a run's rate fell short: the part at its cores' limit, or the machine's other load."""
+    gw = r.cpu["gateway thread"] / r.wall
+    rest = sum(v for k, v in r.cpu.items() if k not in ("gateway thread", "sampler")) / r.wall
+    if gw > 0.9:
+        return f"the gateway's thread used {gw:.2f} of its core: the gateway is the limit"
+    others = ncpu - 1 if pin else ncpu
+    if rest + (0 if pin else gw) > 0.9 * others:
+        return (f"the client and backends used {rest:.2f} of their {others} core(s): the load "
+                "generator's side is the limit, not the gateway")
+    return (f"the parts used {gw + rest:.2f} of {ncpu} cores: the rest went to other processes "
+            f"on the machine (calibration {max(calib):.4f} s vs ~0.02 idle)")
 
 
 if __name__ == "__main__":
