@@ -204,10 +204,11 @@ def main() -> int:
     gw_s = closed.cpu["gateway thread"] / max(closed.ok, 1)
     side_s = sum(v for k, v in closed.cpu.items() if k not in ("gateway thread", "sampler")) / max(
         closed.ok, 1)
-    side_cores = ncpu - 1 if pin else ncpu
+    allow = (f"the client and backends {(ncpu - 1) / max(side_s, 1e-9):.0f}/s on the other "
+             f"{ncpu - 1} core(s)" if pin else
+             f"all parts together {ncpu / max(gw_s + side_s, 1e-9):.0f}/s on the {ncpu} cores")
     print(f"the rate these CPU costs allow (run 1): the gateway {1 / max(gw_s, 1e-9):.0f}/s on "
-          f"a core of its own; the client and backends {side_cores / max(side_s, 1e-9):.0f}/s on "
-          f"{side_cores} core(s){'' if pin else ' (sharing them with the gateway)'}")
+          f"a core of its own; {allow}")
     polls, own = opened.polls, opened.served
     print(f"/dashboard/data at {opened.rate:.0f} requests/s, as the polling client saw it: p50 "
           f"{pct(polls, 50) * 1e3:.2f} ms, p99 {pct(polls, 99) * 1e3:.2f} ms, max "
