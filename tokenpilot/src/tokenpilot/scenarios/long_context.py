@@ -19,7 +19,7 @@ Four H100s serve llama-3.1-8b; one is labelled ``long-context``. Configurations:
 Targets: with isolation the short requests' p99 TTFT is within 1.5x of ``no-long``, while
 the long requests' throughput (their output tokens per second of their span) drops by at most
 10% versus ``fcfs``; the same for engine isolation. Without ``view_as_short`` engine isolation
-missed the first (127 ms, 1.59x here; 1.6-4.4x over six other seeds of this workload): the
+missed the first (141 ms, 1.76x here; 1.2-3.8x over five other seeds, bench_isolation.py): the
 engines already kept short prompts out from behind long chunks, but least-tokens routing read a
 prefilling 40k prompt as 40 short requests' load, sent the short traffic to the other instances
 while it lasted, and those queued (with 3-5 long requests in flight most of the time, two or
