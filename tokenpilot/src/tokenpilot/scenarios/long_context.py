@@ -22,8 +22,8 @@ the long requests' throughput (their output tokens per second of their span) dro
 missed the first (141 ms, 1.76x here; 1.2-3.8x over five other seeds, bench_isolation.py): the
 engines already kept short prompts out from behind long chunks, but least-tokens routing read a
 prefilling 40k prompt as 40 short requests' load, sent the short traffic to the other instances
-while it lasted, and those queued (with 3-5 long requests in flight most of the time, two or
-three instances carried it all).
+while it lasted, and those queued (some instance is prefilling a long prompt 64% of the time,
+two or more 28%: three or two instances then carried all the short traffic).
 """
 
 from __future__ import annotations
