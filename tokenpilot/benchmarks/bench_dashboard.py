@@ -6,12 +6,16 @@ Run:  .venv/bin/python tokenpilot/benchmarks/bench_dashboard.py [--rate 1000] [-
 Two simulated backends (speedup 1000) run as their own processes and a gateway on 127.0.0.1 in
 this process, as in ``bench_gateway.py`` (whose helpers it uses); with two or more cores the
 gateway's thread has core 0 to itself and the backends and clients share the others, as there
-(``--no-pin``: all float). The load is open-loop, ``tokenpilot bench``'s own generator
-(``loadgen.replay``): Poisson arrivals at ``--rate`` streamed requests per second for
-``--seconds``, each sent when due whatever is still in flight, from a client process of its
-own. A closed loop (N at a time, as fast as they come back) would measure the poll at whatever
-rate the machine happens to saturate at, not at the target's rate. Then
+(``--no-pin``: all float). The load is open-loop: ``bench_gateway``'s streamed request at
+Poisson arrivals, ``--rate`` per second for ``--seconds``, each sent when due whatever is still
+in flight, from a client process of its own. A closed loop (N at a time, as fast as they come
+back) would measure the poll at whatever rate the machine happens to saturate at, not at the
+target's rate. Then
 
+0. capacity (and warm-up): ``bench_gateway``'s closed loop, 128 requests at a time as fast as
+   they come back. An open-loop load above what the machine sustains piles requests up without
+   bound and the poll then measures that backlog, so the load below runs at ``--rate`` or at
+   0.8 of this capacity, whichever is less, and says so (``--force-rate``: at ``--rate``);
 1. page closed: the load alone; the achieved rate, and each part's CPU (the gateway's thread,
    the client process, each backend process);
 2. page open: the same load, while a second client process polls ``/dashboard/data`` every
@@ -26,10 +30,10 @@ rate the machine happens to saturate at, not at the target's rate. Then
    page costs (target: under 2%). The sampler (one ``collect()`` per ``sample_ms``) runs page
    open or not; its share is printed beside.
 
-When a run falls short of ``--rate``, the parts' CPU says why: if they used less than the cores
-they may run on, the rest went to other processes on the machine (the calibration figure says
-how loaded it was), else the part at its core's limit is named. ``calibration`` is the time of
-a fixed Python loop, ~0.02 s on an idle core.
+When the capacity or a run falls short of the rate, the parts' CPU says why: if they used less
+than the cores they may run on, the rest went to other processes on the machine (the
+calibration figure says how loaded it was), else the part at its core's limit is named.
+``calibration`` is the time of a fixed Python loop, ~0.02 s on an idle core.
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ import argparse
 import asyncio
 import concurrent.futures
 import contextlib
+import json
 import multiprocessing
 import os
 import sys
@@ -50,6 +55,7 @@ from bench_gateway import (  # noqa: E402 - the sibling script's helpers
     _other_cores,
     _pin_client,
     _pin_gateway,
+    _rate_in_child,
     _thread_cpu,
     calibration,
     process_cpu,
@@ -61,24 +67,59 @@ from tokenpilot.gateway.app import create_app  # noqa: E402
 from tokenpilot.gateway.config import GatewayConfig  # noqa: E402
 from tokenpilot.gateway.runner import ServerPool  # noqa: E402
 from tokenpilot.gateway.wire import WireClient  # noqa: E402
-from tokenpilot.loadgen import pct, replay  # noqa: E402
+from tokenpilot.loadgen import pct  # noqa: E402
 from tokenpilot.workload import poisson  # noqa: E402
 
-PROMPT_TOKENS = 30  # about bench_gateway's BODY: a short chat turn
-OUTPUT_TOKENS = BODY["max_tokens"]
+# An open-loop load above what the machine sustains piles requests up without bound, and the
+# poll then measures that backlog: the load runs at most at this share of the closed-loop
+# capacity measured first (headroom for that figure's own noise on a shared machine).
+MAX_UTILIZATION = 0.8
+MAX_CONNECTIONS = 256  # the load's connections at most (a backend's max_concurrency default)
+CAPACITY_REQUESTS = 3000
+
+
+def _closed_in_child(url: str, n: int, concurrency: int) -> tuple[float, int, int, float,
+                                                                  float]:
+    """``bench_gateway``'s closed loop, answering as ``_load_in_child`` does."""
+    wall, ok, cpu = _rate_in_child(url, n, concurrency)
+    return wall, n, ok, 0.0, cpu
+
+
+async def paced(url: str, rate: float, seconds: float, seed: int) -> tuple[float, int, int,
+                                                                          float]:
+    """``bench_gateway``'s streamed request, sent at Poisson arrivals at ``rate`` for
+    ``seconds`` whatever is still in flight (open loop): (wall s, sent, answered ok, the last
+    send's offset s). Its one body is encoded once and each answer only read to its end: less
+    CPU per request than ``tokenpilot bench``'s generator (a prompt and a body per request,
+    every chunk parsed; 250 vs 390 us measured side by side on the loaded 2-core machine),
+    which matters on two cores, where this process shares one with both backends."""
+    arrivals = [r.arrival for r in poisson(rate, duration=seconds, seed=seed)]
+    body = json.dumps(BODY).encode()
+    ok = 0
+    async with WireClient(url, MAX_CONNECTIONS) as c:
+        async def one() -> None:
+            nonlocal ok
+            r = await c.request("POST", "/v1/chat/completions", body)
+            data = await r.read()
+            ok += r.status == 200 and data.endswith(b"[DONE]\n\n")
+
+        t0 = time.perf_counter()
+        tasks = []
+        for at in arrivals:
+            delay = t0 + at - time.perf_counter()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            tasks.append(asyncio.create_task(one()))
+        await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), 120)
+        return time.perf_counter() - t0, len(arrivals), ok, arrivals[-1] if arrivals else 0.0
 
 
 def _load_in_child(url: str, rate: float, seconds: float, seed: int) -> tuple[float, int, int,
                                                                               float, float]:
-    """Open-loop streamed requests at ``rate`` for ``seconds``, in a process of its own:
-    (wall s, requests sent, answered ok, send span s, CPU s of this process)."""
+    """``paced`` in a process of its own; also its CPU seconds."""
     c0 = time.process_time()
-    reqs = poisson(rate, duration=seconds, prompt=PROMPT_TOKENS, output=OUTPUT_TOKENS, seed=seed)
-    res = asyncio.run(replay(url, reqs, model=BODY["model"], duration_s=seconds,
-                             max_requests=len(reqs), timeout_s=60.0))
-    ok = sum(r.ok for r in res.records)
-    span = max((r.scheduled_s for r in res.records), default=0.0)
-    return res.wall_s, len(res.records), ok, span, time.process_time() - c0
+    wall, sent, ok, span = asyncio.run(paced(url, rate, seconds, seed))
+    return wall, sent, ok, span, time.process_time() - c0
 
 
 async def poll(url: str, every_s: float, until: float) -> list[float]:
@@ -133,6 +174,8 @@ def main() -> int:
     ap.add_argument("--polls", type=int, default=2000)
     ap.add_argument("--no-pin", action="store_true",
                     help="let the gateway share every core with the backends and clients")
+    ap.add_argument("--force-rate", action="store_true",
+                    help=f"send at --rate even above {MAX_UTILIZATION:g} of the measured capacity")
     a = ap.parse_args()
     ncpu = os.cpu_count() or 1
     pin = not a.no_pin and ncpu >= 2 and hasattr(os, "sched_setaffinity")
@@ -162,12 +205,19 @@ def main() -> int:
         gateway.responded = record
         client = stack.enter_context(concurrent.futures.ProcessPoolExecutor(
             2, mp_context=ctx, initializer=_pin_client if pin else None))
-        client.submit(_load_in_child, gw.url, a.rate, 1.0, 0).result(timeout=120)  # warm-up
+        # Both worker processes up now (a pool starts them as tasks come): the poller's must
+        # not be starting while the load runs.
+        for f in [client.submit(time.sleep, 0.5) for _ in range(2)]:
+            f.result(timeout=120)
 
-        def load_run(page_open: bool, seed: int) -> Run:
+        def load_run(page_open: bool, seed: int, rate: float = 0.0) -> Run:
+            """The open-loop load at ``rate`` (0: the closed-loop capacity run)."""
             t0, s0 = pool.call(_thread_cpu()), live.sample_s
             b0 = [process_cpu(p) for p in pids]
-            run = client.submit(_load_in_child, gw.url, a.rate, a.seconds, seed)
+            if rate:
+                run = client.submit(_load_in_child, gw.url, rate, a.seconds, seed)
+            else:
+                run = client.submit(_closed_in_child, gw.url, CAPACITY_REQUESTS, 128)
             poller = (client.submit(_poll_in_child, gw.url, a.poll_ms / 1000, a.seconds)
                       if page_open else None)
             n0 = len(served)
@@ -179,8 +229,11 @@ def main() -> int:
             cpu["sampler"] = live.sample_s - s0
             return Run(wall, sent, ok, span, cpu, polls, served[n0:])
 
-        closed = load_run(False, 1)
-        opened = load_run(True, 2)
+        # Warm-up, and the capacity: streamed requests 128 at a time, as fast as they come back.
+        cap = load_run(False, 0)
+        rate = a.rate if a.force_rate else min(a.rate, MAX_UTILIZATION * cap.rate)
+        closed = load_run(False, 1, rate)
+        opened = load_run(True, 2, rate)
         # 3: the CPU one poll costs the gateway, with nothing else running.
         c0 = pool.call(_thread_cpu())
         client.submit(_get_n_in_child, gw.url, "/dashboard/data", a.polls).result(timeout=600)
@@ -193,13 +246,20 @@ def main() -> int:
     print(f"command: {' '.join(sys.argv)}")
     print("cores: " + (f"the gateway's thread on core 0 alone; backends and clients on the "
                        f"other {ncpu - 1}" if pin else f"not pinned: everything on {ncpu}"))
+    print(f"capacity     {cap.rate:6.0f} streamed requests/s, closed loop ({CAPACITY_REQUESTS} "
+          f"requests, 128 at a time); the load sends {rate:.0f}/s " + (
+              f"(--rate {a.rate:.0f})" if rate == a.rate else
+              f"(--rate {a.rate:.0f} is above {MAX_UTILIZATION:g} of the capacity here: "
+              "TARGET RATE NOT REACHED on this machine now; --force-rate sends it anyway)"))
+    if cap.rate < a.rate / MAX_UTILIZATION:
+        print(" " * 13 + "capacity short: " + shortfall(cap, pin, ncpu, calib))
     for label, r in (("page closed", closed), ("page open", opened)):
-        print(f"{label:12s} {r.rate:6.0f} streamed requests/s achieved of {a.rate:.0f} sent "
+        print(f"{label:12s} {r.rate:6.0f} streamed requests/s achieved of {rate:.0f} sent "
               f"({r.ok}/{r.sent} ok in {r.wall:.1f} s, sends over {r.span:.1f} s)")
         print(" " * 13 + "CPU, cores: " + ", ".join(f"{k} {v / r.wall:.2f}" for k, v in
                                                     r.cpu.items() if k != "sampler")
               + f"; gateway {r.cpu['gateway thread'] / max(r.ok, 1) * 1e6:.0f} us/request")
-        if r.rate < 0.95 * a.rate:
+        if r.rate < 0.95 * rate:
             print(" " * 13 + "short of the rate: " + shortfall(r, pin, ncpu, calib))
     gw_s = closed.cpu["gateway thread"] / max(closed.ok, 1)
     side_s = sum(v for k, v in closed.cpu.items() if k not in ("gateway thread", "sampler")) / max(
@@ -214,6 +274,10 @@ def main() -> int:
           f"{pct(polls, 50) * 1e3:.2f} ms, p99 {pct(polls, 99) * 1e3:.2f} ms, max "
           f"{max(polls, default=float('nan')) * 1e3:.2f} ms over {len(polls)} polls every "
           f"{a.poll_ms} ms (target < 5 ms at 1,000 requests/s)")
+    if polls:
+        slow = sorted(range(len(polls)), key=polls.__getitem__)[-3:][::-1]
+        print(" " * 13 + "slowest: " + ", ".join(f"#{i} {polls[i] * 1e3:.1f} ms" for i in slow)
+              + " (#0 includes opening the connection)")
     print(f"/dashboard/data, the gateway's own time (request in to last byte out): p50 "
           f"{pct(own, 50) * 1e3:.2f} ms, p99 {pct(own, 99) * 1e3:.2f} ms, max "
           f"{max(own, default=float('nan')) * 1e3:.2f} ms; "
