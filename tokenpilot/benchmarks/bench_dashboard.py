@@ -27,8 +27,14 @@ target's rate. Then
 3. the page's CPU cost, apart from the noise of two load runs: ``--polls`` polls one after
    another with no other load, the gateway thread's CPU per poll; times the page's polls per
    second, over the gateway's CPU per second in run 1, is the share of the gateway's CPU an open
-   page costs (target: under 2%). The sampler (one ``collect()`` per ``sample_ms``) runs page
+   page costs (target: under 2%), with one encoding of the JSON per sample (the sampler makes
+   it only while a page polls). The sampler (one ``collect()`` per ``sample_ms``) runs page
    open or not; its share is printed beside.
+
+Before runs 1 and 2 the dashboard's ring of points is filled to its length (``history_s`` /
+``sample_ms``, 300 points by default) with copies of the real ones: an open page on a gateway
+up for longer than that gets the whole ring, and the JSON's size and the cost of making it
+grow with it.
 
 When the capacity or a run falls short of the rate, the parts' CPU says why: if they used less
 than the cores they may run on, the rest went to other processes on the machine (the
@@ -65,6 +71,7 @@ from bench_gateway import (  # noqa: E402 - the sibling script's helpers
 from tokenpilot.config_section import from_mapping  # noqa: E402
 from tokenpilot.gateway.app import create_app  # noqa: E402
 from tokenpilot.gateway.config import GatewayConfig  # noqa: E402
+from tokenpilot.gateway.dashboard import Columns  # noqa: E402
 from tokenpilot.gateway.runner import ServerPool  # noqa: E402
 from tokenpilot.gateway.wire import WireClient  # noqa: E402
 from tokenpilot.loadgen import pct  # noqa: E402
@@ -231,17 +238,26 @@ def main() -> int:
 
         # Warm-up, and the capacity: streamed requests 128 at a time, as fast as they come back.
         cap = load_run(False, 0)
+        # A page opened on a gateway up for longer than ``history_s`` gets the whole ring: fill
+        # it with copies of the points so far, so that the JSON (and each sample's encoding of
+        # it) is that size, not the size of a gateway up for a minute.
+        fresh = len(live.points)
+        pool.call(_fill_history(live))
         rate = a.rate if a.force_rate else min(a.rate, MAX_UTILIZATION * cap.rate)
         closed = load_run(False, 1, rate)
         opened = load_run(True, 2, rate)
-        # 3: the CPU one poll costs the gateway, with nothing else running.
-        c0 = pool.call(_thread_cpu())
+        # 3: the CPU one poll costs the gateway, with nothing else running (less the samples
+        # taken meanwhile), and one encoding of the JSON, which each sample makes while a page
+        # is open (and only then).
+        c0, s0 = pool.call(_thread_cpu()), live.sample_s
         client.submit(_get_n_in_child, gw.url, "/dashboard/data", a.polls).result(timeout=600)
-        per_poll = (pool.call(_thread_cpu()) - c0) / a.polls
+        per_poll = (pool.call(_thread_cpu()) - c0 - (live.sample_s - s0)) / a.polls
+        per_encode = pool.call(_encode_cpu(live, 20))
         c0 = pool.call(_thread_cpu())
         client.submit(_get_n_in_child, gw.url, "/dashboard", 50).result(timeout=300)
         per_page = (pool.call(_thread_cpu()) - c0) / 50
         sample_ms = gateway.cfg.dashboard.sample_ms
+        body_bytes, points = len(live.data()), len(live.points)
     calib.append(calibration())
     print(f"command: {' '.join(sys.argv)}")
     print("cores: " + (f"the gateway's thread on core 0 alone; backends and clients on the "
@@ -284,24 +300,49 @@ def main() -> int:
           f"{sum(x <= 0.005 for x in own) / max(len(own), 1) * 100:.1f}% <= 5 ms of {len(own)}")
     gw_cpu_per_s = closed.cpu["gateway thread"] / closed.wall
     page_polls_per_s = 1000 / sample_ms
-    share = per_poll * page_polls_per_s / gw_cpu_per_s
+    samples_per_s = 1000 / sample_ms
+    share = (per_poll * page_polls_per_s + per_encode * samples_per_s) / gw_cpu_per_s
+    share_run2 = (per_poll * 1000 / a.poll_ms + per_encode * samples_per_s) / gw_cpu_per_s
+    print(f"the JSON      {body_bytes / 1024:.0f} KiB, {points} points (the whole history_s ring; "
+          f"{fresh} were real, the rest copies of them)")
     print(f"one poll      {per_poll * 1e6:6.0f} us of gateway CPU ({a.polls} polls, no other "
-          f"load); the page itself {per_page * 1e6:.0f} us once")
+          f"load); one encoding of the JSON {per_encode * 1e6:.0f} us (per sample, page open); "
+          f"the page itself {per_page * 1e6:.0f} us once")
     print(f"page open     {share * 100:.3f}% of the gateway's CPU at {closed.rate:.0f} "
-          f"requests/s (its {page_polls_per_s:g} polls/s, dashboard.sample_ms {sample_ms}); "
-          f"{per_poll * 1000 / a.poll_ms / gw_cpu_per_s * 100:.3f}% polled every "
+          f"requests/s (its {page_polls_per_s:g} polls/s and an encoding per sample, "
+          f"dashboard.sample_ms {sample_ms}); {share_run2 * 100:.3f}% polled every "
           f"{a.poll_ms} ms as in run 2 (target < 2%)")
     delta = (opened.cpu["gateway thread"] / max(opened.ok, 1)
              - closed.cpu["gateway thread"] / max(closed.ok, 1))
     print(f"run 2 - run 1 gateway CPU per request: {delta * 1e6:+.0f} us (two runs on shared "
           "cores differ by more than 2% on their own: judge by the line above)")
+    samp_share = closed.cpu["sampler"] / max(closed.cpu["gateway thread"], 1e-9)
     print(f"sampler       {closed.cpu['sampler'] / closed.wall * 1e3:.2f} ms CPU per second "
-          f"({closed.cpu['sampler'] / max(closed.cpu['gateway thread'], 1e-9) * 100:.2f}% of "
-          f"the gateway's CPU in run 1; runs page open or not), "
-          f"{live.sample_s / max(live.samples, 1) * 1e3:.2f} ms per sample")
+          f"page closed ({samp_share * 100:.2f}% of the gateway's CPU in run 1: it runs page "
+          "open or not), "
+          f"{opened.cpu['sampler'] / opened.wall * 1e3:.2f} ms page open (it encodes then)")
     print(f"calibration   {calib[0]:.4f} s before, {calib[1]:.4f} s after (min of timeit "
           "'for i in range(10): pass' x100000; ~0.02 idle)")
     return 0
+
+
+async def _fill_history(live) -> None:
+    """On the gateway's loop: the ring of points full, cycling through the real ones."""
+    real = list(live.points)
+    live.points.clear()
+    live.columns = Columns(live.columns.maxlen)
+    for i in range((live.points.maxlen or 0) if real else 0):
+        point = real[i % len(real)]
+        live.points.append(point)
+        live._add_columns(point)
+
+
+async def _encode_cpu(live, n: int) -> float:
+    """On the gateway's loop: the thread's CPU seconds of one encoding of the JSON."""
+    t0 = time.thread_time()
+    for _ in range(n):
+        live._encode()
+    return (time.thread_time() - t0) / n
 
 
 def shortfall(r: Run, pin: bool, ncpu: int, calib: list[float]) -> str:
