@@ -9,9 +9,10 @@ by outcome, queue depth, KV usage, prefix-cache hit rate, preemptions, swapped-o
 fleet's fake-balance index (token-load imbalance beside request-count imbalance, max/mean over
 the backends, as ``cluster.metrics`` defines it); tenants' token use against their budgets;
 responses by reason. ``dashboard.history_s`` of points are kept (percentiles and hit rates
-over the last ``WINDOW_S`` of them, rates per point). ``/dashboard/data`` answers
-with the JSON made once per sample, so a page polling it costs the gateway one ``collect()``
-per sample whoever watches, and the answer itself is a cached byte string.
+over the last ``WINDOW_S`` of them, rates per point), and kept as series of encoded values
+(``Columns``). ``/dashboard/data`` answers with the JSON made once per sample while a page
+polls (whoever and however many watch), so the answer itself is a cached byte string; with no
+page open for ``OPEN_SAMPLES`` samples the JSON is not made until the next poll asks.
 
 The page is one HTML document with an inline script and inline SVG: no build step, nothing
 fetched from elsewhere.
