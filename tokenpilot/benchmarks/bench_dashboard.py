@@ -102,23 +102,23 @@ async def paced(url: str, rate: float, seconds: float, seed: int) -> tuple[float
     which matters on two cores, where this process shares one with both backends."""
     arrivals = [r.arrival for r in poisson(rate, duration=seconds, seed=seed)]
     body = json.dumps(BODY).encode()
-    ok = 0
     async with WireClient(url, MAX_CONNECTIONS) as c:
-        async def one() -> None:
-            nonlocal ok
-            r = await c.request("POST", "/v1/chat/completions", body)
-            data = await r.read()
-            ok += r.status == 200 and data.endswith(b"[DONE]\n\n")
-
         t0 = time.perf_counter()
         tasks = []
         for at in arrivals:
             delay = t0 + at - time.perf_counter()
             if delay > 0:
                 await asyncio.sleep(delay)
-            tasks.append(asyncio.create_task(one()))
-        await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), 120)
+            tasks.append(asyncio.create_task(_streamed(c, body)))
+        done = await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), 120)
+        ok = sum(d is True for d in done)
         return time.perf_counter() - t0, len(arrivals), ok, arrivals[-1] if arrivals else 0.0
+
+
+async def _streamed(c: WireClient, body: bytes) -> bool:
+    """One streamed request; True when its stream came back whole."""
+    r = await c.request("POST", "/v1/chat/completions", body)
+    return r.status == 200 and (await r.read()).endswith(b"[DONE]\n\n")
 
 
 def _load_in_child(url: str, rate: float, seconds: float, seed: int) -> tuple[float, int, int,
