@@ -1,27 +1,45 @@
-"""The dashboard's cost under load: its JSON endpoint's answer time, and what a page open
-costs the gateway.
+"""The dashboard's cost under load: its JSON endpoint's answer time at a given streamed request
+rate through the gateway, and what an open page costs the gateway's CPU.
 
-Run:  .venv/bin/python tokenpilot/benchmarks/bench_dashboard.py [--requests N] [--concurrency C]
+Run:  .venv/bin/python tokenpilot/benchmarks/bench_dashboard.py [--rate 1000] [--seconds 8]
 
 Two simulated backends (speedup 1000) run as their own processes and a gateway on 127.0.0.1 in
-this process, as in ``bench_gateway.py`` (whose helpers it uses). Then
+this process, as in ``bench_gateway.py`` (whose helpers it uses); with two or more cores the
+gateway's thread has core 0 to itself and the backends and clients share the others, as there
+(``--no-pin``: all float). The load is open-loop: ``bench_gateway``'s streamed request at
+Poisson arrivals, ``--rate`` per second for ``--seconds``, each sent when due whatever is still
+in flight, from a client process of its own. A closed loop (N at a time, as fast as they come
+back) would measure the poll at whatever rate the machine happens to saturate at, not at the
+target's rate. Then
 
-1. a rate run with the page closed: N streamed requests, C at a time, through the gateway from
-   a client process; the gateway thread's CPU time is read around it;
-2. the same rate run with the page open: a second client process polls ``/dashboard/data``
-   every ``--poll-ms`` (the page's own interval is ``dashboard.sample_ms``, 1 s by default;
-   the default here polls four times as often) and times each answer, from the request's
-   first byte out to the body's last byte in (target: under 5 ms at 1,000 streamed requests/s);
-3. the page's CPU cost, measured apart from the noise of two rate runs: ``--polls`` polls of
-   ``/dashboard/data`` one after another with no other load, the gateway thread's CPU time per
-   poll; times the polls per second of an open page, over the gateway's CPU per second in run
-   1, is the share of the gateway's CPU an open page costs (target: under 2%). The sampler
-   (one ``collect()`` of the registry per ``sample_ms``) runs whether a page is open or not;
-   its CPU share is printed beside.
+0. capacity (and warm-up): ``bench_gateway``'s closed loop, 128 requests at a time as fast as
+   they come back. An open-loop load above what the machine sustains piles requests up without
+   bound and the poll then measures that backlog, so the load below runs at ``--rate`` or at
+   0.8 of this capacity, whichever is less, and says so (``--force-rate``: at ``--rate``);
+1. page closed: the load alone; the achieved rate, and each part's CPU (the gateway's thread,
+   the client process, each backend process);
+2. page open: the same load, while a second client process polls ``/dashboard/data`` every
+   ``--poll-ms`` (the page's own interval is ``dashboard.sample_ms``, 1 s by default; 100 ms
+   here for enough polls to read a p99 from) and times each answer from its first byte out to
+   the body's last byte in; the gateway's own time of each (request in to last byte out, the
+   latency its ``tokenpilot_request_duration_seconds`` histogram gets) is recorded exactly too
+   (target: under 5 ms at 1,000 streamed requests/s);
+3. the page's CPU cost, apart from the noise of two load runs: ``--polls`` polls one after
+   another with no other load, the gateway thread's CPU per poll; times the page's polls per
+   second, over the gateway's CPU per second in run 1, is the share of the gateway's CPU an open
+   page costs (target: under 2%), with one encoding of the JSON per sample (the sampler makes
+   it only while a page polls). The sampler (one ``collect()`` per ``sample_ms``) runs page
+   open or not; its share is printed beside.
 
-Run 2 against run 1 is printed too (gateway CPU per request, closed vs open), but on a shared
-2-core machine two runs differ by more than 2% on their own: the figure of 3 is the one to
-judge by. ``calibration`` (a fixed Python loop) says how loaded the machine was.
+Before runs 1 and 2 the dashboard's ring of points is filled to its length (``history_s`` /
+``sample_ms``, 300 points by default) with copies of the real ones: an open page on a gateway
+up for longer than that gets the whole ring, and the JSON's size and the cost of making it
+grow with it.
+
+When the capacity or a run falls short of the rate, the parts' CPU says why: if they used less
+than the cores they may run on, the rest went to other processes on the machine (the
+calibration figure says how loaded it was), else the part at its core's limit is named.
+``calibration`` is the time of a fixed Python loop, ~0.02 s on an idle core.
 """
 
 from __future__ import annotations
@@ -30,25 +48,85 @@ import argparse
 import asyncio
 import concurrent.futures
 import contextlib
+import json
 import multiprocessing
+import os
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_gateway import (  # noqa: E402 - the sibling script's helpers
+    BODY,
+    _other_cores,
+    _pin_client,
+    _pin_gateway,
     _rate_in_child,
     _thread_cpu,
     calibration,
+    process_cpu,
     sim_processes,
 )
 
 from tokenpilot.config_section import from_mapping  # noqa: E402
 from tokenpilot.gateway.app import create_app  # noqa: E402
 from tokenpilot.gateway.config import GatewayConfig  # noqa: E402
+from tokenpilot.gateway.dashboard import Columns  # noqa: E402
 from tokenpilot.gateway.runner import ServerPool  # noqa: E402
 from tokenpilot.gateway.wire import WireClient  # noqa: E402
 from tokenpilot.loadgen import pct  # noqa: E402
+from tokenpilot.workload import poisson  # noqa: E402
+
+# An open-loop load above what the machine sustains piles requests up without bound, and the
+# poll then measures that backlog: the load runs at most at this share of the closed-loop
+# capacity measured first (headroom for that figure's own noise on a shared machine).
+MAX_UTILIZATION = 0.8
+MAX_CONNECTIONS = 256  # the load's connections at most (a backend's max_concurrency default)
+CAPACITY_REQUESTS = 3000
+
+
+def _closed_in_child(url: str, n: int, concurrency: int) -> tuple[float, int, int, float,
+                                                                  float]:
+    """``bench_gateway``'s closed loop, answering as ``_load_in_child`` does."""
+    wall, ok, cpu = _rate_in_child(url, n, concurrency)
+    return wall, n, ok, 0.0, cpu
+
+
+async def paced(url: str, rate: float, seconds: float, seed: int) -> tuple[float, int, int,
+                                                                          float]:
+    """``bench_gateway``'s streamed request, sent at Poisson arrivals at ``rate`` for
+    ``seconds`` whatever is still in flight (open loop): (wall s, sent, answered ok, the last
+    send's offset s). Its one body is encoded once and each answer only read to its end: less
+    CPU per request than ``tokenpilot bench``'s generator (a prompt and a body per request,
+    every chunk parsed; 250 vs 390 us measured side by side on the loaded 2-core machine),
+    which matters on two cores, where this process shares one with both backends."""
+    arrivals = [r.arrival for r in poisson(rate, duration=seconds, seed=seed)]
+    body = json.dumps(BODY).encode()
+    async with WireClient(url, MAX_CONNECTIONS) as c:
+        t0 = time.perf_counter()
+        tasks = []
+        for at in arrivals:
+            delay = t0 + at - time.perf_counter()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            tasks.append(asyncio.create_task(_streamed(c, body)))
+        done = await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), 120)
+        ok = sum(d is True for d in done)
+        return time.perf_counter() - t0, len(arrivals), ok, arrivals[-1] if arrivals else 0.0
+
+
+async def _streamed(c: WireClient, body: bytes) -> bool:
+    """One streamed request; True when its stream came back whole."""
+    r = await c.request("POST", "/v1/chat/completions", body)
+    return r.status == 200 and (await r.read()).endswith(b"[DONE]\n\n")
+
+
+def _load_in_child(url: str, rate: float, seconds: float, seed: int) -> tuple[float, int, int,
+                                                                              float, float]:
+    """``paced`` in a process of its own; also its CPU seconds."""
+    c0 = time.process_time()
+    wall, sent, ok, span = asyncio.run(paced(url, rate, seconds, seed))
+    return wall, sent, ok, span, time.process_time() - c0
 
 
 async def poll(url: str, every_s: float, until: float) -> list[float]:
@@ -69,116 +147,216 @@ def _poll_in_child(url: str, every_s: float, seconds: float) -> list[float]:
     return asyncio.run(poll(url, every_s, time.monotonic() + seconds))
 
 
-async def polls_back_to_back(url: str, n: int) -> None:
+async def _get_n(url: str, path: str, n: int) -> None:
     async with WireClient(url, 1) as c:
         for _ in range(n):
-            r = await c.request("GET", "/dashboard/data")
+            r = await c.request("GET", path)
             await r.read()
+
+
+def _get_n_in_child(url: str, path: str, n: int) -> None:
+    asyncio.run(_get_n(url, path, n))
+
+
+class Run:
+    """One load run's figures."""
+
+    def __init__(self, wall: float, sent: int, ok: int, span: float, cpu: dict[str, float],
+                 polls: list[float], served: list[float]) -> None:
+        self.wall, self.sent, self.ok, self.span = wall, sent, ok, span
+        self.cpu = cpu  # part -> CPU seconds over the run
+        self.polls, self.served = polls, served
+
+    @property
+    def rate(self) -> float:
+        return self.ok / self.wall if self.wall > 0 else 0.0
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--requests", type=int, default=6000)
-    ap.add_argument("--concurrency", type=int, default=128)
-    ap.add_argument("--poll-ms", type=int, default=250)
+    ap.add_argument("--rate", type=float, default=1000.0,
+                    help="streamed requests per second the load sends (open loop)")
+    ap.add_argument("--seconds", type=float, default=8.0, help="length of each load run")
+    ap.add_argument("--poll-ms", type=int, default=100)
     ap.add_argument("--polls", type=int, default=2000)
+    ap.add_argument("--no-pin", action="store_true",
+                    help="let the gateway share every core with the backends and clients")
+    ap.add_argument("--force-rate", action="store_true",
+                    help=f"send at --rate even above {MAX_UTILIZATION:g} of the measured capacity")
     a = ap.parse_args()
+    ncpu = os.cpu_count() or 1
+    pin = not a.no_pin and ncpu >= 2 and hasattr(os, "sched_setaffinity")
     calib = [calibration()]
     ctx = multiprocessing.get_context("spawn")
+    pids: list[int] = []
     with ServerPool() as pool, contextlib.ExitStack() as stack:
-        urls = stack.enter_context(sim_processes(2))
+        urls = stack.enter_context(sim_processes(2, pids))
         gw = pool.start(create_app(from_mapping(
             GatewayConfig, {"backends": urls, "router": "least-tokens"}, "gateway config")))
-        live = gw.app.state.gateway.live
-        client = stack.enter_context(concurrent.futures.ProcessPoolExecutor(2, mp_context=ctx))
-        warm, ok0, _ = client.submit(_rate_in_child, gw.url, 1000, a.concurrency).result(
-            timeout=300)  # warm-up; its rate sizes the poller's run
-        est_s = a.requests / max(ok0 / warm, 1.0)
+        gateway = gw.app.state.gateway
+        live = gateway.live
+        if pin:
+            pool.call(_pin_gateway())
+            for pid in pids:
+                os.sched_setaffinity(pid, _other_cores())
+        # The gateway's own time of each dashboard answer, exactly (the histogram has buckets):
+        # the figure ``responded`` gets, recorded on its way.
+        served: list[float] = []
+        responded = gateway.responded
 
-        def rate_run(page_open: bool) -> tuple[float, int, float, float, list[float]]:
-            s0, c0 = live.sample_s, pool.call(_thread_cpu())
-            run = client.submit(_rate_in_child, gw.url, a.requests, a.concurrency)
-            polls: list[float] = []
-            if page_open:
-                # Poll for about as long as the run lasts (estimated from the warm-up rate).
-                poller = client.submit(_poll_in_child, gw.url, a.poll_ms / 1000, est_s)
-            wall, ok, _ = run.result(timeout=600)
-            if page_open:
-                polls = poller.result(timeout=600)
-            cpu = pool.call(_thread_cpu()) - c0
-            return wall, ok, cpu, live.sample_s - s0, polls
+        def record(route, ex) -> None:
+            if route == "dashboard":
+                served.append(ex.latency_s)
+            responded(route, ex)
 
-        wall1, ok1, cpu1, samp1, _ = rate_run(False)
-        before = server_times(gw.app.state.gateway)
-        wall2, ok2, cpu2, _, answers = rate_run(True)
-        after = server_times(gw.app.state.gateway)
-        served = {le: after.get(le, 0.0) - before.get(le, 0.0) for le in after}
-        # 3: the CPU one poll costs the gateway, with nothing else running.
+        gateway.responded = record
+        client = stack.enter_context(concurrent.futures.ProcessPoolExecutor(
+            2, mp_context=ctx, initializer=_pin_client if pin else None))
+        # Both worker processes up now (a pool starts them as tasks come): the poller's must
+        # not be starting while the load runs.
+        for f in [client.submit(time.sleep, 0.5) for _ in range(2)]:
+            f.result(timeout=120)
+
+        def load_run(page_open: bool, seed: int, rate: float = 0.0) -> Run:
+            """The open-loop load at ``rate`` (0: the closed-loop capacity run)."""
+            t0, s0 = pool.call(_thread_cpu()), live.sample_s
+            b0 = [process_cpu(p) for p in pids]
+            if rate:
+                run = client.submit(_load_in_child, gw.url, rate, a.seconds, seed)
+            else:
+                run = client.submit(_closed_in_child, gw.url, CAPACITY_REQUESTS, 128)
+            poller = (client.submit(_poll_in_child, gw.url, a.poll_ms / 1000, a.seconds)
+                      if page_open else None)
+            n0 = len(served)
+            wall, sent, ok, span, client_cpu = run.result(timeout=600)
+            polls = poller.result(timeout=600) if poller is not None else []
+            cpu = {"gateway thread": pool.call(_thread_cpu()) - t0, "client": client_cpu}
+            cpu.update({f"backend {i}": process_cpu(p) - c
+                        for i, (p, c) in enumerate(zip(pids, b0, strict=True))})
+            cpu["sampler"] = live.sample_s - s0
+            return Run(wall, sent, ok, span, cpu, polls, served[n0:])
+
+        # Warm-up, and the capacity: streamed requests 128 at a time, as fast as they come back.
+        cap = load_run(False, 0)
+        # A page opened on a gateway up for longer than ``history_s`` gets the whole ring: fill
+        # it with copies of the points so far, so that the JSON (and each sample's encoding of
+        # it) is that size, not the size of a gateway up for a minute.
+        fresh = len(live.points)
+        pool.call(_fill_history(live))
+        rate = a.rate if a.force_rate else min(a.rate, MAX_UTILIZATION * cap.rate)
+        closed = load_run(False, 1, rate)
+        opened = load_run(True, 2, rate)
+        # 3: the CPU one poll costs the gateway, with nothing else running (less the samples
+        # taken meanwhile), and one encoding of the JSON, which each sample makes while a page
+        # is open (and only then).
+        c0, s0 = pool.call(_thread_cpu()), live.sample_s
+        client.submit(_get_n_in_child, gw.url, "/dashboard/data", a.polls).result(timeout=600)
+        per_poll = (pool.call(_thread_cpu()) - c0 - (live.sample_s - s0)) / a.polls
+        per_encode = pool.call(_encode_cpu(live, 20))
         c0 = pool.call(_thread_cpu())
-        client.submit(_polls_in_child, gw.url, a.polls).result(timeout=600)
-        per_poll = (pool.call(_thread_cpu()) - c0) / a.polls
-        html_c0 = pool.call(_thread_cpu())
-        client.submit(_page_in_child, gw.url, 50).result(timeout=300)
-        per_page = (pool.call(_thread_cpu()) - html_c0) / 50
+        client.submit(_get_n_in_child, gw.url, "/dashboard", 50).result(timeout=300)
+        per_page = (pool.call(_thread_cpu()) - c0) / 50
+        sample_ms = gateway.cfg.dashboard.sample_ms
+        body_bytes, points = len(live.data()), len(live.points)
     calib.append(calibration())
-    rps1, rps2 = ok1 / wall1, ok2 / wall2
-    gw_cpu_per_s = cpu1 / wall1
-    page_share = per_poll / (a.poll_ms / 1000) / gw_cpu_per_s
-    page_share_1s = per_poll / 1.0 / gw_cpu_per_s
     print(f"command: {' '.join(sys.argv)}")
-    print(f"page closed   {rps1:7.0f} streamed requests/s ({ok1}/{a.requests} ok), gateway "
-          f"thread {cpu1 / ok1 * 1e6:5.0f} us CPU/request, {gw_cpu_per_s:.2f} cores")
-    print(f"page open     {rps2:7.0f} streamed requests/s ({ok2}/{a.requests} ok), gateway "
-          f"thread {cpu2 / ok2 * 1e6:5.0f} us CPU/request (noisy: two runs on shared cores)")
-    print("/dashboard/data under that load, as the polling client saw it: p50 "
-          f"{pct(answers, 50) * 1e3:.2f} ms, p99 "
-          f"{pct(answers, 99) * 1e3:.2f} ms, max {max(answers) * 1e3:.2f} ms over "
-          f"{len(answers)} polls every {a.poll_ms} ms (target < 5 ms at 1,000 requests/s)")
-    total = served.get(float("inf"), 0.0)
-    print("/dashboard/data, the gateway's own time (request in to last byte out, "
-          "tokenpilot_request_duration_seconds): " + ", ".join(
-              f"{served[le] / total * 100:.1f}% <= {le * 1e3:g} ms" for le in (0.001, 0.0025,
-                                                                               0.005, 0.01))
-          + f" of {total:.0f}")
+    print("cores: " + (f"the gateway's thread on core 0 alone; backends and clients on the "
+                       f"other {ncpu - 1}" if pin else f"not pinned: everything on {ncpu}"))
+    print(f"capacity     {cap.rate:6.0f} streamed requests/s, closed loop ({CAPACITY_REQUESTS} "
+          f"requests, 128 at a time); the load sends {rate:.0f}/s " + (
+              f"(--rate {a.rate:.0f})" if rate == a.rate else
+              f"(--rate {a.rate:.0f} is above {MAX_UTILIZATION:g} of the capacity here: "
+              "TARGET RATE NOT REACHED on this machine now; --force-rate sends it anyway)"))
+    if cap.rate < a.rate / MAX_UTILIZATION:
+        print(" " * 13 + "capacity short: " + shortfall(cap, pin, ncpu, calib))
+    for label, r in (("page closed", closed), ("page open", opened)):
+        print(f"{label:12s} {r.rate:6.0f} streamed requests/s achieved of {rate:.0f} sent "
+              f"({r.ok}/{r.sent} ok in {r.wall:.1f} s, sends over {r.span:.1f} s)")
+        print(" " * 13 + "CPU, cores: " + ", ".join(f"{k} {v / r.wall:.2f}" for k, v in
+                                                    r.cpu.items() if k != "sampler")
+              + f"; gateway {r.cpu['gateway thread'] / max(r.ok, 1) * 1e6:.0f} us/request")
+        if r.rate < 0.95 * rate:
+            print(" " * 13 + "short of the rate: " + shortfall(r, pin, ncpu, calib))
+    gw_s = closed.cpu["gateway thread"] / max(closed.ok, 1)
+    side_s = sum(v for k, v in closed.cpu.items() if k not in ("gateway thread", "sampler")) / max(
+        closed.ok, 1)
+    allow = (f"the client and backends {(ncpu - 1) / max(side_s, 1e-9):.0f}/s on the other "
+             f"{ncpu - 1} core(s)" if pin else
+             f"all parts together {ncpu / max(gw_s + side_s, 1e-9):.0f}/s on the {ncpu} cores")
+    print(f"the rate these CPU costs allow (run 1): the gateway {1 / max(gw_s, 1e-9):.0f}/s on "
+          f"a core of its own; {allow}")
+    polls, own = opened.polls, opened.served
+    print(f"/dashboard/data at {opened.rate:.0f} requests/s, as the polling client saw it: p50 "
+          f"{pct(polls, 50) * 1e3:.2f} ms, p99 {pct(polls, 99) * 1e3:.2f} ms, max "
+          f"{max(polls, default=float('nan')) * 1e3:.2f} ms over {len(polls)} polls every "
+          f"{a.poll_ms} ms (target < 5 ms at 1,000 requests/s)")
+    if polls:
+        slow = sorted(range(len(polls)), key=polls.__getitem__)[-3:][::-1]
+        print(" " * 13 + "slowest: " + ", ".join(f"#{i} {polls[i] * 1e3:.1f} ms" for i in slow)
+              + " (#0 includes opening the connection)")
+    print(f"/dashboard/data, the gateway's own time (request in to last byte out): p50 "
+          f"{pct(own, 50) * 1e3:.2f} ms, p99 {pct(own, 99) * 1e3:.2f} ms, max "
+          f"{max(own, default=float('nan')) * 1e3:.2f} ms; "
+          f"{sum(x <= 0.005 for x in own) / max(len(own), 1) * 100:.1f}% <= 5 ms of {len(own)}")
+    gw_cpu_per_s = closed.cpu["gateway thread"] / closed.wall
+    page_polls_per_s = 1000 / sample_ms
+    samples_per_s = 1000 / sample_ms
+    share = (per_poll * page_polls_per_s + per_encode * samples_per_s) / gw_cpu_per_s
+    share_run2 = (per_poll * 1000 / a.poll_ms + per_encode * samples_per_s) / gw_cpu_per_s
+    print(f"the JSON      {body_bytes / 1024:.0f} KiB, {points} points (the whole history_s ring; "
+          f"{fresh} were real, the rest copies of them)")
     print(f"one poll      {per_poll * 1e6:6.0f} us of gateway CPU ({a.polls} polls, no other "
-          f"load); the page itself {per_page * 1e6:.0f} us once")
-    print(f"page open     {page_share * 100:.3f}% of the gateway's CPU at {rps1:.0f} "
-          f"requests/s polling every {a.poll_ms} ms ({page_share_1s * 100:.3f}% at the page's "
-          "1 s) (target < 2%)")
-    print(f"sampler       {samp1 / wall1 * 1e3:.2f} ms CPU per second "
-          f"({samp1 / max(cpu1, 1e-9) * 100:.2f}% of the gateway's CPU in run 1; runs page "
+          f"load); one encoding of the JSON {per_encode * 1e6:.0f} us (per sample, page open); "
+          f"the page itself {per_page * 1e6:.0f} us once")
+    print(f"page open     {share * 100:.3f}% of the gateway's CPU at {closed.rate:.0f} "
+          f"requests/s (its {page_polls_per_s:g} polls/s and an encoding per sample, "
+          f"dashboard.sample_ms {sample_ms}); {share_run2 * 100:.3f}% polled every "
+          f"{a.poll_ms} ms as in run 2 (target < 2%)")
+    delta = (opened.cpu["gateway thread"] / max(opened.ok, 1)
+             - closed.cpu["gateway thread"] / max(closed.ok, 1))
+    print(f"run 2 - run 1 gateway CPU per request: {delta * 1e6:+.0f} us (two runs on shared "
+          "cores differ by more than 2% on their own: judge by the line above)")
+    samp_share = closed.cpu["sampler"] / max(closed.cpu["gateway thread"], 1e-9)
+    print(f"sampler       {closed.cpu['sampler'] / closed.wall * 1e3:.2f} ms CPU per second "
+          f"page closed ({samp_share * 100:.2f}% of the gateway's CPU in run 1: it runs page "
           "open or not), "
-          f"{live.sample_s / max(live.samples, 1) * 1e3:.2f} ms per sample")
+          f"{opened.cpu['sampler'] / opened.wall * 1e3:.2f} ms page open (it encodes then)")
     print(f"calibration   {calib[0]:.4f} s before, {calib[1]:.4f} s after (min of timeit "
           "'for i in range(10): pass' x100000; ~0.02 idle)")
     return 0
 
 
-def server_times(gw) -> dict[float, float]:
-    """The cumulative buckets of ``tokenpilot_request_duration_seconds{route="dashboard"}``."""
-    out: dict[float, float] = {}
-    for fam in gw.metrics.registry.collect():
-        for smp in fam.samples:
-            if (smp.name == "tokenpilot_request_duration_seconds_bucket"
-                    and smp.labels.get("route") == "dashboard"):
-                le = float(smp.labels["le"])
-                out[le] = out.get(le, 0.0) + smp.value
-    return out
+async def _fill_history(live) -> None:
+    """On the gateway's loop: the ring of points full, cycling through the real ones."""
+    real = list(live.points)
+    live.points.clear()
+    live.columns = Columns(live.columns.maxlen)
+    for i in range((live.points.maxlen or 0) if real else 0):
+        point = real[i % len(real)]
+        live.points.append(point)
+        live._add_columns(point)
 
 
-def _polls_in_child(url: str, n: int) -> None:
-    asyncio.run(polls_back_to_back(url, n))
+async def _encode_cpu(live, n: int) -> float:
+    """On the gateway's loop: the thread's CPU seconds of one encoding of the JSON."""
+    t0 = time.thread_time()
+    for _ in range(n):
+        live._encode()
+    return (time.thread_time() - t0) / n
 
 
-async def _page(url: str, n: int) -> None:
-    async with WireClient(url, 1) as c:
-        for _ in range(n):
-            r = await c.request("GET", "/dashboard")
-            await r.read()
-
-
-def _page_in_child(url: str, n: int) -> None:
-    asyncio.run(_page(url, n))
+def shortfall(r: Run, pin: bool, ncpu: int, calib: list[float]) -> str:
+    """Why a run's rate fell short: the part at its cores' limit, or the machine's other load."""
+    gw = r.cpu["gateway thread"] / r.wall
+    rest = sum(v for k, v in r.cpu.items() if k not in ("gateway thread", "sampler")) / r.wall
+    if gw > 0.9:
+        return f"the gateway's thread used {gw:.2f} of its core: the gateway is the limit"
+    others = ncpu - 1 if pin else ncpu
+    if rest + (0 if pin else gw) > 0.9 * others:
+        return (f"the client and backends used {rest:.2f} of their {others} core(s): the load "
+                "generator's side is the limit, not the gateway")
+    return (f"the parts used {gw + rest:.2f} of {ncpu} cores: the rest went to other processes "
+            f"on the machine (calibration {max(calib):.4f} s vs ~0.02 idle)")
 
 
 if __name__ == "__main__":

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
+from tokenpilot.cluster import fleet_from_dict, simulate
 from tokenpilot.costmodel import CostModel
 from tokenpilot.engine import Engine, EngineConfig
 from tokenpilot.hardware import get_gpu
 from tokenpilot.models import get_model
 from tokenpilot.policy.disciplines import FCFS, VTC, StrictPriority, make_discipline
 from tokenpilot.policy.isolation import IsolationPolicy
+from tokenpilot.policy.routers import make_router
 from tokenpilot.workload import Request
 
 CM = CostModel(get_model("llama-3.1-8b"), get_gpu("h100-sxm"))
@@ -161,3 +165,58 @@ def test_a_long_prefill_cap_lets_short_prefills_run_beside_a_long_one():
 def test_long_prefill_share_is_checked():
     with pytest.raises(ValueError, match="long_prefill_share"):
         IsolationPolicy(long_prefill_share=0.0)
+
+
+YIELDING = IsolationPolicy(long_threshold=16384, long_prefill_share=1 / 16,
+                           long_prefill_yields=True)
+
+
+def test_long_prefills_that_yielded_to_nothing_take_their_cap_back():
+    # A second long prompt arrives while the first prefills and nothing decodes: the iteration
+    # yields to it, it is set aside (only one chunk cap), and the first one's chunk runs
+    # anyway. This deadlocked ("nothing schedulable") before.
+    eng = Engine(CM, EngineConfig(check=True), isolation=YIELDING)
+    res = eng.run([Request(0, 0.0, 40000, 10), Request(1, 0.03, 40000, 10)])
+    assert all(r.output_tokens == 10 for r in res)
+    assert res[0].first_token < res[1].first_token
+    assert eng.sched.long_queued == eng.sched.queued_prefill == 0
+
+
+def test_a_yielding_engine_can_show_routers_the_load_a_short_request_waits_behind():
+    view_short = dataclasses.replace(YIELDING, view_as_short=True)
+    views = {}
+    for policy in (YIELDING, view_short):
+        eng = Engine(CM, EngineConfig(check=True), isolation=policy)
+        eng.add_request(Request(0, 0.0, 40000, 10), 0.0)
+        eng.add_request(Request(1, 0.0, 1000, 10), 0.0)
+        eng.advance_to(0.05)  # the short one is done with its prompt, the long one is not
+        assert eng.sched.long_queued == eng.sched.queued_prefill > 30000
+        views[policy.view_as_short] = eng.view()
+    full, short = views[False], views[True]
+    assert full.queued_prefill_tokens > 30000
+    assert short.queued_prefill_tokens == 512  # one chunk of the long prompt: the cap
+    assert full.outstanding_tokens - short.outstanding_tokens == full.queued_prefill_tokens - 512
+    assert short.predicted_drain_s < full.predicted_drain_s
+
+
+def test_least_tokens_keeps_sending_short_requests_to_an_instance_prefilling_a_long_one():
+    fleet = fleet_from_dict({"name": "two", "instances": [
+        {"gpu": "h100-sxm", "count": 2, "model": "llama-3.1-8b"}]})
+    reqs = [Request(0, 0.0, 40000, 10)] + [Request(i, 0.01 * i, 1000, 50) for i in range(1, 21)]
+    placed = {}
+    for policy in (YIELDING, dataclasses.replace(YIELDING, view_as_short=True)):
+        sim = simulate(fleet, reqs, make_router("least-tokens"), isolation=policy)
+        assert all(not r.rejected for r in sim.results.values())
+        long_on = sim.placed[0]
+        placed[policy.view_as_short] = sum(sim.placed[i] == long_on for i in range(1, 21))
+    # Its 40k-token prompt reads as 40 short requests' load: all the short traffic goes to the
+    # other instance. Shown as the one chunk a short request may wait for, it is shared.
+    assert placed[False] == 0
+    assert placed[True] >= 5, placed
+
+
+def test_view_as_short_needs_yielding_long_prefills():
+    with pytest.raises(ValueError, match="view_as_short"):
+        IsolationPolicy(view_as_short=True)
+    with pytest.raises(ValueError, match="view_as_short"):
+        IsolationPolicy(long_prefill_share=1 / 16, view_as_short=True)

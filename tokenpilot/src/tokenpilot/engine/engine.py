@@ -100,6 +100,8 @@ class Engine:
         self._version = 0  # bumped whenever the state a view shows may have changed
         self._view: tuple[int, int, InstanceView] | None = None
         self._prefix_caching = cfg.enable_prefix_caching and self.window is None
+        iso = cfg.isolation
+        self._view_as_short = iso is not None and iso.view_as_short and self.sched.yielding
         budget = cfg.max_num_batched_tokens
         self.prefill_tps = budget / max(cm.prefill_time(budget), 1e-12)
         self.idle_decode_tps = 1.0 / max(cm.decode_time(1, 1), 1e-12)
@@ -296,6 +298,9 @@ class Engine:
             mixed_tps = self.prefill_tps
         rem_decode = dec.remaining(s) + sched.nd_rem
         queued = sched.queued_prefill
+        if self._view_as_short:  # long prefills yield: a short arrival waits one chunk at most
+            longs = sched.long_queued
+            queued -= longs - min(longs, sched.long_cap)
         # Drain estimate: the prefill backlog at full chunk speed, then the decode backlog at
         # the throughput of a full batch (or of the current one when it is smaller).
         full = max(n, min(self.cfg.max_num_seqs, len(sched.running) + sched.n_waiting))

@@ -21,7 +21,9 @@ The order of one ``schedule`` call, and why:
    long request little and keeps every short one's wait to a short iteration. With
    ``long_prefill_yields`` the cap is 0 in an iteration that has other prefill work (a running
    prefill that is not long, or a waiting request not set aside), so a short prompt's own
-   iteration carries no chunk over a long context.
+   iteration carries no chunk over a long context; when the short work it yielded to does not
+   run after all (no room, or the waiting requests were long), the cap comes back in the same
+   iteration (``_unyield``).
 
 With ``EngineConfig.prefill_first`` (vLLM V0, SGLang) the order is another: unless requests are
 swapped out, the running chunked prefills and then the waiting requests (5) are tried first, with
@@ -90,6 +92,7 @@ class Scheduler:
         self.dec = DecodeSet(cfg.block_size, window)
         self.admitted = 0
         self.queued_prefill = 0  # tokens to compute before the next sample, not yet running
+        self.long_queued = 0  # the part of queued_prefill that long requests (isolation) owe
         self.nd_rem = 0  # decode tokens left to produce by requests not decoding now
         self.preempt_recompute = 0
         self.preempt_swap = 0
@@ -149,6 +152,8 @@ class Scheduler:
                 seq.state = REJECTED
                 return False
         self.queued_prefill += prompt
+        if seq.long_blocks:
+            self.long_queued += prompt
         self.nd_rem += output
         heap = self._heap
         if heap is not None:  # FCFS.push, written out (see __init__)
@@ -234,7 +239,8 @@ class Scheduler:
         plan: list[tuple[Seq, int]] = []
         prefilling = self.prefilling
         self.long_left = self.long_cap
-        if self.yielding and self._short_prefill_work():
+        yielded = self.yielding and self._short_prefill_work()
+        if yielded:
             self.long_left = 0
         if prefilling:
             adds = []
@@ -261,11 +267,13 @@ class Scheduler:
                 budget = self._resume_swapped(s, t, budget)
             if not self.swapped and budget > 0 and self.n_waiting and not self.prefill_first:
                 self._admit(t, budget)
+        if yielded and not self._short_planned():
+            self._unyield(t, self.max_tokens - dec.n_unc - dec.n_cap, not self.prefill_first)
 
     def _short_prefill_work(self) -> bool:
-        """A long request is prefilling and other prefill work is there for this iteration: a
-        running prefill that is not long, or a waiting request that was not set aside (a
-        waiting long one not yet set aside counts too, for one iteration at most)."""
+        """A long request is prefilling and other prefill work may be there for this iteration:
+        a running prefill that is not long, or a waiting request that was not set aside (which
+        may turn out not to fit, or to be long: ``_unyield`` then gives the cap back)."""
         longs = 0
         for seq in self.prefilling.values():
             if seq.long_blocks:
@@ -273,6 +281,39 @@ class Scheduler:
             else:
                 return True
         return longs > 0 and self.n_waiting > len(self.held)
+
+    def _short_planned(self) -> bool:
+        """The iteration being decided runs a prefill chunk of a request that is not long."""
+        return any(not seq.long_blocks for seq, _ in self.plan)
+
+    def _unyield(self, t: float, budget: int, admit: bool) -> None:
+        """The long prefills yielded to short prefill work that did not run after all (it did
+        not fit the KV or the batch slots, or the waiting requests were long ones that only now
+        were set aside): they take the iteration's cap back, in what is left of ``budget``
+        (the iteration's whole prefill budget: the plan's tokens are taken off here; ``admit``:
+        long requests may start too, as step 5 allows), so an iteration is never lost
+        to work that is not there. Without this an engine with no decode running and only
+        long prefills deadlocked: every iteration yielded to a long request that had just
+        arrived and was set aside."""
+        plan, bm = self.plan, self.bm
+        self.long_left = self.long_cap
+        for _, c in plan:
+            budget -= c
+        for seq in self.prefilling.values():
+            if budget <= 0 or self.long_left <= 0:
+                break
+            if not seq.long_blocks or any(q is seq for q, _ in plan):
+                continue
+            c, add = self._chunk(seq, budget)
+            if add > bm.available:
+                break  # a prefill does not preempt; the next iteration may
+            bm.take(add)
+            seq.anon += add
+            plan.append((seq, c))
+            budget -= c
+        if (admit and budget > 0 and self.n_waiting and self.long_left > 0
+                and not self.preempted and not self.swapped):
+            self._admit(t, budget)
 
     def _prefills_only(self, t: float) -> bool:
         """A prefill-first iteration: running prefills, then admissions, with the whole budget.
@@ -282,7 +323,8 @@ class Scheduler:
         plan: list[tuple[Seq, int]] = []
         self.plan = plan
         self.long_left = self.long_cap
-        if self.yielding and self._short_prefill_work():
+        yielded = self.yielding and self._short_prefill_work()
+        if yielded:
             self.long_left = 0
         for seq in self.prefilling.values():
             if budget <= 0:
@@ -298,6 +340,8 @@ class Scheduler:
             budget -= c
         if budget > 0 and self.n_waiting:
             self._admit(t, budget)
+        if yielded and not self._short_planned():
+            self._unyield(t, self.max_tokens, True)
         return bool(plan)
 
     def _schedule_under_pressure(self, s: int, t: float) -> tuple[list[tuple[Seq, int]], int]:
@@ -354,7 +398,7 @@ class Scheduler:
             anon = self.blocks_for(seq.computed + scheduled) - len(seq.hashed)
         else:
             del self.prefilling[seq.id]
-            self.queued_prefill -= seq.num_tokens - seq.computed
+            self._owe(seq, seq.computed - seq.num_tokens)
             anon = seq.anon
         del self.running[seq.id]
         if seq.long_blocks:
@@ -387,7 +431,13 @@ class Scheduler:
             seq.preemptions.append((t, "recompute"))
             self.waiting.push(seq.req)
             self.n_waiting += 1
-        self.queued_prefill += seq.num_tokens - seq.computed
+        self._owe(seq, seq.num_tokens - seq.computed)
+
+    def _owe(self, seq: Seq, tokens: int) -> None:
+        """``tokens`` more (or, negative, fewer) prefill tokens ``seq`` still owes."""
+        self.queued_prefill += tokens
+        if seq.long_blocks:
+            self.long_queued += tokens
 
     def _resume_swapped(self, s: int, t: float, budget: int) -> int:
         sw, bm, running = self.swapped, self.bm, self.running
@@ -408,7 +458,7 @@ class Scheduler:
                 self.long_seqs += 1
             budget -= c
             if seq.num_tokens - seq.computed == 1:
-                self.queued_prefill -= 1
+                self._owe(seq, -1)
                 self.nd_rem -= seq.output - seq.produced
                 self.dec.add(seq, s)
                 seq.segments.append((s, seq.produced, OPEN))
@@ -466,7 +516,7 @@ class Scheduler:
                 self.long_seqs += 1
             if hits and keys:
                 seq.hashed = keys[:hits]
-                self.queued_prefill -= computed
+                self._owe(seq, -computed)
             bm.allocate(seq.hashed, add, num_tokens)
             seq.anon = add
             seq.computed = computed
@@ -526,10 +576,12 @@ class Scheduler:
         prompt is done decodes from iteration ``s_next`` on."""
         finished = []
         bm, bs = self.bm, self.bs
-        queued = 0
+        queued = long = 0
         for seq, c in self.plan:
             seq.computed = computed = seq.computed + c
             queued += c
+            if seq.long_blocks:
+                long += c
             keys, raws = seq.keys, seq.raws
             if keys and raws and not seq.reg_stop:
                 hashed = seq.hashed
@@ -556,6 +608,7 @@ class Scheduler:
                     self.dec.add(seq, s_next)
                     seq.segments.append((s_next, produced, OPEN))
         self.queued_prefill -= queued
+        self.long_queued -= long
         return finished
 
     def finish(self, seq: Seq, t_end: float) -> None:
@@ -585,7 +638,7 @@ class Scheduler:
         abort): its KV is freed (prefix blocks stay cached) and it ends at ``t``."""
         state = seq.state
         if state != DECODE:  # what it added to the queued books (see ``add`` and ``preempt``)
-            self.queued_prefill -= seq.num_tokens - seq.computed
+            self._owe(seq, seq.computed - seq.num_tokens)
             self.nd_rem -= seq.output - seq.produced
         if state in (WAITING, SWAPPED):
             if state == SWAPPED:
@@ -610,7 +663,8 @@ class Scheduler:
         self.finish(seq, t)
 
     def check(self, s: int) -> None:
-        """Recount every running sequence's blocks one by one against the books."""
+        """Recount every running sequence's blocks, and every queued one's prefill still owed,
+        one by one against the books."""
         bm, total = self.bm, 0
         for seq in self.running.values():
             if seq.state == DECODE:
@@ -622,3 +676,12 @@ class Scheduler:
         assert total == bm.anon, (total, bm.anon)
         assert bm.used <= bm.num_blocks
         bm.check()
+        # The prefill still owed, all of it and the long requests' part.
+        queued = longs = 0
+        for seq in self.seqs.values():
+            if seq.state in (WAITING, PREFILL, SWAPPED):
+                queued += seq.num_tokens - seq.computed
+                if seq.long_blocks:
+                    longs += seq.num_tokens - seq.computed
+        assert (queued, longs) == (self.queued_prefill, self.long_queued), (
+            queued, longs, self.queued_prefill, self.long_queued)

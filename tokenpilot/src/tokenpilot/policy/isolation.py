@@ -45,6 +45,15 @@ class IsolationPolicy:
     # under sustained overload of short requests they wait (the reserve still bounds their
     # KV and slots).
     long_prefill_yields: bool = False
+    # With yielding long prefills: the instance's load figures that routers read (its view's
+    # queued prefill and outstanding tokens, and its drain time) count the long requests'
+    # pending prefill as a short request arriving now waits for it: one chunk (the cap) at
+    # most, the one that may be in flight, not the whole prompts. A size-blind router
+    # (least-tokens) otherwise sees a 40k-token prompt as 40 short requests' load ahead and
+    # sends the short traffic elsewhere while it prefills, the other instances then carrying
+    # it all; long requests are then placed by the short load too (those already on an
+    # instance are ahead of them in their class).
+    view_as_short: bool = False
 
     def __post_init__(self) -> None:
         if self.long_threshold < 1:
@@ -56,6 +65,9 @@ class IsolationPolicy:
             raise ValueError("max_request_kv_share must be in (0, 1]")
         if not 0.0 < self.long_prefill_share <= 1.0:
             raise ValueError("long_prefill_share must be in (0, 1]")
+        if self.view_as_short and not (self.long_prefill_yields and self.long_prefill_share < 1):
+            raise ValueError("view_as_short needs long_prefill_yields and a long_prefill_share "
+                             "below 1: only then do long prefills wait for short work")
 
     def long_prefill_tokens(self, max_num_batched_tokens: int) -> int:
         """Prefill tokens long requests may run in one iteration (at least one)."""
