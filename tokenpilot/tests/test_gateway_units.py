@@ -235,11 +235,10 @@ def test_demo_small_run_answers_every_request() -> None:
 def test_passive_ejection_then_readmission_by_health_check() -> None:
     import asyncio
 
-    import httpx
-
     from tokenpilot.gateway.backends import Backend
     from tokenpilot.gateway.config import BackendConfig
     from tokenpilot.gateway.health import check
+    from tokenpilot.gateway.transport import Upstream
 
     with ServerPool() as pool:
         h = pool.start(create_sim_app(SimConfig(gpu="l40s", speedup=20)))
@@ -251,8 +250,11 @@ def test_passive_ejection_then_readmission_by_health_check() -> None:
         assert b.ejected and not b.available and not b.view(0).healthy
 
         async def probe() -> bool:
-            async with httpx.AsyncClient() as client:
-                return await check(client, b, 2.0)
+            up = Upstream()
+            try:
+                return await check(up, b, 2.0)
+            finally:
+                await up.aclose()
 
         assert asyncio.run(probe())
         assert b.available and b.failures == 0
