@@ -6,11 +6,11 @@ chunk on straight from the backend's socket to the client's where the server all
 through the gateway's ``finish`` when it ends (success, error, or the client gone), and observe
 TTFT and TPOT.
 
-``StreamTally`` reads the stream on the way: chunks go out as they come in; it only looks at
-complete events (it keeps the bytes after the last blank line for the next chunk) to find the
-final ``usage`` and to count content events when no usage arrives. When the gateway itself asked
-for usage (the client did not), the usage event is cut out, which holds back at most one
-partial event.
+``StreamTally`` (in ``splice``, compiled with it) reads the stream on the way: chunks go out as
+they come in; it only looks at complete events (it keeps the bytes after the last blank line for
+the next chunk) to find the final ``usage`` and to count content events when no usage arrives.
+When the gateway itself asked for usage (the client did not), the usage event is cut out, which
+holds back at most one partial event.
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ import json
 import logging
 import time
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
 from typing import Any
 
 from starlette.responses import Response
@@ -30,85 +29,17 @@ from tokenpilot.gateway.backends import Backend
 from tokenpilot.gateway.config import GatewayConfig
 from tokenpilot.gateway.metrics import GatewayMetrics
 from tokenpilot.gateway.openai import error_response, sse_error
-from tokenpilot.gateway.splice import Splice
+from tokenpilot.gateway.splice import Splice, StreamTally, cached_tokens
 from tokenpilot.gateway.transport import read_body
 from tokenpilot.gateway.wire import WireResponse
 from tokenpilot.workload.request import Request
 
-SEP = b"\n\n"
 # A streamed answer's reason in ``tokenpilot_responses`` (its status is 200 whatever happened).
 STREAM_REASONS = {"success": "success", "error": "upstream_error", "cancelled": "client_gone"}
 log = logging.getLogger("tokenpilot.gateway")
 # The gateway's books for one request that left its backend: (req, backend, its index, outcome,
 # prompt tokens, completion tokens, started, tokens already taken off its outstanding work).
 Finish = Callable[[Request, Backend, int, str, int, int, bool, int], None]
-
-
-@dataclass
-class StreamTally:
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    cached_tokens: int | None = None
-    content_events: int = 0
-    usage_seen: bool = False
-    tail: bytes = b""
-
-    def feed(self, chunk: bytes, strip_usage: bool) -> bytes:
-        """Account for ``chunk``; return what to send on (``chunk`` itself unless stripping)."""
-        window = self.tail + chunk if self.tail else chunk
-        cut = window.rfind(SEP)
-        if cut < 0:
-            self.tail = window
-            return b"" if strip_usage else chunk
-        complete, self.tail = window[:cut + 2], window[cut + 2:]
-        self.content_events += complete.count(b'"finish_reason":null')
-        if b'"usage":{' not in complete:
-            return complete if strip_usage else chunk
-        kept = []
-        for event in complete.split(SEP):
-            if not event:
-                continue
-            if b'"usage":{' in event and self._read_usage(event) and strip_usage and (
-                    b'"choices":[]' in event):
-                continue  # the usage-only event the client did not ask for
-            kept.append(event + SEP)
-        return b"".join(kept) if strip_usage else chunk
-
-    def flush(self, strip_usage: bool) -> bytes:
-        rest, self.tail = self.tail, b""
-        return rest if strip_usage else b""
-
-    def _read_usage(self, event: bytes) -> bool:
-        start = event.find(b"{")
-        try:
-            data = json.loads(event[start:])
-        except ValueError:
-            return False
-        usage = data.get("usage")
-        if not isinstance(usage, dict):
-            return False
-        self.cached_tokens = cached_tokens(data)
-        self.prompt_tokens = int(usage.get("prompt_tokens") or 0)
-        self.completion_tokens = int(usage.get("completion_tokens") or 0)
-        self.usage_seen = True
-        return True
-
-    @property
-    def tokens_out(self) -> int:
-        return self.completion_tokens if self.usage_seen else self.content_events
-
-
-def cached_tokens(answer: dict) -> int | None:
-    """Prompt tokens the backend served from its prefix cache, where its answer says: OpenAI's
-    and vLLM's ``usage.prompt_tokens_details.cached_tokens``, or llama.cpp's
-    ``timings.cache_n``; None when it does not."""
-    details = (answer.get("usage") or {}).get("prompt_tokens_details")
-    if isinstance(details, dict) and isinstance(details.get("cached_tokens"), int):
-        return details["cached_tokens"]
-    timings = answer.get("timings")
-    if isinstance(timings, dict) and isinstance(timings.get("cache_n"), int):
-        return timings["cache_n"]
-    return None
 
 
 class Relay:
@@ -192,11 +123,7 @@ class RelayStream:
     async def aclose(self) -> None:
         await self._gen.aclose()
 
-    def feed(self, chunk: bytes) -> bytes:
-        """Read one chunk of the backend's; what to send on for it."""
-        return self.tally.feed(chunk, self.strip)
-
-    def sent(self, chunks: object = None) -> None:
+    def sent(self) -> None:
         """After chunks went on: tokens streamed back leave the backend's outstanding work as
         they come, so routers and admission see a long stream shrink rather than stay at
         max_tokens; ``TimeoutError`` once the total timeout has passed."""
@@ -232,11 +159,11 @@ class RelayStream:
                 self.sent()
                 if self.target is not None and Splice.possible(resp):
                     await it.aclose()  # the reader's iteration: the splice reads from here on
-                    splice = Splice(resp, self.target, self.feed, self.sent,
+                    splice = Splice(resp, self.target, tally, strip, self.sent,
                                     cfg.timeouts.first_byte_s)
                     splice.start()
                     self.relay.spliced += 1
-                    async for out in splice.wait():
+                    while (out := await splice.next()) is not None:
                         if not out:
                             self.relay.drains += 1
                         yield out

@@ -3,51 +3,125 @@
 The plain relay takes each SSE chunk through the asyncio stream reader, a task wake-up and three
 async generators into uvicorn's ``send``: per relayed chunk more of the gateway's CPU than the
 kernel's own work. ``Splice`` is the backend connection's protocol while one stream is relayed:
-``data_received`` unframes the backend's chunked body, hands each chunk to the stream's books
-(usage, tokens streamed, the total deadline) and writes all that arrived in one read to the
-client's transport as one chunk of the client's chunked body, with no task woken at all.
+``data_received`` unframes the backend's chunked body, reads each chunk (``StreamTally``: the
+usage, the tokens streamed), has the stream's books updated and writes all that arrived in one
+read to the client's transport as one chunk of the client's chunked body, with no task woken.
 Whatever came in one read leaves in one write, in order; nothing waits for more, so the first
 token (sent before the splice starts) and every later one leave as soon as they are in.
 
-The relay task wakes only when it has something to do (``events``): the chunk that ends with
+The relay task wakes only when it has something to do (``next``): the chunk that ends with
 ``data: [DONE]`` (it goes out with the response's end, through the server's ``send``), a client
 whose write buffer is full (it drains through ``send``; the backend is not read meanwhile), the
 backend's body ending, or an error. Once the body's last chunk is in, the connection gets its
 stream reader back and returns to its pool.
 
 Where the connection cannot be taken over (``Splice.possible``: a body that is not chunked, a
-reader in a state this does not know) the plain relay carries on.
+reader in a state this does not know) the plain relay carries on. This module (and the
+``Watchdog``) is compiled by mypyc where a C compiler is at hand (tokenpilot/setup.py), as the
+engine is; the plain relay uses the same ``StreamTally``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from collections import deque
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-from tokenpilot.gateway.wire import Watchdog, WireError, WireResponse
+from tokenpilot.gateway.watchdog import Watchdog
+from tokenpilot.gateway.wire import WireError, WireResponse
 
 log = logging.getLogger("tokenpilot.gateway")
 DONE = b"data: [DONE]\n\n"
 CRLF = b"\r\n"
+SEP = b"\n\n"
+
+
+@dataclass
+class StreamTally:
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cached_tokens: int | None = None
+    content_events: int = 0
+    usage_seen: bool = False
+    tail: bytes = b""
+
+    def feed(self, chunk: bytes, strip_usage: bool) -> bytes:
+        """Account for ``chunk``; return what to send on (``chunk`` itself unless stripping)."""
+        window = self.tail + chunk if self.tail else chunk
+        cut = window.rfind(SEP)
+        if cut < 0:
+            self.tail = window
+            return b"" if strip_usage else chunk
+        complete, self.tail = window[:cut + 2], window[cut + 2:]
+        self.content_events += complete.count(b'"finish_reason":null')
+        if b'"usage":{' not in complete:
+            return complete if strip_usage else chunk
+        kept = []
+        for event in complete.split(SEP):
+            if not event:
+                continue
+            if b'"usage":{' in event and self._read_usage(event) and strip_usage and (
+                    b'"choices":[]' in event):
+                continue  # the usage-only event the client did not ask for
+            kept.append(event + SEP)
+        return b"".join(kept) if strip_usage else chunk
+
+    def flush(self, strip_usage: bool) -> bytes:
+        rest, self.tail = self.tail, b""
+        return rest if strip_usage else b""
+
+    def _read_usage(self, event: bytes) -> bool:
+        start = event.find(b"{")
+        try:
+            data = json.loads(event[start:])
+        except ValueError:
+            return False
+        usage = data.get("usage")
+        if not isinstance(usage, dict):
+            return False
+        self.cached_tokens = cached_tokens(data)
+        self.prompt_tokens = int(usage.get("prompt_tokens") or 0)
+        self.completion_tokens = int(usage.get("completion_tokens") or 0)
+        self.usage_seen = True
+        return True
+
+    @property
+    def tokens_out(self) -> int:
+        return self.completion_tokens if self.usage_seen else self.content_events
+
+
+def cached_tokens(answer: dict) -> int | None:
+    """Prompt tokens the backend served from its prefix cache, where its answer says: OpenAI's
+    and vLLM's ``usage.prompt_tokens_details.cached_tokens``, or llama.cpp's
+    ``timings.cache_n``; None when it does not."""
+    details = (answer.get("usage") or {}).get("prompt_tokens_details")
+    if isinstance(details, dict) and isinstance(details.get("cached_tokens"), int):
+        return details["cached_tokens"]
+    timings = answer.get("timings")
+    if isinstance(timings, dict) and isinstance(timings.get("cache_n"), int):
+        return timings["cache_n"]
+    return None
+
 
 
 class Splice:
     """The backend connection's protocol while its stream is relayed (see the module's doc).
 
-    ``feed(chunk)`` returns what to send on for one of the backend's chunks (the stream's
-    books: ``RelayStream.feed``); ``sent(chunks)`` accounts for chunks already written on,
+    ``tally`` reads each of the backend's chunks (``strip``: and cuts the usage event out);
+    ``sent()`` accounts for what was written on (the stream's books: ``RelayStream.sent``),
     and may raise ``TimeoutError`` (the total deadline).
     """
 
-    def __init__(self, resp: WireResponse, client: asyncio.WriteTransport,
-                 feed: Callable[[bytes], bytes], sent: Callable[[list[bytes]], None],
-                 read_s: float | None) -> None:
+    def __init__(self, resp: WireResponse, client: asyncio.WriteTransport, tally: StreamTally,
+                 strip: bool, sent: Callable[[], None], read_s: float | None) -> None:
         self.resp = resp
         self.client = client
-        self.feed = feed
+        self.tally = tally
+        self.strip = strip
         self.sent = sent
         self.reader: Any = resp._reader
         self.upstream: Any = resp._writer.transport
@@ -141,7 +215,8 @@ class Splice:
 
     def _relay(self, chunks: list[bytes]) -> None:
         """What one read brought, to the client in one write (the [DONE] chunk excepted)."""
-        out = b"".join([self.feed(c) for c in chunks])
+        tally, strip = self.tally, self.strip
+        out = b"".join([tally.feed(c, strip) for c in chunks])
         if self.handed_over:
             if out.strip():
                 log.debug("dropped %d bytes after [DONE]", len(out))
@@ -157,7 +232,7 @@ class Splice:
                 self._pause()
                 self._emit(b"")  # the relay task drains the client, then resumes reading
         try:
-            self.sent(chunks)
+            self.sent()
         except TimeoutError as exc:
             self._fail(exc)
 
@@ -176,28 +251,24 @@ class Splice:
 
     # -- the relay task's side ---------------------------------------------------------------
 
-    async def wait(self) -> AsyncIterator[bytes]:
-        """What the relay task must send through the server, in order: b"" (drain the client,
-        then reading resumes), the [DONE] chunk; it ends when the backend's body has; raises
-        the error that ended it otherwise."""
-        loop = asyncio.get_running_loop()
-        while True:
-            while not self.events:
-                self.waiter = loop.create_future()
-                try:
-                    await self.waiter
-                finally:
-                    self.waiter = None
-            ev = self.events.popleft()
-            if ev is None:
-                return
-            if isinstance(ev, BaseException):
-                raise ev
-            yield ev
-            if not ev and not self.ended:  # drained
-                self.paused = False
-                self.watch.start()
-                self.upstream.resume_reading()
+    async def next(self) -> bytes | None:
+        """What the relay task must send through the server next, in order: b"" (drain the
+        client; reading resumes at the next call), the [DONE] chunk; None once the backend's
+        body has ended; raises the error that ended it otherwise."""
+        if self.paused and not self.ended:  # the client took the last b"": drained
+            self.paused = False
+            self.watch.start()
+            self.upstream.resume_reading()
+        while not self.events:
+            self.waiter = asyncio.get_running_loop().create_future()
+            try:
+                await self.waiter
+            finally:
+                self.waiter = None
+        ev = self.events.popleft()
+        if isinstance(ev, BaseException):
+            raise ev
+        return ev
 
     def close(self) -> None:
         """The relay is over (whatever happened): a connection whose body did not come to its
