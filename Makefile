@@ -5,12 +5,13 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
-# The simulator's hot modules (engine, cost model) are compiled in place by mypyc
-# (tokenpilot/setup.py); this stamp recompiles them when their sources change, so tests never
-# run a stale build.
+# The simulator's hot modules (engine, cost model) and the gateway's stream relay (splice,
+# watchdog) are compiled in place by mypyc (tokenpilot/setup.py); this stamp recompiles them
+# when their sources change, so tests never run a stale build.
 COMPILED := $(VENV)/.compiled
 COMPILED_SRC := $(wildcard tokenpilot/src/tokenpilot/engine/*.py) \
-	$(wildcard tokenpilot/src/tokenpilot/costmodel/*.py) tokenpilot/setup.py
+	$(wildcard tokenpilot/src/tokenpilot/costmodel/*.py) tokenpilot/setup.py \
+	tokenpilot/src/tokenpilot/gateway/splice.py tokenpilot/src/tokenpilot/gateway/watchdog.py
 PYTEST_ARGS ?=
 # Which tests run (test-fast sets it), kept apart from the caller's PYTEST_ARGS.
 PYTEST_SELECT :=

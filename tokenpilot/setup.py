@@ -1,4 +1,5 @@
-"""Compiles the simulator's hot modules (engine, cost model) with mypyc when it can.
+"""Compiles the simulator's hot modules (engine, cost model) and the gateway's stream relay
+with mypyc when it can.
 
 They are plain, type-annotated Python; mypyc (mypy's compiler, a build requirement in
 pyproject.toml) turns the modules below into C extensions that run the same code about twice as
@@ -31,6 +32,9 @@ COMPILED = [
     "src/tokenpilot/engine/sequence.py",
     "src/tokenpilot/engine/timeline.py",
     "src/tokenpilot/engine/timing.py",
+    # The gateway's stream relay: the code each relayed chunk runs through.
+    "src/tokenpilot/gateway/splice.py",
+    "src/tokenpilot/gateway/watchdog.py",
 ]
 
 

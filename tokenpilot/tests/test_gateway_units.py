@@ -63,6 +63,58 @@ def test_adapters_read_each_servers_names() -> None:
     assert parse_metrics(VLLM, "openai").running is None
 
 
+# A vLLM scrape as it comes: HELP/TYPE lines, histograms (a line per bucket), counters with their
+# _created samples, two engines, a timestamp, and an info line whose labels need unescaping.
+FULL_VLLM = VLLM + """\
+# HELP vllm:time_to_first_token_seconds Histogram of time to first token in seconds.
+# TYPE vllm:time_to_first_token_seconds histogram
+""" + "".join(f'vllm:time_to_first_token_seconds_bucket{{le="{le}",model_name="m"}} {i}\n'
+              for i, le in enumerate(("0.001", "0.005", "0.01", "0.1", "1.0", "+Inf"))) + """\
+vllm:time_to_first_token_seconds_count{model_name="m"} 5.0
+vllm:time_to_first_token_seconds_sum{model_name="m"} 0.25
+vllm:prefix_cache_hits_created{model_name="m"} 1.7e+09
+vllm:num_requests_running{engine="1",model_name="m"} 2.0 1700000000000
+vllm:num_requests_waiting_by_reason{reason="x",model_name="m"} 9.0
+# TYPE tokenpilot:sim_info gauge
+tokenpilot:sim_info{gpu="l40s",model="a \\"quoted\\" name",kv_blocks="100"} 1.0
+"""
+
+
+def test_metrics_read_only_the_lines_they_use_as_the_full_parser_would() -> None:
+    """``parse_metrics`` looks only at the samples it reads; on a full scrape it agrees with
+    prometheus_client's parser run over the whole text (the way it read them before)."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    from tokenpilot.gateway.adapters import ADAPTERS
+
+    def oracle(text: str, kind: str) -> tuple[dict[str, float], dict[str, str]]:
+        sums: dict[str, float] = {}
+        info: dict[str, str] = {}
+        for fam in text_string_to_metric_families(text):
+            for sample in fam.samples:
+                name = sample.name.removesuffix("_total")
+                if name == "tokenpilot:sim_info":
+                    info = dict(sample.labels)
+                elif name in ADAPTERS[kind]:
+                    sums[name] = sums.get(name, 0.0) + sample.value
+        return sums, info
+
+    for text, kind in ((FULL_VLLM, "vllm"), (SGLANG, "sglang"), (LLAMACPP, "llamacpp")):
+        sums, info = oracle(text, kind)
+        snap = parse_metrics(text, kind)
+        assert snap.info == info
+        for name, value in sums.items():
+            if name != "vllm:gpu_cache_usage_perc":
+                assert getattr(snap, ADAPTERS[kind][name]) == value, name
+    snap = parse_metrics(FULL_VLLM, "vllm")
+    assert snap.running == 5  # both engines, the timestamped sample too
+    assert snap.waiting == 5  # not the longer name that starts like it
+    assert snap.info == {"gpu": "l40s", "model": 'a "quoted" name', "kv_blocks": "100"}
+    assert snap.prefix_hit_rate == pytest.approx(0.4)  # not the _created sample
+    with pytest.raises(ValueError):
+        parse_metrics("vllm:num_requests_running{model_name=\"m\"} lots\n", "vllm")
+
+
 @pytest.mark.e2e
 def test_sim_backend_metrics_parse_as_vllm() -> None:
     with ServerPool() as pool:
@@ -183,11 +235,10 @@ def test_demo_small_run_answers_every_request() -> None:
 def test_passive_ejection_then_readmission_by_health_check() -> None:
     import asyncio
 
-    import httpx
-
     from tokenpilot.gateway.backends import Backend
     from tokenpilot.gateway.config import BackendConfig
     from tokenpilot.gateway.health import check
+    from tokenpilot.gateway.transport import Upstream
 
     with ServerPool() as pool:
         h = pool.start(create_sim_app(SimConfig(gpu="l40s", speedup=20)))
@@ -199,8 +250,11 @@ def test_passive_ejection_then_readmission_by_health_check() -> None:
         assert b.ejected and not b.available and not b.view(0).healthy
 
         async def probe() -> bool:
-            async with httpx.AsyncClient() as client:
-                return await check(client, b, 2.0)
+            up = Upstream()
+            try:
+                return await check(up, b, 2.0)
+            finally:
+                await up.aclose()
 
         assert asyncio.run(probe())
         assert b.available and b.failures == 0

@@ -27,8 +27,10 @@ def _serve(asgi, host: str, port: int, banner: str) -> None:
         why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
         raise fail(f"cannot listen on {host}:{port}: {why}") from None
     log(f"{banner} on http://{host}:{sock.getsockname()[1]}")
+    # No X-Forwarded-* rewriting (as in gateway.runner): nothing reads the client's address,
+    # and the middleware is one more layer on every request's way to the app.
     config = uvicorn.Config(asgi, log_level="warning", access_log=False, lifespan="on",
-                            backlog=2048, timeout_graceful_shutdown=5)
+                            backlog=2048, timeout_graceful_shutdown=5, proxy_headers=False)
     uvicorn.Server(config).run(sockets=[sock])
 
 

@@ -185,6 +185,8 @@ class Picker(Gateway):
             if b is None or b.cfg != c:
                 b = Backend(c, i)
                 fresh.append(b)
+                if c.upstream_headers:  # its requests and health checks carry them
+                    self.upstream.set_headers(c.url, c.upstream_headers)
             b.index = i
             pool.append(b)
         self.backends[:] = pool  # in place: the metrics collector reads this very list
@@ -194,9 +196,9 @@ class Picker(Gateway):
             self._health.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._health
-        if self.client is not None:
-            await check_all(self.client, fresh, self.cfg.health)
-            self._health = asyncio.create_task(health_loop(self.client, self.backends,
+        if self.checking:
+            await check_all(self.upstream, fresh, self.cfg.health)
+            self._health = asyncio.create_task(health_loop(self.upstream, self.backends,
                                                            self.cfg.health))
 
     # ---- one request -----------------------------------------------------------------------

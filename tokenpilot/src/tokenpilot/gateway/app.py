@@ -18,7 +18,6 @@ from collections.abc import AsyncIterator, Coroutine
 from html import escape
 from typing import Any
 
-import httpx
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request as HTTPRequest
@@ -49,7 +48,7 @@ from tokenpilot.gateway.relay import Relay
 from tokenpilot.gateway.slots import SlotQueue
 from tokenpilot.gateway.tenants import Tenants
 from tokenpilot.gateway.text import BadRequest, TokenCounter, prefix_hashes, prompt_text
-from tokenpilot.gateway.transport import Upstream, WireTransport, body_chunks, read_body
+from tokenpilot.gateway.transport import Upstream, body_chunks, read_body
 from tokenpilot.gateway.wire import WireResponse
 from tokenpilot.policy import NoHealthyInstance, Router, make_router
 from tokenpilot.policy.admission import ADMITTED, Admission, Decision
@@ -85,8 +84,8 @@ class Gateway:
         self.access = AccessLog(cfg.access_log) if cfg.access_log.enabled else None
         self.requests = (RequestLog(cfg.log, self.counter.count) if cfg.log.requests
                          else None)
-        self.client: httpx.AsyncClient | None = None  # health checks
-        self.upstream = Upstream()  # proxied requests: the hot path, without httpx
+        self.checking = False  # the health checks have started (``start``)
+        self.upstream = Upstream()  # proxied requests and health checks, without httpx
         for b in cfg.backends:
             if b.upstream_headers:
                 self.upstream.set_headers(b.url, b.upstream_headers)
@@ -167,13 +166,9 @@ class Gateway:
     async def start(self) -> None:
         if self.state is not None:
             await self.state.start()  # StateError: Redis does not answer
-        t = self.cfg.timeouts
-        self.client = httpx.AsyncClient(
-            timeout=httpx.Timeout(connect=t.connect_s, read=t.first_byte_s, write=t.connect_s,
-                                  pool=t.first_byte_s),
-            transport=WireTransport())
-        await check_all(self.client, self.backends, self.cfg.health)
-        self._health = asyncio.create_task(health_loop(self.client, self.backends,
+        self.checking = True
+        await check_all(self.upstream, self.backends, self.cfg.health)
+        self._health = asyncio.create_task(health_loop(self.upstream, self.backends,
                                                        self.cfg.health))
         self.live.start()
         log.info("gateway: %d backend(s), router %s, prompt tokens by %s", len(self.backends),
@@ -185,8 +180,6 @@ class Gateway:
             self._health.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._health
-        if self.client is not None:
-            await self.client.aclose()
         await self.upstream.aclose()
         for out in (self.access, self.requests):
             if out is not None:

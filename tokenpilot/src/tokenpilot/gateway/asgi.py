@@ -36,6 +36,9 @@ SSE = b"text/event-stream; charset=utf-8"
 DONE = b"data: [DONE]\n\n"
 _TCP_CORK = getattr(socket, "TCP_CORK", None)  # Linux
 _HEADERS: dict[str, list[tuple[bytes, bytes]]] = {}  # backend name -> response headers
+# Relay streams from the backend's socket straight to the client's where the server allows it
+# (``chunked_transport``); False: every chunk through ``send`` (the tests run both).
+SPLICE = True
 
 
 async def client_gone(receive: Receive) -> None:
@@ -61,7 +64,10 @@ class RelayResponse:
     rest of ``body`` (reading the upstream's own terminator, the accounting) runs after.
     ``first_ready``: ``body``'s first chunk is already in hand (the gateway reads it before it
     answers), so the disconnect watcher starts after that chunk is out, off the time to first
-    token.
+    token. A ``body`` with a ``target`` (a ``RelayStream``) is given the client's transport
+    once its first chunk is out, where uvicorn's chunked body can be written to directly
+    (``chunked_transport``; ``SPLICE``): it then relays the rest itself and yields only what
+    must go through ``send`` (b"" to wait for a slow client, the [DONE] chunk).
     """
 
     def __init__(self, body: AsyncIterator[bytes], backend: str = "",
@@ -97,6 +103,7 @@ class RelayResponse:
         try:
             await send({"type": "http.response.start", "status": 200, "headers": self.headers})
             last = b""
+            spliceable = SPLICE and hasattr(self.body, "target")
             async for chunk in self.body:
                 if chunk.endswith(DONE):
                     last = chunk
@@ -106,6 +113,9 @@ class RelayResponse:
                     corked = uncork(corked)
                 if watcher is None:
                     watcher = asyncio.get_running_loop().create_task(watch())
+                if spliceable:  # from the next chunk on, straight to the client's socket
+                    spliceable = False
+                    self.body.target = chunked_transport(scope, send)  # type: ignore[attr-defined]
             if watcher is not None:
                 watcher.cancel()  # before the end: the server reports "disconnect" after it
             await send({"type": "http.response.body", "body": last, "more_body": False})
@@ -127,6 +137,21 @@ class RelayResponse:
             aclose = getattr(self.body, "aclose", None)
             if aclose is not None:
                 await aclose()
+
+
+def chunked_transport(scope: Scope, send: Send) -> Any:
+    """The client's transport, where ``send`` is uvicorn's (httptools) and the response under
+    way is a chunked body that bytes framed as its chunks may be written to directly; else
+    None (another server, or a state this does not know)."""
+    cycle = getattr(send, "__self__", None)
+    if (type(cycle).__module__ != "uvicorn.protocols.http.httptools_impl"
+            or getattr(cycle, "chunked_encoding", None) is not True
+            or getattr(cycle, "response_started", None) is not True
+            or getattr(cycle, "response_complete", True) or getattr(cycle, "disconnected", True)
+            or scope.get("method") == "HEAD"):
+        return None
+    transport = getattr(cycle, "transport", None)
+    return transport if transport is not None and not transport.is_closing() else None
 
 
 def cork(send: Send) -> Any:

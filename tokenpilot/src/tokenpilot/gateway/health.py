@@ -3,34 +3,34 @@
 A backend that fails its check is taken out of routing at once; one that passes is put back,
 which also re-admits a backend ejected passively (too many consecutive request failures). The
 first successful check also asks ``/v1/models`` which model it serves and, for the simulated
-backend, reads its GPU and KV size from ``tokenpilot:sim_info``.
+backend, reads its GPU and KV size from ``tokenpilot:sim_info``. The requests go through the
+gateway's ``Upstream`` (its keep-alive pools, with each backend's own headers).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
-
-import httpx
 
 from tokenpilot.gateway.adapters import parse_llamacpp_slots, parse_metrics
 from tokenpilot.gateway.backends import Backend
 from tokenpilot.gateway.config import HealthConfig
+from tokenpilot.gateway.transport import Upstream
 
 log = logging.getLogger("tokenpilot.gateway")
 
 
-async def check(client: httpx.AsyncClient, b: Backend, timeout_s: float) -> bool:
+async def check(up: Upstream, b: Backend, timeout_s: float) -> bool:
     """One check of ``b``: True if healthy. Updates its state and its metrics snapshot."""
-    h = b.cfg.upstream_headers
     try:
-        r = await client.get(b.url + "/health", timeout=timeout_s, headers=h)
-        ok = r.status_code == 200
+        status, _ = await up.get(b.url, "/health", timeout_s)
+        ok = status == 200
         if ok and b.cfg.kind != "openai":
-            m = await client.get(b.url + "/metrics", timeout=timeout_s, headers=h)
-            if m.status_code == 200:
-                b.observe(parse_metrics(m.text, b.cfg.kind))
+            status, text = await up.get(b.url, "/metrics", timeout_s)
+            if status == 200:
+                b.observe(parse_metrics(text.decode("utf-8", "replace"), b.cfg.kind))
                 info = b.metrics.info
                 if info:
                     b.learn(info.get("gpu", ""), info.get("model", ""),
@@ -38,19 +38,19 @@ async def check(client: httpx.AsyncClient, b: Backend, timeout_s: float) -> bool
                             block_size=int(info.get("block_size", 0) or 0),
                             max_model_len=int(info.get("max_model_len", 0) or 0))
         if ok and b.cfg.kind == "llamacpp" and b.metrics is not None:
-            s = await client.get(b.url + "/slots", timeout=timeout_s, headers=h)
-            if s.status_code == 200:  # 501 when the server runs without --slots
-                slots = parse_llamacpp_slots(s.json())
+            status, text = await up.get(b.url, "/slots", timeout_s)
+            if status == 200:  # 501 when the server runs without --slots
+                slots = parse_llamacpp_slots(json.loads(text))
                 b.metrics.kv_usage = slots.kv_usage
                 b.learn("", "", kv_blocks=slots.total_ctx // b.block_size,
                         max_model_len=slots.slot_ctx)
         if ok and not b.model:
-            r = await client.get(b.url + "/v1/models", timeout=timeout_s, headers=h)
-            data = r.json().get("data") or [] if r.status_code == 200 else []
+            status, text = await up.get(b.url, "/v1/models", timeout_s)
+            data = json.loads(text).get("data") or [] if status == 200 else []
             if data:
                 b.learn("", str(data[0].get("id", "")),
                         max_model_len=int(data[0].get("max_model_len", 0) or 0))
-    except (httpx.HTTPError, ValueError) as exc:
+    except (OSError, TimeoutError, ValueError, AttributeError) as exc:
         log.debug("health check of %s failed: %s", b.name, exc)
         ok = False
     if ok and (b.ejected or not b.healthy):
@@ -65,11 +65,11 @@ async def check(client: httpx.AsyncClient, b: Backend, timeout_s: float) -> bool
     return ok
 
 
-async def check_all(client: httpx.AsyncClient, backends: list[Backend], cfg: HealthConfig) -> None:
-    await asyncio.gather(*(check(client, b, cfg.timeout_s) for b in backends))
+async def check_all(up: Upstream, backends: list[Backend], cfg: HealthConfig) -> None:
+    await asyncio.gather(*(check(up, b, cfg.timeout_s) for b in backends))
 
 
-async def health_loop(client: httpx.AsyncClient, backends: list[Backend], cfg: HealthConfig
+async def health_loop(up: Upstream, backends: list[Backend], cfg: HealthConfig
                       ) -> None:
     """Check every backend every ``interval_ms`` until cancelled, each on its own clock: a
     backend slow to answer its check (up to ``timeout_s``) delays no other's, so a dead one is
@@ -78,7 +78,7 @@ async def health_loop(client: httpx.AsyncClient, backends: list[Backend], cfg: H
     async def every(b: Backend) -> None:
         while True:
             with contextlib.suppress(Exception):  # a bug in one check must not stop them
-                await check(client, b, cfg.timeout_s)
+                await check(up, b, cfg.timeout_s)
             await asyncio.sleep(cfg.interval_ms / 1000)
 
     await asyncio.gather(*(every(b) for b in backends))

@@ -1,14 +1,16 @@
 """Relaying one backend's answer to the client, and accounting for it as it goes.
 
-``Relay.stream`` sends an SSE stream on chunk by chunk; ``Relay.whole`` passes a whole-body
-answer on. Both settle the request's books through the gateway's ``finish`` when it ends
-(success, error, or the client gone), and observe TTFT and TPOT.
+``Relay.stream`` sends an SSE stream on chunk by chunk (a ``RelayStream``; from its second
+chunk on straight from the backend's socket to the client's where the server allows:
+``splice``); ``Relay.whole`` passes a whole-body answer on. Both settle the request's books
+through the gateway's ``finish`` when it ends (success, error, or the client gone), and observe
+TTFT and TPOT.
 
-``StreamTally`` reads the stream on the way: chunks go out as they come in; it only looks at
-complete events (it keeps the bytes after the last blank line for the next chunk) to find the
-final ``usage`` and to count content events when no usage arrives. When the gateway itself asked
-for usage (the client did not), the usage event is cut out, which holds back at most one
-partial event.
+``StreamTally`` (in ``splice``, compiled with it) reads the stream on the way: chunks go out as
+they come in; it only looks at complete events (it keeps the bytes after the last blank line for
+the next chunk) to find the final ``usage`` and to count content events when no usage arrives.
+When the gateway itself asked for usage (the client did not), the usage event is cut out, which
+holds back at most one partial event.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import json
 import logging
 import time
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
+from typing import Any
 
 from starlette.responses import Response
 
@@ -27,84 +29,17 @@ from tokenpilot.gateway.backends import Backend
 from tokenpilot.gateway.config import GatewayConfig
 from tokenpilot.gateway.metrics import GatewayMetrics
 from tokenpilot.gateway.openai import error_response, sse_error
+from tokenpilot.gateway.splice import Splice, StreamTally, cached_tokens
 from tokenpilot.gateway.transport import read_body
 from tokenpilot.gateway.wire import WireResponse
 from tokenpilot.workload.request import Request
 
-SEP = b"\n\n"
 # A streamed answer's reason in ``tokenpilot_responses`` (its status is 200 whatever happened).
 STREAM_REASONS = {"success": "success", "error": "upstream_error", "cancelled": "client_gone"}
 log = logging.getLogger("tokenpilot.gateway")
 # The gateway's books for one request that left its backend: (req, backend, its index, outcome,
 # prompt tokens, completion tokens, started, tokens already taken off its outstanding work).
 Finish = Callable[[Request, Backend, int, str, int, int, bool, int], None]
-
-
-@dataclass
-class StreamTally:
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    cached_tokens: int | None = None
-    content_events: int = 0
-    usage_seen: bool = False
-    tail: bytes = b""
-
-    def feed(self, chunk: bytes, strip_usage: bool) -> bytes:
-        """Account for ``chunk``; return what to send on (``chunk`` itself unless stripping)."""
-        window = self.tail + chunk if self.tail else chunk
-        cut = window.rfind(SEP)
-        if cut < 0:
-            self.tail = window
-            return b"" if strip_usage else chunk
-        complete, self.tail = window[:cut + 2], window[cut + 2:]
-        self.content_events += complete.count(b'"finish_reason":null')
-        if b'"usage":{' not in complete:
-            return complete if strip_usage else chunk
-        kept = []
-        for event in complete.split(SEP):
-            if not event:
-                continue
-            if b'"usage":{' in event and self._read_usage(event) and strip_usage and (
-                    b'"choices":[]' in event):
-                continue  # the usage-only event the client did not ask for
-            kept.append(event + SEP)
-        return b"".join(kept) if strip_usage else chunk
-
-    def flush(self, strip_usage: bool) -> bytes:
-        rest, self.tail = self.tail, b""
-        return rest if strip_usage else b""
-
-    def _read_usage(self, event: bytes) -> bool:
-        start = event.find(b"{")
-        try:
-            data = json.loads(event[start:])
-        except ValueError:
-            return False
-        usage = data.get("usage")
-        if not isinstance(usage, dict):
-            return False
-        self.cached_tokens = cached_tokens(data)
-        self.prompt_tokens = int(usage.get("prompt_tokens") or 0)
-        self.completion_tokens = int(usage.get("completion_tokens") or 0)
-        self.usage_seen = True
-        return True
-
-    @property
-    def tokens_out(self) -> int:
-        return self.completion_tokens if self.usage_seen else self.content_events
-
-
-def cached_tokens(answer: dict) -> int | None:
-    """Prompt tokens the backend served from its prefix cache, where its answer says: OpenAI's
-    and vLLM's ``usage.prompt_tokens_details.cached_tokens``, or llama.cpp's
-    ``timings.cache_n``; None when it does not."""
-    details = (answer.get("usage") or {}).get("prompt_tokens_details")
-    if isinstance(details, dict) and isinstance(details.get("cached_tokens"), int):
-        return details["cached_tokens"]
-    timings = answer.get("timings")
-    if isinstance(timings, dict) and isinstance(timings.get("cache_n"), int):
-        return timings["cache_n"]
-    return None
 
 
 class Relay:
@@ -114,6 +49,8 @@ class Relay:
         self.cfg = cfg
         self.metrics = metrics
         self.finish = finish
+        self.spliced = 0  # streams relayed socket to socket (``Splice``) ...
+        self.drains = 0  # ... and the times one waited for its client to read
 
     async def whole(self, req: Request, b: Backend, i: int, resp: WireResponse,
                     t_send: float, ex: Exchange) -> Response:
@@ -147,22 +84,68 @@ class Relay:
         return Response(data, 200, media_type="application/json",
                         headers={"x-tokenpilot-backend": b.name})
 
-    async def stream(self, req: Request, b: Backend, i: int, resp: WireResponse,
-                     it: AsyncIterator[bytes], first: bytes, strip: bool,
-                     t_send: float, ex: Exchange) -> AsyncIterator[bytes]:
-        """The SSE stream from ``first`` on, chunk by chunk; ``strip``: cut out the usage event
-        the gateway asked for and the client did not. A backend failing mid-stream ends it with
-        an error event."""
-        tally = StreamTally()
-        t_first = time.perf_counter()
+    def stream(self, req: Request, b: Backend, i: int, resp: WireResponse,
+               it: AsyncIterator[bytes], first: bytes, strip: bool, t_send: float,
+               ex: Exchange) -> RelayStream:
+        """The SSE stream from ``first`` on; ``strip``: cut out the usage event the gateway
+        asked for and the client did not. A backend failing mid-stream ends it with an error
+        event."""
+        return RelayStream(self, req, b, i, resp, it, first, strip, t_send, ex)
+
+
+class RelayStream:
+    """One streamed answer, relayed: iterate it for the chunks to send on, in order.
+
+    Chunk by chunk through ``it`` (the backend's body), or, once ``target`` is set (the
+    client's transport, by ``RelayResponse`` after the first chunk went out, where the server
+    is one whose chunked body can be written to directly), through a ``Splice``: then the
+    chunks go straight from the backend's socket to the client's, and the iteration yields
+    only b"" (drain the client), the chunk that ends with [DONE], and an error event. The books
+    (``feed`` and ``sent`` per chunk, settled when it ends) are the same either way.
+    """
+
+    def __init__(self, relay: Relay, req: Request, b: Backend, i: int, resp: WireResponse,
+                 it: AsyncIterator[bytes], first: bytes, strip: bool, t_send: float,
+                 ex: Exchange) -> None:
+        self.relay, self.req, self.b, self.i, self.resp, self.it = relay, req, b, i, resp, it
+        self.first, self.strip, self.t_send, self.ex = first, strip, t_send, ex
+        self.target: Any = None
+        self.tally = StreamTally()
+        self.m = relay.metrics.of(b.name, req.tenant)
+        self.deadline = t_send + relay.cfg.timeouts.total_s
+        self.t_first = self.t_last = 0.0
+        self.accounted = 0
+        self._gen = self._run()
+
+    def __aiter__(self) -> AsyncIterator[bytes]:
+        return self._gen
+
+    async def aclose(self) -> None:
+        await self._gen.aclose()
+
+    def sent(self) -> None:
+        """After chunks went on: tokens streamed back leave the backend's outstanding work as
+        they come, so routers and admission see a long stream shrink rather than stay at
+        max_tokens; ``TimeoutError`` once the total timeout has passed."""
+        done = min(self.tally.tokens_out, self.req.output_tokens) - self.accounted
+        if done > 0:
+            self.b.decoded(done)
+            self.m.completion_tokens.inc(done)  # counted as they stream: a live rate
+            self.accounted += done
+        self.t_last = t = time.perf_counter()
+        if t > self.deadline:
+            raise TimeoutError(f"the {self.relay.cfg.timeouts.total_s:g} s total timeout passed")
+
+    async def _run(self) -> AsyncIterator[bytes]:
+        req, b, resp, it, tally, strip = self.req, self.b, self.resp, self.it, self.tally, \
+            self.strip
+        cfg = self.relay.cfg
+        self.t_first = self.t_last = time.perf_counter()
         b.first_token(req)
-        deadline = t_send + self.cfg.timeouts.total_s
         outcome = "cancelled"
-        t_last = t_first
-        accounted, owed = 0, req.output_tokens
-        m = self.metrics.of(b.name, req.tenant)
+        splice: Splice | None = None
         try:
-            chunk = first
+            chunk = self.first
             while True:
                 if strip:
                     out = tally.feed(chunk, True)
@@ -173,16 +156,19 @@ class Relay:
                         yield chunk
                     finally:
                         tally.feed(chunk, False)
-                # Tokens streamed back leave the backend's outstanding work as they come, so
-                # routers and admission see a long stream shrink rather than stay at max_tokens.
-                done = min(tally.tokens_out, owed) - accounted
-                if done > 0:
-                    b.decoded(done)
-                    m.completion_tokens.inc(done)  # counted as they stream: a live rate
-                    accounted += done
-                t_last = time.perf_counter()
-                if t_last > deadline:
-                    raise TimeoutError(f"the {self.cfg.timeouts.total_s:g} s total timeout passed")
+                self.sent()
+                if self.target is not None and Splice.possible(resp):
+                    await it.aclose()  # the reader's iteration: the splice reads from here on
+                    splice = Splice(resp, self.target, tally, strip, self.sent,
+                                    cfg.timeouts.first_byte_s)
+                    splice.start()
+                    self.relay.spliced += 1
+                    while (out := await splice.next()) is not None:
+                        if not out:
+                            self.relay.drains += 1
+                        yield out
+                    break
+                self.target = None
                 try:
                     chunk = await it.__anext__()
                 except StopAsyncIteration:
@@ -193,20 +179,26 @@ class Relay:
             outcome = "success"
         except (OSError, TimeoutError) as exc:
             outcome = "error"
-            b.failed(self.cfg.health.failures_to_eject)
+            b.failed(cfg.health.failures_to_eject)
             log.warning("backend %s failed mid-stream: %s", b.name, exc)
             yield sse_error(f"backend {b.name} failed mid-stream ({type(exc).__name__}); the "
                             "response is incomplete")
         finally:
+            if splice is not None:
+                splice.close()
             resp.close()  # a no-op once the body was read to its end (and pooled)
-            m.ttft.observe(t_first - t_send)
-            n = tally.tokens_out
-            prompt = tally.prompt_tokens or req.prompt_tokens
-            ex.reason = STREAM_REASONS[outcome]
-            ex.prompt_tokens, ex.output_tokens = prompt, n
-            ex.cached_tokens = tally.cached_tokens
-            ex.ttft_s = ex.since_arrival(t_first)
-            if n > 1 and outcome == "success":
-                ex.tpot_s = tpot = (t_last - t_first) / (n - 1)
-                m.tpot.observe(tpot)
-            self.finish(req, b, i, outcome, prompt, n, True, accounted)
+            self.settle(outcome)
+
+    def settle(self, outcome: str) -> None:
+        ex, tally, req = self.ex, self.tally, self.req
+        self.m.ttft.observe(self.t_first - self.t_send)
+        n = tally.tokens_out
+        prompt = tally.prompt_tokens or req.prompt_tokens
+        ex.reason = STREAM_REASONS[outcome]
+        ex.prompt_tokens, ex.output_tokens = prompt, n
+        ex.cached_tokens = tally.cached_tokens
+        ex.ttft_s = ex.since_arrival(self.t_first)
+        if n > 1 and outcome == "success":
+            ex.tpot_s = tpot = (self.t_last - self.t_first) / (n - 1)
+            self.m.tpot.observe(tpot)
+        self.relay.finish(req, self.b, self.i, outcome, prompt, n, True, self.accounted)
