@@ -2,6 +2,7 @@
 
 Run:  .venv/bin/python tokenpilot/benchmarks/bench_vs_routers.py [--install-peers] [--quick]
       [--reps 3] [--routers tokenpilot:least-tokens,smg:least_load,...] [--json out.json]
+      [--workload mixed|prefill-skew|llama]
 
 ``--install-peers`` installs the peers from PyPI by name (sglang-router 0.3.2, smg 1.13,
 vllm-router 0.1.17) into a venv of their own (``--peers-venv``, default
@@ -21,6 +22,14 @@ falls on every router alike), with the same seed for every router:
    SLO attainment (share of requests with TTFT and TPOT within the SLO), goodput, short-request
    TTFT p50/p99, TPOT p99, the requests each backend finished (from its own /metrics), and the
    router's CPU per request (user + system time of the router's processes, from /proc).
+``--workload`` names the routing phase's fleet and requests (WORKLOADS): ``mixed`` (the
+default, above), ``prefill-skew`` (one H100 beside three L4s, long prompts and short answers,
+every prompt distinct; picked by sim_vs_routers.py, whose docstring says how) and ``llama`` (real
+llama.cpp servers of SmolLM2-135M on the CPU that differ in slots and context, where no cost model
+is anybody's truth; tokenpilot is told their kind, llamacpp, in a config file; per backend the
+table then gives the tokens each generated, as llama.cpp counts no requests). The goodput line
+against the best peer compares each tokenpilot policy, repetition by repetition, with the peer
+policy of the highest goodput and the highest peer attainment.
 Every router gets only the backends' URLs, as a user would give them. ``calibration`` (the time
 of a fixed Python loop, before and after) says how loaded the machine was; compare figures only
 at similar calibrations. The client, the backends and the router share the machine's cores
@@ -115,7 +124,7 @@ class Load:
     def describe(self) -> str:
         names = [backend_name(b) for b in self.fleet]
         kinds = ", ".join(f"{names.count(g)} {g}" for g in dict.fromkeys(names))
-        what = ("llama.cpp servers (slots/context per slot/threads) of " if self.llama else
+        what = ("llama.cpp servers (sNcNtN: slots, context per slot, threads) " if self.llama else
                 "sim backends ")
         return (f"fleet: {what}{kinds} ({self.model}); {self.rps:g} req/s mean, Gamma CV "
                 f"{self.cv:g}, "
@@ -133,7 +142,7 @@ class Load:
 
 def backend_name(b: Backend) -> str:
     if isinstance(b, LlamaServerSpec):
-        return f"{b.slots}/{b.ctx}/{b.threads}"
+        return f"s{b.slots}c{b.ctx}t{b.threads}"
     return b.split("-")[0].upper()
 
 
@@ -148,18 +157,21 @@ WORKLOADS: dict[str, Load] = {
     "prefill-skew": Load(fleet=("h100-sxm", "l4", "l4", "l4"), rps=17.0, cv=2.0, long_frac=0.3,
                          short_prompt=500, long_prompt=6000, short_output=50, long_output=50,
                          ttft_slo_s=2.0, distinct=True),
-    # Real llama.cpp servers that differ in slots, context and threads: no cost model is
-    # anybody's truth here (tokenpilot has no GPU for them, only their /metrics and its own
-    # accounting).
+    # Real llama.cpp servers that differ in slots and context: no cost model is anybody's truth
+    # here (tokenpilot has no GPU for them, only their /metrics and its own accounting). One
+    # thread each: on a 2-core machine a 2-thread server's threads wait on each other whenever
+    # one is descheduled (decode steps of seconds, seen on a loaded machine).
     "llama": Load(fleet=(LlamaServerSpec(1, 2048, 1), LlamaServerSpec(2, 1024, 1),
-                         LlamaServerSpec(4, 1024, 2)), model=MODEL_ALIAS, rps=2.5, cv=2.0,
-                  long_frac=0.2, short_prompt=40, long_prompt=600, short_output=16,
-                  long_output=8, ttft_slo_s=2.0, distinct=True),
+                         LlamaServerSpec(4, 512, 1)), model=MODEL_ALIAS, rps=0.5, cv=1.0,
+                  duration_s=40.0, long_frac=0.25, short_prompt=30, long_prompt=200,
+                  short_output=4, long_output=2, ttft_slo_s=3.0, tpot_slo_s=0.25,
+                  distinct=True),
 }
 WORKLOAD_NOTES = {
     "mixed": "bursty short/long mix on the mixed fleet (the default)",
     "prefill-skew": "1 H100 + 3 L4; 3 in 10 prompts of 6000 tokens, the rest 500; all distinct",
-    "llama": "three real llama.cpp servers (SmolLM2-135M, CPU) of 1, 2 and 4 slots",
+    "llama": "three real llama.cpp servers (SmolLM2-135M, CPU) of 1, 2 and 4 slots, 2048, "
+             "1024 and 512 tokens of context per slot",
 }
 
 
@@ -301,7 +313,6 @@ def others_off_core0(pids: Sequence[int]) -> None:
         os.sched_setaffinity(p, rest)
 
 
-@contextlib.contextmanager
 @contextlib.contextmanager
 def llama_processes(specs: Sequence[LlamaServerSpec], pids: list[int],
                     logdir: Path) -> Iterator[list[str]]:
