@@ -134,7 +134,6 @@ class Load:
                 + ("every prompt distinct" if self.distinct else "every prompt the same filler")
                 + f"; SLO TTFT <= {self.ttft_slo_s:g} s, TPOT <= {self.tpot_slo_s:g} s")
 
-
     @property
     def llama(self) -> bool:
         return any(isinstance(b, LlamaServerSpec) for b in self.fleet)
@@ -147,11 +146,11 @@ def backend_name(b: Backend) -> str:
 
 
 DISTINCT_BLOCK = 16  # tokens of a distinct prompt's own opening block
-# The routing phase's workloads by name (--workload). ``mixed``: the bursty short/long
-# mix on the mixed fleet. WORKLOAD_NOTES says what each one is for.
-# ``prefill-skew``: picked by benchmarks/sim_vs_routers.py (its docstring says how): long prompts
-# and short answers on one H100 beside three L4s, where what a request costs each GPU, not how
-# many requests each holds, decides the wait.
+# The routing phase's workloads by name (--workload); WORKLOAD_NOTES says what each is for.
+# ``mixed``: the bursty short/long mix on the mixed fleet. ``prefill-skew``: picked by
+# benchmarks/sim_vs_routers.py (its docstring says how): long prompts and short answers on one
+# H100 beside three L4s, where what a request costs each GPU, not how many requests each holds,
+# decides the wait.
 WORKLOADS: dict[str, Load] = {
     "mixed": Load(),
     "prefill-skew": Load(fleet=("h100-sxm", "l4", "l4", "l4"), rps=17.0, cv=2.0, long_frac=0.3,
