@@ -94,33 +94,37 @@ PEERS = {"rr": lambda: get_router("round-robin"), "lor": lambda: get_router("lea
          "p2c-req": P2CRequests, "cache-aware": CacheAwareNoMatch}
 OURS = ("least-tokens", "earliest-completion")
 
-# Each candidate and why it should separate the policies (before any figure was seen).
+def candidate(why: str, **load: object) -> tuple[Load, str]:
+    """A candidate's Load (bursty, TTFT SLO 2 s, distinct prompts, 100 tokens out for a short
+    request unless ``load`` says otherwise) and why it should separate the policies."""
+    return Load(**{"cv": 2.0, "ttft_slo_s": 2.0, "distinct": True, "short_output": 100,
+                   **load}), why  # type: ignore[arg-type]
+
+
+# Each candidate and why it should separate the policies (before any figure was seen). Their
+# rates are overridden by the rate principle (UTILISATION) unless --rate own.
 CANDIDATES: dict[str, tuple[Load, str]] = {
     "mixed": (WORKLOADS["mixed"], "the default: as shipped (every prompt the same filler)"),
     "mixed-distinct": (dataclasses.replace(WORKLOADS["mixed"], distinct=True),
                        "the default with distinct prompts: the long prompts' prefill is real"),
-    "long-context": (
-        Load(rps=6.0, cv=2.0, long_frac=0.15, short_prompt=300, long_prompt=16000,
-             short_output=100, long_output=100, ttft_slo_s=2.0, distinct=True),
+    "long-context": candidate(
         "KV footprint, not count: a 16k prompt is 50x a short one's prefill and KV; counting "
-        "requests sends the L40S (2.7x less compute) as many of them as the H100"),
-    "slow-big-fast-small": (
-        Load(fleet=("a100-40gb", "a100-40gb", "l40s", "l40s"), rps=8.0, cv=2.0,
-             long_frac=0.2, short_prompt=300, long_prompt=6000, short_output=100,
-             long_output=300, ttft_slo_s=2.0, distinct=True),
+        "requests sends the L40S (2.7x less compute) as many of them as the H100",
+        rps=6.0, long_frac=0.15, short_prompt=300, long_prompt=16000, long_output=100),
+    "slow-big-fast-small": candidate(
         "the L40S has the larger KV pool (45 GiB) but 0.56x the A100-40GB's memory bandwidth: "
-        "counts balance by how many, not by how fast each finishes its decode"),
-    "burst-preempt": (
-        Load(rps=8.0, cv=4.0, long_frac=0.3, short_prompt=500, long_prompt=3000,
-             short_output=100, long_output=1500, ttft_slo_s=2.0, distinct=True),
+        "counts balance by how many, not by how fast each finishes its decode",
+        fleet=("a100-40gb", "a100-40gb", "l40s", "l40s"), rps=8.0, long_frac=0.2,
+        short_prompt=300, long_prompt=6000, long_output=300),
+    "burst-preempt": candidate(
         "bursts of long outputs: KV grows with every decoded token, the L40S's smaller pool "
-        "fills first and preempts; counts do not see KV"),
-    "speed-skew": (
-        Load(fleet=("h100-sxm", "l4", "l4", "l4"), rps=6.0, cv=2.0, long_frac=0.1,
-             short_prompt=400, long_prompt=4000, short_output=100, long_output=200,
-             ttft_slo_s=2.0, distinct=True),
+        "fills first and preempts; counts do not see KV",
+        rps=8.0, cv=4.0, long_frac=0.3, short_prompt=500, long_prompt=3000, long_output=1500),
+    "speed-skew": candidate(
         "one fast GPU beside three 11x slower ones (L4: 300 GB/s): an idle L4 is not as good "
-        "as a busy H100, yet counts prefer it"),
+        "as a busy H100, yet counts prefer it",
+        fleet=("h100-sxm", "l4", "l4", "l4"), rps=6.0, long_frac=0.1, short_prompt=400,
+        long_prompt=4000, long_output=200),
     "prefill-skew": (
         WORKLOADS["prefill-skew"],
         "prefill-bound (long prompts, short answers) on one fast GPU beside three slow ones: "
