@@ -2,6 +2,7 @@
 
 Run:  .venv/bin/python tokenpilot/benchmarks/bench_vs_routers.py [--install-peers] [--quick]
       [--reps 3] [--routers tokenpilot:least-tokens,smg:least_load,...] [--json out.json]
+      [--workload mixed|prefill-skew|llama]
 
 ``--install-peers`` installs the peers from PyPI by name (sglang-router 0.3.2, smg 1.13,
 vllm-router 0.1.17) into a venv of their own (``--peers-venv``, default
@@ -21,6 +22,14 @@ falls on every router alike), with the same seed for every router:
    SLO attainment (share of requests with TTFT and TPOT within the SLO), goodput, short-request
    TTFT p50/p99, TPOT p99, the requests each backend finished (from its own /metrics), and the
    router's CPU per request (user + system time of the router's processes, from /proc).
+``--workload`` names the routing phase's fleet and requests (WORKLOADS): ``mixed`` (the
+default, above), ``prefill-skew`` (one H100 beside three L4s, long prompts and short answers,
+every prompt distinct; picked by sim_vs_routers.py, whose docstring says how) and ``llama`` (real
+llama.cpp servers of SmolLM2-135M on the CPU that differ in slots and context, where no cost model
+is anybody's truth; tokenpilot is told their kind, llamacpp, in a config file; per backend the
+table then gives the tokens each generated, as llama.cpp counts no requests). The goodput line
+against the best peer compares each tokenpilot policy, repetition by repetition, with the peer
+policy of the highest goodput and the highest peer attainment.
 Every router gets only the backends' URLs, as a user would give them. ``calibration`` (the time
 of a fixed Python loop, before and after) says how loaded the machine was; compare figures only
 at similar calibrations. The client, the backends and the router share the machine's cores
@@ -53,12 +62,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_gateway import calibration, process_cpu, sim_processes, ttfts  # noqa: E402
 
 from tokenpilot.gateway.runner import bind  # noqa: E402
+from tokenpilot.llamafleet import MODEL_ALIAS, LlamaFleet, LlamaServerSpec, LlamaUnavailable  # noqa: E402
 from tokenpilot.loadgen import pct, replay  # noqa: E402
 from tokenpilot.workload import Request, mix  # noqa: E402
 from tokenpilot.workload.generators import gamma_arrivals  # noqa: E402
 
-FLEET = ("h100-sxm", "a100-80gb", "l40s", "l40s")
+FLEET = ("h100-sxm", "a100-80gb", "l40s", "l40s")  # the overhead phase's
 MODEL = "llama-3.1-8b"
+Backend = str | LlamaServerSpec  # a sim backend's GPU, or a real llama.cpp server
 # Each peer: its PyPI requirement and the argv before the common flags.
 PEERS = {
     "sglang-router": ("sglang-router==0.3.2", ["sglang-router", "launch"]),
@@ -73,8 +84,11 @@ NETNS_ENV = "TOKENPILOT_BENCH_NETNS"
 
 @dataclasses.dataclass(frozen=True)
 class Load:
-    """The routing phase's workload: a bursty mix of short and long requests."""
+    """One routing workload: the fleet, a bursty mix of short and long requests, the SLO."""
 
+    # Sim backends of these GPUs, or real llama.cpp servers of these specs.
+    fleet: tuple[Backend, ...] = ("h100-sxm", "a100-80gb", "l40s", "l40s")
+    model: str = MODEL
     rps: float = 20.0
     cv: float = 3.0  # of the Gamma inter-arrival times (1: Poisson)
     duration_s: float = 20.0
@@ -86,6 +100,10 @@ class Load:
     long_output: int = 200
     ttft_slo_s: float = 1.0
     tpot_slo_s: float = 0.1
+    # Every prompt its own text (a unique first block): no request finds another's prompt in a
+    # prefix cache. Off, every prompt is the same filler text, so a backend's prefix cache
+    # holds most of each long prompt after the first and its prefill is nearly free.
+    distinct: bool = False
 
     def requests(self, seed: int) -> list[Request]:
         reqs = mix(self.rps, duration=self.duration_s, long_frac=self.long_frac,
@@ -94,8 +112,66 @@ class Load:
                    seed=seed)
         arrivals = gamma_arrivals(np.random.default_rng(seed + 1), self.rps, self.cv,
                                   len(reqs), None)
-        return [dataclasses.replace(r, arrival=float(a))
-                for r, a in zip(reqs, arrivals, strict=True)][:self.max_requests]
+        # A distinct prompt opens with one block of its own (synthetic_prompt writes a block
+        # named by its hash): seed and index make it unique across repetitions too.
+        own = {"prefix_block_tokens": DISTINCT_BLOCK} if self.distinct else {}
+        return [dataclasses.replace(
+                    r, arrival=float(a), **own,
+                    **({"prefix_hashes": ((seed << 20) + k + 1,)} if self.distinct else {}))
+                for k, (r, a) in enumerate(zip(reqs, arrivals, strict=True))
+                ][:self.max_requests]
+
+    def describe(self) -> str:
+        names = [backend_name(b) for b in self.fleet]
+        kinds = ", ".join(f"{names.count(g)} {g}" for g in dict.fromkeys(names))
+        what = ("llama.cpp servers (sNcNtN: slots, context per slot, threads) " if self.llama else
+                "sim backends ")
+        return (f"fleet: {what}{kinds} ({self.model}); {self.rps:g} req/s mean, Gamma CV "
+                f"{self.cv:g}, "
+                f"{self.duration_s:g} s (at most {self.max_requests}), {self.long_frac:.0%} "
+                f"long ({self.long_prompt}/{self.long_output} tokens in/out, short "
+                f"{self.short_prompt}/{self.short_output}); "
+                + ("every prompt distinct" if self.distinct else "every prompt the same filler")
+                + f"; SLO TTFT <= {self.ttft_slo_s:g} s, TPOT <= {self.tpot_slo_s:g} s")
+
+    @property
+    def llama(self) -> bool:
+        return any(isinstance(b, LlamaServerSpec) for b in self.fleet)
+
+
+def backend_name(b: Backend) -> str:
+    if isinstance(b, LlamaServerSpec):
+        return f"s{b.slots}c{b.ctx}t{b.threads}"
+    return b.split("-")[0].upper()
+
+
+DISTINCT_BLOCK = 16  # tokens of a distinct prompt's own opening block
+# The routing phase's workloads by name (--workload); WORKLOAD_NOTES says what each is for.
+# ``mixed``: the issue's bursty short/long mix on the mixed fleet. ``prefill-skew``: picked by
+# benchmarks/sim_vs_routers.py (its docstring says how): long prompts and short answers on one
+# H100 beside three L4s, where what a request costs each GPU, not how many requests each holds,
+# decides the wait.
+WORKLOADS: dict[str, Load] = {
+    "mixed": Load(),
+    "prefill-skew": Load(fleet=("h100-sxm", "l4", "l4", "l4"), rps=17.0, cv=2.0, long_frac=0.3,
+                         short_prompt=500, long_prompt=6000, short_output=50, long_output=50,
+                         ttft_slo_s=2.0, distinct=True),
+    # Real llama.cpp servers that differ in slots and context: no cost model is anybody's truth
+    # here (tokenpilot has no GPU for them, only their /metrics and its own accounting). One
+    # thread each: on a 2-core machine a 2-thread server's threads wait on each other whenever
+    # one is descheduled (decode steps of seconds, seen on a loaded machine).
+    "llama": Load(fleet=(LlamaServerSpec(1, 2048, 1), LlamaServerSpec(2, 1024, 1),
+                         LlamaServerSpec(4, 512, 1)), model=MODEL_ALIAS, rps=0.5, cv=1.0,
+                  duration_s=40.0, long_frac=0.25, short_prompt=30, long_prompt=200,
+                  short_output=4, long_output=2, ttft_slo_s=3.0, tpot_slo_s=0.25,
+                  distinct=True),
+}
+WORKLOAD_NOTES = {
+    "mixed": "bursty short/long mix on the mixed fleet (the default)",
+    "prefill-skew": "1 H100 + 3 L4; 3 in 10 prompts of 6000 tokens, the rest 500; all distinct",
+    "llama": "three real llama.cpp servers (SmolLM2-135M, CPU) of 1, 2 and 4 slots, 2048, "
+             "1024 and 512 tokens of context per slot",
+}
 
 
 class Skip(Exception):
@@ -141,12 +217,19 @@ def free_port() -> int:
 
 
 def router_command(name: str, policy: str, port: int, urls: Sequence[str],
-                   venv: Path) -> list[str]:
+                   venv: Path, kind: str = "vllm", logdir: Path | None = None) -> list[str]:
+    """The router's command line; tokenpilot is told the backends' ``kind`` (whose /metrics
+    to read: a config file for anything but vllm), the peers need no more than the URLs."""
     if name == "tokenpilot":
         argv = [sys.executable, "-m", "tokenpilot.cli", "serve", "--host", "127.0.0.1",
                 "--port", str(port), "--router", policy]
-        for u in urls:
-            argv += ["--backend", u]
+        if kind == "vllm":
+            for u in urls:
+                argv += ["--backend", u]
+        else:
+            cfg = (logdir or Path(tempfile.gettempdir())) / f"tokenpilot-{port}.json"
+            cfg.write_text(json.dumps({"backends": [{"url": u, "kind": kind} for u in urls]}))
+            argv += ["--config", str(cfg)]
         return argv
     # Flags as each peer's --help gives them (all three share sglang's launcher).
     return [*peer_argv(name, venv), "--host", "127.0.0.1", "--port", str(port),
@@ -177,14 +260,15 @@ def tree_cpu(pid: int) -> float:
 
 
 @contextlib.contextmanager
-def router(argv: list[str], port: int, log: Path, pin: bool) -> Iterator[tuple[str, int]]:
+def router(argv: list[str], port: int, log: Path, pin: bool,
+           model: str = MODEL) -> Iterator[tuple[str, int]]:
     """The router's process, answering a completion through it before this yields
     (its URL and pid); Skip with its log's last line when it exits or does not answer."""
     with open(log, "wb") as out:
         proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT,
                                 start_new_session=True)
     url = f"http://127.0.0.1:{port}"
-    body = {"model": MODEL, "messages": [{"role": "user", "content": "hi"}], "max_tokens": 2}
+    body = {"model": model, "messages": [{"role": "user", "content": "hi"}], "max_tokens": 2}
     try:
         deadline = time.monotonic() + 90  # bounded: a router that never answers is skipped
         while True:
@@ -213,10 +297,13 @@ def router(argv: list[str], port: int, log: Path, pin: bool) -> Iterator[tuple[s
 
 
 def finished(url: str) -> int:
-    """Requests the backend at ``url`` finished (its vllm:request_success counter)."""
+    """What the backend at ``url`` served, by its own /metrics: the requests it finished
+    (vllm:request_success; a sim backend) or else the tokens it generated (llama.cpp exports no
+    request count: llamacpp:tokens_predicted_total)."""
     text = httpx.get(url + "/metrics", timeout=10).text
-    return int(sum(float(m) for m in re.findall(
-        r"^vllm:request_success_total\{[^}]*\} (\S+)$", text, re.M)))
+    found = re.findall(r"^vllm:request_success_total\{[^}]*\} (\S+)$", text, re.M) or \
+        re.findall(r"^llamacpp:tokens_predicted_total(?:\{[^}]*\})? (\S+)$", text, re.M)
+    return int(sum(float(m) for m in found))
 
 
 def others_off_core0(pids: Sequence[int]) -> None:
@@ -226,17 +313,36 @@ def others_off_core0(pids: Sequence[int]) -> None:
 
 
 @contextlib.contextmanager
-def fleet_and_router(name: str, policy: str, speedup: float, venv: Path, log: Path,
-                     pin: bool) -> Iterator[tuple[list[str], str, int]]:
-    """A fresh fleet at ``speedup`` and the router in front of it: the backends' URLs, the
-    router's URL and its pid."""
+def llama_processes(specs: Sequence[LlamaServerSpec], pids: list[int],
+                    logdir: Path) -> Iterator[list[str]]:
+    """Real llama.cpp servers (tokenpilot.llamafleet: SmolLM2-135M on the CPU), one process
+    each; Skip when xllamacpp or the model is not installed."""
+    try:
+        fleet = LlamaFleet(specs, log_dir=logdir)
+    except LlamaUnavailable as exc:
+        raise Skip(str(exc)) from None
+    with fleet:
+        pids.extend(s.proc.pid for s in fleet.servers)
+        yield [s.url for s in fleet.servers]
+
+
+@contextlib.contextmanager
+def fleet_and_router(name: str, policy: str, fleet: Sequence[Backend], speedup: float,
+                     venv: Path, log: Path, pin: bool,
+                     model: str = MODEL) -> Iterator[tuple[list[str], str, int]]:
+    """A fresh fleet (sim backends of ``fleet``'s GPUs at ``speedup``, or llama.cpp servers of
+    its specs) and the router in front of it: the backends' URLs, the router's URL and its
+    pid."""
     pids: list[int] = []
-    with sim_processes(len(FLEET), pids, FLEET, speedup) as urls:
+    llama = [b for b in fleet if isinstance(b, LlamaServerSpec)]
+    with (llama_processes(llama, pids, log.parent) if llama else
+          sim_processes(len(fleet), pids, fleet, speedup)) as urls:
         if pin:
             others_off_core0(pids)
         port = free_port()
-        argv = router_command(name, policy, port, urls, venv)
-        with router(argv, port, log, pin) as (url, pid):
+        argv = router_command(name, policy, port, urls, venv,
+                              "llamacpp" if llama else "vllm", log.parent)
+        with router(argv, port, log, pin, model) as (url, pid):
             yield urls, url, pid
 
 
@@ -245,7 +351,7 @@ def run_one(name: str, policy: str, load: Load, seed: int, samples: int, venv: P
     """One router, one repetition: the overhead phase, then the routing phase."""
     out: dict = {}
     logs = re.sub(r"[^\w.-]", "_", f"{name}-{policy}")
-    with fleet_and_router(name, policy, 1000, venv, logdir / f"{logs}.overhead.log",
+    with fleet_and_router(name, policy, FLEET, 1000, venv, logdir / f"{logs}.overhead.log",
                           pin) as (urls, url, _):
         # Each round: one request to each backend directly, then one through the router.
         asyncio.run(ttfts([*urls, url], 5))  # warm up every path
@@ -253,11 +359,11 @@ def run_one(name: str, policy: str, load: Load, seed: int, samples: int, venv: P
     d, v = [t for ts in times[:-1] for t in ts], times[-1]
     out["added_ttft_p50_s"] = pct(v, 50) - pct(d, 50)
     out["added_ttft_p99_s"] = pct(v, 99) - pct(d, 99)
-    with fleet_and_router(name, policy, 1, venv, logdir / f"{logs}.load.log",
-                          pin) as (urls, url, pid):
+    with fleet_and_router(name, policy, load.fleet, 1, venv, logdir / f"{logs}.load.log",
+                          pin, load.model) as (urls, url, pid):
         before = [finished(u) for u in urls]
         cpu0 = tree_cpu(pid)
-        res = asyncio.run(replay(url, load.requests(seed), model=MODEL,
+        res = asyncio.run(replay(url, load.requests(seed), model=load.model,
                                  duration_s=load.duration_s,
                                  max_requests=load.max_requests, timeout_s=60))
         cpu = tree_cpu(pid) - cpu0
@@ -293,16 +399,17 @@ def span(values: Sequence[float], fmt: str) -> str:
     return lo if lo == hi else f"{lo}..{hi}"
 
 
-def table(results: dict[str, list[dict]]) -> str:
+def table(results: dict[str, list[dict]], fleet: Sequence[Backend]) -> str:
+    served = "tokens out " if any(isinstance(b, LlamaServerSpec) for b in fleet) else "reqs "
     head = ("router:policy", "SLO att.", "goodput/s", "short TTFT p50", "short TTFT p99",
-            "TPOT p99", "reqs H100/A100/L40S/L40S", "+TTFT p50", "+TTFT p99", "CPU/req",
-            "errors")
+            "TPOT p99", served + "/".join(map(backend_name, fleet)), "+TTFT p50", "+TTFT p99",
+            "CPU/req", "errors")
     rows = [head]
     for label, runs in results.items():
         if not runs:
             continue
         ms = "{:.0f} ms"
-        per = [sum(r["per_backend"][i] for r in runs) / len(runs) for i in range(len(FLEET))]
+        per = [sum(r["per_backend"][i] for r in runs) / len(runs) for i in range(len(fleet))]
         rows.append((
             label, span([r["slo_attainment"] * 100 for r in runs], "{:.0f}%"),
             span([r["goodput_rps"] for r in runs], "{:.1f}"),
@@ -321,6 +428,31 @@ def table(results: dict[str, list[dict]]) -> str:
                      for r in rows)
 
 
+def versus_peers(results: dict[str, list[dict]]) -> list[str]:
+    """Each tokenpilot policy against the best peer policy, repetition by repetition: its
+    goodput over the highest peer goodput, and its attainment against the highest peer one."""
+    peers = {k: v for k, v in results.items() if not k.startswith("tokenpilot:") and v}
+    ours = {k: v for k, v in results.items() if k.startswith("tokenpilot:") and v}
+    if not peers or not ours:
+        return ["vs the best peer: n/a (needs a tokenpilot policy and a peer that ran)"]
+    reps = min(len(v) for v in (*peers.values(), *ours.values()))
+    lines = []
+    for label, runs in ours.items():
+        parts, ratios, ahead = [], [], 0
+        for k in range(reps):
+            best = max(peers, key=lambda p: peers[p][k]["goodput_rps"])
+            top_att = max(p[k]["slo_attainment"] for p in peers.values())
+            ratio = runs[k]["goodput_rps"] / max(peers[best][k]["goodput_rps"], 1e-9)
+            ratios.append(ratio)
+            ahead += runs[k]["slo_attainment"] >= top_att
+            parts.append(f"rep {k + 1}: {ratio:.2f}x {best} "
+                         f"({runs[k]['slo_attainment']:.0%} vs {top_att:.0%})")
+        lines.append(f"vs the best peer, {label}: goodput {min(ratios):.2f}x..{max(ratios):.2f}x "
+                     f"the best peer policy's, attainment at least the best peer's in {ahead}/"
+                     f"{reps} repetitions; " + "; ".join(parts))
+    return lines
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--install-peers", action="store_true",
@@ -334,16 +466,26 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--samples", type=int, default=100,
                     help="sequential requests per path in the overhead phase")
-    ap.add_argument("--rps", type=float, default=Load.rps)
-    ap.add_argument("--duration", type=float, default=Load.duration_s,
-                    help="seconds of arrivals in the routing phase")
+    ap.add_argument("--workload", default="mixed",
+                    help="the routing phase's workload: " + "; ".join(
+                        f"{k}: {v}" for k, v in WORKLOAD_NOTES.items()))
+    ap.add_argument("--rps", type=float, help="mean arrival rate (default: the workload's)")
+    ap.add_argument("--duration", type=float,
+                    help="seconds of arrivals in the routing phase (default: the workload's)")
     ap.add_argument("--quick", action="store_true",
                     help="a smoke run: one repetition, 4 s of arrivals, 20 samples")
     ap.add_argument("--pin", action="store_true",
                     help="the router alone on core 0, everything else on the other cores")
     ap.add_argument("--json", type=Path, help="also write the figures here")
     a = ap.parse_args()
-    if a.reps < 1 or a.samples < 1 or a.rps <= 0 or a.duration <= 0:
+    if a.workload not in WORKLOADS:
+        print(f"error: unknown --workload {a.workload!r}; known: {', '.join(WORKLOADS)}",
+              file=sys.stderr)
+        return 2
+    load = WORKLOADS[a.workload]
+    load = dataclasses.replace(load, rps=load.rps if a.rps is None else a.rps,
+                               duration_s=load.duration_s if a.duration is None else a.duration)
+    if a.reps < 1 or a.samples < 1 or load.rps <= 0 or load.duration_s <= 0:
         print("error: --reps and --samples must be at least 1, --rps and --duration positive",
               file=sys.stderr)
         return 2
@@ -364,10 +506,10 @@ def main() -> int:
             return subprocess.run([*prefix, sys.executable, __file__, *argv], env=env).returncode
         os.environ[NETNS_ENV] = "0"
     netns = os.environ[NETNS_ENV] == "1"
-    reps, samples, load = a.reps, a.samples, Load(rps=a.rps, duration_s=a.duration)
+    reps, samples = a.reps, a.samples
     if a.quick:
         reps, samples = 1, 20
-        load = dataclasses.replace(load, duration_s=4.0, rps=min(a.rps, 10.0))
+        load = dataclasses.replace(load, duration_s=4.0, rps=min(load.rps, 10.0))
     pin = a.pin and (os.cpu_count() or 1) >= 2
     calib = [calibration()]
     results: dict[str, list[dict]] = {label: [] for label in labels}
@@ -395,25 +537,25 @@ def main() -> int:
                          "--net is not available here); every server on 127.0.0.1"))
     print(f"cores: {os.cpu_count()}, " + ("the router alone on core 0" if pin else
                                           "not pinned: router, backends and client share them"))
-    print(f"load: {load.rps:g} req/s mean, Gamma CV {load.cv:g}, {load.duration_s:g} s (at "
-          f"most {load.max_requests}), {load.long_frac:.0%} long ({load.long_prompt}/"
-          f"{load.long_output} tokens in/out, short {load.short_prompt}/{load.short_output}); "
-          f"SLO TTFT <= {load.ttft_slo_s:g} s, TPOT <= {load.tpot_slo_s:g} s; seeds "
-          f"{a.seed}..{a.seed + reps - 1}, the same for every router; {reps} repetition(s)")
+    print(f"workload {a.workload}: {load.describe()}; seeds {a.seed}..{a.seed + reps - 1}, "
+          f"the same for every router; {reps} repetition(s)")
     print(f"overhead: {samples} sequential requests per path per repetition, backends at "
           "speedup 1000")
-    print(table(results))
+    print(table(results, load.fleet))
     print("a..b: the lowest and highest over the repetitions; reqs: requests each backend "
           "finished, mean per repetition; +TTFT: through the router less direct; CPU/req: the "
           "router's CPU time in the routing phase over the requests sent")
     for label, why in skipped.items():
         print(f"{label}: skipped: {why}")
+    for line in versus_peers(results):
+        print(line)
     print(f"calibration {calib[0]:.4f} s before, {calib[1]:.4f} s after (min of timeit "
           f"'for i in range(10): pass' x100000; ~0.02 idle); load average "
           f"{os.getloadavg()[0]:.1f}")
     if a.json:
         a.json.write_text(json.dumps({"results": results, "skipped": skipped,
                                       "calibration": calib, "netns": netns,
+                                      "workload": a.workload,
                                       "load": dataclasses.asdict(load)}, indent=1))
     return 0 if any(results.values()) else 1
 

@@ -7,6 +7,7 @@ that is not installed must be reported as skipped, not dropped silently.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import math
 import subprocess
@@ -55,3 +56,66 @@ def test_quick_run_against_tokenpilot_alone(tmp_path) -> None:
                                                "short_ttft_p50_s", "tpot_p99_s"))
     table = r.stdout[r.stdout.index("router:policy"):]
     assert "tokenpilot:round-robin" in table and "calibration" in table
+
+
+def test_unknown_workload_is_one_line() -> None:
+    r = subprocess.run([sys.executable, str(SCRIPT), "--workload", "nope"], capture_output=True,
+                       text=True, timeout=120)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1
+    assert "unknown --workload 'nope'; known: mixed, prefill-skew" in r.stderr
+
+
+def _bench():
+    spec = importlib.util.spec_from_file_location("bench_vs_routers", SCRIPT)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("bench_vs_routers", mod)  # dataclasses look their module up
+    sys.path.insert(0, str(SCRIPT.parent))
+    try:
+        spec.loader.exec_module(mod)
+    finally:
+        sys.path.remove(str(SCRIPT.parent))
+    return mod
+
+
+def test_distinct_prompts_share_no_prefix_on_the_wire() -> None:
+    """A distinct workload's prompts, as replay writes them and a backend hashes them, share
+    no block: no backend's prefix cache serves one request from another's prompt. The default
+    workload's prompts are one filler text, so they all share their leading blocks."""
+    from tokenpilot.gateway.text import prefix_hashes, synthetic_prompt
+
+    bench = _bench()
+
+    def first_blocks(load) -> list[int]:
+        reqs = load.requests(0)[:50]
+        return [prefix_hashes(synthetic_prompt(r.prompt_tokens, r.prefix_hashes,
+                                               r.prefix_block_tokens))[0] for r in reqs]
+
+    skew = bench.WORKLOADS["prefill-skew"]
+    assert skew.distinct and len(set(first_blocks(skew))) == 50
+    assert len(set(first_blocks(bench.WORKLOADS["mixed"]))) == 1
+    # Across repetitions too: seed 1's prompts are not seed 0's.
+    assert not {r.prefix_hashes for r in skew.requests(0)} & {
+        r.prefix_hashes for r in skew.requests(1)}
+
+
+@pytest.mark.e2e  # starts backends and a gateway on 127.0.0.1
+def test_quick_run_of_a_named_workload(tmp_path) -> None:
+    """--workload prefill-skew: its own fleet (one H100, three L4) and requests, the peers
+    reported as skipped, and the line against the best peer says it had none to compare."""
+    out = tmp_path / "figures.json"
+    r = subprocess.run(
+        [sys.executable, str(SCRIPT), "--quick", "--workload", "prefill-skew", "--routers",
+         "tokenpilot:earliest-completion,vllm-router:power_of_two", "--peers-venv",
+         str(tmp_path / "no-venv"), "--json", str(out)], capture_output=True, text=True,
+        timeout=300)
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-3000:]
+    data = json.loads(out.read_text())
+    assert data["workload"] == "prefill-skew" and data["load"]["distinct"]
+    assert data["load"]["fleet"] == ["h100-sxm", "l4", "l4", "l4"]
+    assert "not installed" in data["skipped"]["vllm-router:power_of_two"]
+    [run] = data["results"]["tokenpilot:earliest-completion"]
+    assert run["requests"] >= 10 and run["ok"] == run["requests"], run
+    assert len(run["per_backend"]) == 4 and sum(run["per_backend"]) == run["ok"]
+    assert "workload prefill-skew: fleet: sim backends 1 H100, 3 L4" in r.stdout
+    assert "reqs H100/L4/L4/L4" in r.stdout
+    assert "vs the best peer: n/a" in r.stdout
