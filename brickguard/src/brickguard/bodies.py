@@ -547,7 +547,7 @@ class BodyWalker:
             text = self.text(next(iter(c.get_children()), c), name or "?")
             self.indirect.append(IndirectCall(self.usr, where, text, field_name))
         if name in self.u.priority_setters:
-            self.priority(name, args, where)
+            self.priority(name, c, args, where)
         if irq:
             return mask(states, irq) if name in self.u.mask_on else unmask(states, irq)
         if name in self.u.basepri and args:
@@ -631,16 +631,27 @@ class BodyWalker:
         if obj is not None:
             self.locks.append(LockFact(obj.usr, kind, self.usr, call, where, self._next()))
 
-    def priority(self, name: str, args: list[Cursor], where: Where) -> None:
-        """HAL_NVIC_SetPriority(USART1_IRQn, 5, 0): the IRQ and its priority, when constant."""
-        at = self.u.priority_setters[name]
+    def priority(self, name: str, c: Cursor, args: list[Cursor], where: Where) -> None:
+        """HAL_NVIC_SetPriority(USART1_IRQn, 5, 0): the IRQ and its priority, when constant.
+        The IRQ is an IRQn enumerator or a macro naming one's line (TI's ``INT_ADC14``); a
+        setter that takes the register byte (``register``) gives the level in its top bits."""
+        setter = self.u.priority_setters[name]
+        at = setter.arg
         if len(args) <= max(at, 0):
             return
         irq = _strip(args[0])
         ref = irq.referenced if irq.kind == K.DECL_REF_EXPR else None
         value = _const_int(args[at])
-        if ref is not None and ref.kind == K.ENUM_CONSTANT_DECL and value is not None:
-            self.priorities.append(PriorityFact(ref.spelling, value, where))
+        if value is None:
+            value = self.u.eval_const(self.arg_text(c, args, at))
+        if ref is not None and ref.kind == K.ENUM_CONSTANT_DECL:
+            line = ref.spelling
+        else:
+            line = self.u.irq_macro(self.arg_text(c, args, 0))
+        if line and value is not None:
+            if setter.register:
+                value = self.u.priority_level(value)
+            self.priorities.append(PriorityFact(line, value, where))
 
     def arg_targets(self, args: list[Cursor]) -> tuple:
         """Per argument, the global (USR) and path it points to: ``&rx``, ``buf``; a parameter
