@@ -141,6 +141,7 @@ class BodyWalker:
         self.jumps = 0  # break, continue and goto statements walked so far
         self.loop_cond = 0  # > 0 while walking a loop's condition
         self.testing = 0  # the offset of the if statement whose condition the walk is in
+        self.sense: tuple = ()  # what that condition says of the one object it tests (sense_of)
         self.loops: list[int] = []  # per enclosing loop, the number taken at its entry
         # Local pointers assigned the address of (a part of) a global: decl hash -> (object,
         # path); spoiled: also assigned anything else or their address taken.
@@ -259,10 +260,11 @@ class BodyWalker:
         ch = list(c.get_children())
         if k == K.IF_STMT:
             outer, self.testing = self.testing, start
+            outer_sense, self.sense = self.sense, self.sense_of(ch[0])
             try:
                 s = self.cond(ch[0], states, start)
             finally:
-                self.testing = outer
+                self.testing, self.sense = outer, outer_sense
             self.branch.append((start, 0))
             jumps = self.jumps
             then = self.stmt(ch[1], s, start)
@@ -451,7 +453,7 @@ class BodyWalker:
                 r = _strip(ch[1])
                 rch = list(r.get_children()) if r.kind == K.BINARY_OPERATOR else []
                 self.rmw_op = self.op_between(rch[0], rch[1]) if len(rch) == 2 else "="
-                self.store_value = _const_int(ch[1])
+                self.store_value = self.stored_constant(c, ch[1])
                 states = self.expr(ch[0], states, WRITE, None, start)
                 self.pending_rmw = set()
                 self.store_value = None
@@ -574,6 +576,17 @@ class BodyWalker:
         if not self.crit_off:
             states = self.sections.apply(name, states, where, bool(self.in_cond))
         return states
+
+    def stored_constant(self, assign: Cursor, rhs: Cursor) -> int | None:
+        """The constant an assignment stores: a literal, an enumerator, or a literal spelled
+        with a macro (``flag = true``, ``= TRUE``: stdbool's and the SDKs' names for 1; the
+        literal has no tokens of its own there, the assignment's last one is the macro)."""
+        value = _const_int(rhs)
+        if value is None and _strip(rhs).kind == K.INTEGER_LITERAL:
+            toks = [t.spelling for t in assign.get_tokens()]
+            if len(toks) >= 3 and toks[-2] == "=":
+                value = self.u.eval_const(toks[-1])
+        return value
 
     def result_discarded(self, c: Cursor) -> bool:
         """Whether call ``c`` is a statement of its own (``__STREXW(v, &x);``, ``(void)f();``):
@@ -743,6 +756,7 @@ class BodyWalker:
             self.level_of(states) if protected else 0, (), self.tested(kind),
             self.rmw_op if kind is A_RMW else "",
             self.store_value if kind is A_WRITE else None, bits=_bit_member(top),
+            sense=self.sense if self.tested(kind) else (),
         )
         self.recent.append(key)
 
@@ -832,6 +846,30 @@ class BodyWalker:
         if not any(n in named or n.startswith(LEVEL) for st in states for n, _ in st):
             return 0
         return basepri_level(states, self.u.levels)
+
+    def sense_of(self, cond: Cursor) -> tuple:
+        """("==", K) or ("!=", K) when ``cond`` tests one plain object against a constant
+        (``x``, ``!x``, ``x == K``, ``K != x``; the then-arm runs when it holds), else ()."""
+        c = _strip(cond)
+        neg = False
+        while c.kind == K.UNARY_OPERATOR and self.unary_op(c, _first(c)) == "!":
+            neg, c = not neg, _strip(_first(c))
+        sense: tuple = ()
+        if c.kind in (K.DECL_REF_EXPR, K.MEMBER_REF_EXPR):
+            sense = ("!=", 0)
+        elif c.kind == K.BINARY_OPERATOR:
+            ch = list(c.get_children())
+            op = self.op_between(ch[0], ch[1]) if len(ch) == 2 else ""
+            if op in ("==", "!="):
+                a, b = _strip(ch[0]), _strip(ch[1])
+                if _const_int(b) is None and _const_int(a) is not None:
+                    a, b = b, a
+                value = _const_int(b)
+                if value is not None and a.kind in (K.DECL_REF_EXPR, K.MEMBER_REF_EXPR):
+                    sense = (op, value)
+        if sense and neg:
+            sense = ("==" if sense[0] == "!=" else "!=", sense[1])
+        return sense
 
     def tested(self, kind: AccessKind) -> int:
         """The if statement whose condition a read here is in (0: none)."""

@@ -262,8 +262,9 @@ def _pairs(program: Program, gates: dict, calls: dict[str, list], names: dict[st
                     lambda f: calls.get(f, ()), names, calls.get(f1.function, []), accs[:n],
                     f1.seq, f2.seq, near):
                 continue
-            if one == "R" and two == "W" and near and _idempotent_flag(program, first, second,
-                                                                       near):
+            if one == "R" and two == "W" and near and (
+                    _idempotent_flag(program, first, second, near)
+                    or _owned_flag(program, first, second, near)):
                 continue
             hit = near[0] if near else None
             if hit is not None:
@@ -302,6 +303,56 @@ def _idempotent_flag(program: Program, first: Access, second: Access, near: list
         f1.seq < a.fact.seq < f2.seq and a.fact.kind.reads
         and any(o == a.fact.obj and paths_overlap(p, a.fact.path) for o, p in sent)
         for a in by_function.get(f1.function, ()))
+
+
+def _arm_values(sense: tuple, arm: int) -> tuple[str, int] | None:
+    """What an if arm knows of its tested object: ("==", K) or ("!=", K); None: nothing."""
+    if not sense:
+        return None
+    op, k = sense
+    return (op, k) if arm == 0 else ("!=" if op == "==" else "==", k)
+
+
+def _disjoint(a: tuple[str, int], b: tuple[str, int]) -> bool:
+    """Whether no value satisfies both (``== 0`` and ``!= 0``; ``== 1`` and ``== 2``)."""
+    if a[0] == "==" and b[0] == "==":
+        return a[1] != b[1]
+    if a[0] != b[0]:
+        return a[1] == b[1]
+    return False
+
+
+def _known_at(program: Program, w: Access) -> tuple[str, int] | None:
+    """What the handler knows of the flag where it writes it: the sense of its own test of the
+    flag (``if (!full) { ...; full = true; }``) whose arm the write is in."""
+    for t in program.accesses_by_function.get(w.fact.function, ()):
+        f = t.fact
+        if (f.obj == w.fact.obj and f.tests and f.sense and f.seq < w.fact.seq
+                and paths_overlap(f.path, w.fact.path)):
+            arm = next((a for off, a in w.fact.branch if off == f.tests), None)
+            if arm is not None:
+                return _arm_values(f.sense, arm)
+    return None
+
+
+def _owned_flag(program: Program, first: Access, second: Access, near: list[Access]) -> bool:
+    """An ownership flag: the task tests it (``if (full)``) and writes it in that test's arm;
+    every handler write between is itself in an arm of the handler's test of the flag that no
+    value the task's arm saw satisfies (``if (!full) { ...; full = true; }``). Only the task
+    moves the flag out of the values its arm saw, so until the task's own write no handler
+    write can come: each side stores only while it owns what the flag guards."""
+    f1, f2 = first.fact, second.fact
+    if not f1.tests or not f1.sense:
+        return False
+    arm = next((a for off, a in f2.branch if off == f1.tests), None)
+    if arm is None:
+        return False
+    task_saw = _arm_values(f1.sense, arm)
+    for w in near:
+        known = _known_at(program, w)
+        if known is None or task_saw is None or not _disjoint(known, task_saw):
+            return False
+    return True
 
 
 def _start_family(name: str) -> str:
