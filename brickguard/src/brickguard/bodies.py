@@ -557,17 +557,18 @@ class BodyWalker:
             if value is not None:
                 level = self.u.priority_level(value)
                 return raise_level(states, level) if level else clear_level(states)
-        for kind, arg_index in self.u.registrations_for(name):
-            idx = arg_index if arg_index >= 0 else len(args) + arg_index
+        for kind, reg in self.u.registrations_for(name):
+            idx = reg.arg if reg.arg >= 0 else len(args) + reg.arg
             if 0 <= idx < len(args):
                 prio = None
                 at = self.u.task_priority_args.get(name, -1) if kind == "task" else -1
                 if 0 <= at < len(args):
                     prio = self.u.eval_const(self.arg_text(c, args, at))
+                line = self.irq_line(c, args, reg.irq) if kind == "interrupt" else ""
                 for fn in _function_refs(args[idx]):
                     how = f"{'registered with' if kind == 'interrupt' else 'created by'} {name}"
                     self.entries.append(
-                        EntryFact(fn.get_usr(), fn.spelling, kind, how, where, prio))
+                        EntryFact(fn.get_usr(), fn.spelling, kind, how, where, prio, line))
         lock = self.u.lock_kinds.get(self.u.macro_at(c) or name)
         if lock in ("take", "give") and args:
             self.note_lock(args[0], lock, name, where)
@@ -576,6 +577,16 @@ class BodyWalker:
         if not self.crit_off:
             states = self.sections.apply(name, states, where, bool(self.in_cond))
         return states
+
+    def irq_line(self, c: Cursor, args: list[Cursor], at: int | None) -> str:
+        """The interrupt line argument ``at`` names: an IRQn enumerator or a macro (``""``)."""
+        if at is None or not 0 <= at < len(args):
+            return ""
+        a = _strip(args[at])
+        ref = a.referenced if a.kind == K.DECL_REF_EXPR else None
+        if ref is not None and ref.kind == K.ENUM_CONSTANT_DECL:
+            return irq_key(ref.spelling)
+        return self.u.irq_macro(self.arg_text(c, args, at))
 
     def stored_constant(self, assign: Cursor, rhs: Cursor) -> int | None:
         """The constant an assignment stores: a literal, an enumerator, or a literal spelled

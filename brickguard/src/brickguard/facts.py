@@ -203,6 +203,7 @@ class EntryFact:
     how: str  # e.g. "in vector table g_pfnVectors", "registered with request_irq"
     where: Where
     priority: int | None = None  # a task's priority given at creation, when constant
+    irq: str = ""  # an interrupt's line when its registration names it (irq_connect_dynamic)
 
 
 @dataclass(frozen=True, slots=True)

@@ -51,7 +51,7 @@ from brickguard.build_flags import (
     find_resource_dir,
     load_compile_commands,
 )
-from brickguard.config import Config
+from brickguard.config import Config, Registration
 from brickguard.facts import (
     ArgFact,
     CallFact,
@@ -233,7 +233,7 @@ class UnitContext:
         self.objects: dict[str, ObjectFact] = {}
         self._obj_cache: dict[int, ObjectFact | None] = {}
         self._sources: dict[str, bytes] = {}
-        self._reg_cache: dict[str, list[tuple[str, int]]] = {}
+        self._reg_cache: dict[str, list[tuple[str, Registration]]] = {}
         self.unit = UnitFacts(file=file)
         # Uses of the API names the profiles watch, as written (xSemaphoreGive is a macro over
         # xQueueGenericSend): offset in the main file -> name. Calls to arg_calls keep args.
@@ -272,10 +272,10 @@ class UnitContext:
                 self._sources[name] = b""
         return self._sources[name]
 
-    def registrations_for(self, name: str) -> list[tuple[str, int]]:
+    def registrations_for(self, name: str) -> list[tuple[str, Registration]]:
         if name not in self._reg_cache:
             self._reg_cache[name] = [
-                (kind, r.arg) for kind, r in self.regs if fnmatch.fnmatchcase(name, r.function)
+                (kind, r) for kind, r in self.regs if fnmatch.fnmatchcase(name, r.function)
             ]
         return self._reg_cache[name]
 

@@ -61,6 +61,10 @@ class Registration:
     # __NVIC_PRIO_BITS (TI's Interrupt_setPriority(INT_ADC14, 0x20) is level 1 with 3 bits),
     # not the level itself as CMSIS NVIC_SetPriority takes it.
     register: bool = False
+    # An interrupt registration only: the 0-based index of its IRQ-number argument (Zephyr's
+    # irq_connect_dynamic(irq, ...): 0), which names the handler's line for one-line masks
+    # (irq_disable(TIMER1_IRQ) masks what IRQ_CONNECT(TIMER1_IRQ, ...) connected).
+    irq: int | None = None
 
 
 @dataclass(frozen=True)

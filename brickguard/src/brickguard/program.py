@@ -232,7 +232,9 @@ class Program(HardwareFacts):  # the hardware facts (BG3xx, stack depth): every 
             usr = resolve(e.function, e.name)
             old = self.entries.get(usr)
             if old is None or (e.kind == "interrupt" and not old.is_interrupt):
-                self.entries[usr] = Context(e.name, e.kind, e.how, e.priority)
+                self.entries[usr] = Context(e.name, e.kind, e.how, e.priority, e.irq)
+            elif e.irq and old.is_interrupt and not old.irq:
+                self.entries[usr] = replace(old, irq=e.irq)  # its line, from its registration
 
     def _reach(self) -> None:
         callees: dict[str, set[str]] = defaultdict(set)
