@@ -93,6 +93,7 @@ BLOCK_ARGS = {
     "strcpy": (BLOCK_WRITE, BLOCK_READ),
     "strncpy": (BLOCK_WRITE, BLOCK_READ),
 }
+NO_BARRIER = frozenset({"__NOP", "__nop"})  # calls that do not make the compiler reload memory
 ASSIGN_OPS = {"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>="}
 
 
@@ -143,6 +144,8 @@ class BodyWalker:
         self.testing = 0  # the offset of the if statement whose condition the walk is in
         self.sense: tuple = ()  # what that condition says of the one object it tests (sense_of)
         self.loops: list[int] = []  # per enclosing loop, the number taken at its entry
+        self.called_loops: set[int] = set()  # loops that make a call (a compiler barrier)
+        self.poll_loop: dict[tuple, int] = {}  # a poll's access key -> its innermost loop
         # Local pointers assigned the address of (a part of) a global: decl hash -> (object,
         # path); spoiled: also assigned anything else or their address taken.
         # Parameters are not followed (that needs the call sites).
@@ -182,6 +185,7 @@ class BodyWalker:
             if name in _KEYWORDS or name in self.u.declared_names:
                 continue
             off = lo + m.start(1)
+            self.barrier(name)
             seq = self._next()
             line = self.src.count(b"\n", 0, off) + 1
             col = off - self.src.rfind(b"\n", 0, off)
@@ -190,16 +194,27 @@ class BodyWalker:
                 fully_protected(states), (), seq, self.loops[0] if self.loops else seq)
 
     def access_facts(self) -> list[AccessFact]:
+        for key, loop in self.poll_loop.items():
+            a = self.accesses.get(key)
+            if a is not None and loop not in self.called_loops:
+                self.accesses[key] = replace(a, hoistable=True)
         if not self.returning:
             return list(self.accesses.values())
         return [replace(a, exits=ex) if (ex := tuple(b for b in a.branch if b in self.returning))
                 else a for a in self.accesses.values()]
 
+    def barrier(self, name: str) -> None:
+        """A call: the compiler must assume it changes any global, so every loop it is in
+        loads them again on each turn (``__NOP`` is an asm statement with no memory clobber)."""
+        if name not in NO_BARRIER:
+            self.called_loops.update(self.loops)
+
     def call_facts(self) -> list[CallFact]:
         return list(self.calls.values())
 
     def section_issues(self) -> list[SectionIssue]:
-        return self.sections.issues(self.usr, self.name)
+        return self.sections.issues(self.usr, self.name,
+                                    self.name in self.u.config.platform.start_off)
 
     # -- helpers -------------------------------------------------------------------------------
     def where(self, c: Cursor) -> Where:
@@ -506,6 +521,7 @@ class BodyWalker:
             states = self.expr(a, states, modes[i] if i < len(modes) else READ, None, start)
         where = self.where(c)
         protected = fully_protected(states)
+        self.barrier(name)
         irq = ""
         if (name in self.u.mask_on or name in self.u.mask_off) and args:
             arg = _strip(args[0])
@@ -769,6 +785,8 @@ class BodyWalker:
             self.store_value if kind is A_WRITE else None, bits=_bit_member(top),
             sense=self.sense if self.tested(kind) else (),
         )
+        if self.loops and self.polled() and kind is A_READ:
+            self.poll_loop[key] = self.loops[-1]
         self.recent.append(key)
 
     def through_pointer(self, var, c: Cursor, states: States, top: Cursor,
@@ -789,6 +807,8 @@ class BodyWalker:
             if old[5] and not protected:
                 self.through[key] = (*old[:5], False, *old[6:])
             return
+        if self.loops and self.polled() and kind is A_READ:
+            self.poll_loop[key] = self.loops[-1]
         self.through[key] = (
             var, steps, c, t, kind, protected, self._next(),
             tuple(self.branch), self.polled() and kind is A_READ, masked_irqs(states),

@@ -148,6 +148,9 @@ class AccessFact:
     # runs with, ("==", 0) for ``if (!x)`` / ``if (x == 0)``, ("!=", 0) for ``if (x)``,
     # ("==", K) for ``if (x == K)``; () for any other condition.
     sense: tuple[str, int] | tuple[()] = ()
+    # A poll (``in_loop_cond``) in a loop that makes no call: nothing there makes the compiler
+    # load the object again, so a plain one may be read once before the loop (BG104).
+    hoistable: bool = False
 
 
 @dataclass(frozen=True, slots=True)

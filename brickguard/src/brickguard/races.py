@@ -266,6 +266,10 @@ def _pairs(program: Program, gates: dict, calls: dict[str, list], names: dict[st
                     _idempotent_flag(program, first, second, near)
                     or _owned_flag(program, first, second, near)):
                 continue
+            if one == "R" and two == "R" and near and (
+                    (f2.tests and guarded(second) and not guarded(first))
+                    or _test_survives(program, first, second, near)):
+                continue  # re-checked inside a critical section; or what the test saw holds
             hit = near[0] if near else None
             if hit is not None:
                 out.append(Race("BG101", obj, second, hit, first, f"{one}-{between}-{two}",
@@ -333,6 +337,34 @@ def _known_at(program: Program, w: Access) -> tuple[str, int] | None:
             if arm is not None:
                 return _arm_values(f.sense, arm)
     return None
+
+
+def _test_survives(program: Program, first: Access, second: Access, near: list[Access]) -> bool:
+    """R-W-R where the first read is a test (``if (dropped != 0) log(dropped);``, ``if (p !=
+    NULL) p->write()``) and the second is in its arm: harmful only when a handler write between
+    can leave a value the test excluded (``p = NULL``). Not when every such write stores a value
+    the arm's knowledge allows, only counts up or sets bits of a value the arm knows is not
+    zero, or cannot come at all (its own test of the object excludes what the arm saw): the use
+    then sees a newer value the test would have passed."""
+    f1, f2 = first.fact, second.fact
+    if not f1.tests or not f1.sense:
+        return False
+    arm = next((a for off, a in f2.branch if off == f1.tests), None)
+    saw = _arm_values(f1.sense, arm) if arm is not None else None
+    if saw is None:
+        return False
+    for w in near:
+        f = w.fact
+        if f.kind is AccessKind.write and f.stored is not None and not _disjoint(
+                saw, ("==", f.stored)):
+            continue
+        if f.kind is AccessKind.rmw and saw == ("!=", 0) and f.op in ("+", "|"):
+            continue
+        known = _known_at(program, w)
+        if known is not None and _disjoint(known, saw):
+            continue
+        return False
+    return True
 
 
 def _owned_flag(program: Program, first: Access, second: Access, near: list[Access]) -> bool:

@@ -138,7 +138,10 @@ class Sections:
             for _name, site in s:
                 self.unclosed.setdefault(site, where)
 
-    def issues(self, usr: str, name: str) -> list[SectionIssue]:
+    def issues(self, usr: str, name: str, starts: bool = False) -> list[SectionIssue]:
+        """``starts``: the function begins with no interrupt able to fire (bare-metal ``main``
+        after reset, ``start_off``): an exit before its first enter is the call that lets
+        interrupts fire (``__enable_irq()`` once set-up is done), not a section closed twice."""
         issues = []
         # A routine that only opens (every path leaves it inside) or only closes is a wrapper
         # such as enter_critical(): its callers are judged, not the wrapper itself.
@@ -148,6 +151,10 @@ class Sections:
                 call, where = self.sites[site]
                 issues.append(SectionIssue("unclosed", usr, name, call, where, leak))
         if self.has_enter:
+            first = min((w for _, w in self.sites), key=lambda w: (w.line, w.column))
             for where, call in self.unmatched.items():
+                if starts and (where.file, where.line, where.column) < (
+                        first.file, first.line, first.column):
+                    continue
                 issues.append(SectionIssue("unmatched_exit", usr, name, call, where, None))
         return issues
