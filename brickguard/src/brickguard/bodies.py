@@ -146,6 +146,9 @@ class BodyWalker:
         self.loops: list[int] = []  # per enclosing loop, the number taken at its entry
         self.called_loops: set[int] = set()  # loops that make a call (a compiler barrier)
         self.poll_loop: dict[tuple, int] = {}  # a poll's access key -> its innermost loop
+        self.retry_reads: dict[tuple, int] = {}  # do-while condition reads -> the loop's number
+        # ``switch (x)``'s read of x -> (the switch's offset, its cases' offsets and values)
+        self.switch_reads: dict[tuple, tuple[int, tuple[tuple[int, int], ...]]] = {}
         # Local pointers assigned the address of (a part of) a global: decl hash -> (object,
         # path); spoiled: also assigned anything else or their address taken.
         # Parameters are not followed (that needs the call sites).
@@ -194,6 +197,14 @@ class BodyWalker:
                 fully_protected(states), (), seq, self.loops[0] if self.loops else seq)
 
     def access_facts(self) -> list[AccessFact]:
+        for key, (at, cases) in self.switch_reads.items():
+            a = self.accesses.get(key)
+            if a is not None and a.kind is A_READ:
+                self.accesses[key] = replace(a, tests=at, sense=("case", cases))
+        for key, loop in self.retry_reads.items():
+            a = self.accesses.get(key)
+            if a is not None and a.kind is A_READ:
+                self.accesses[key] = replace(a, retry=loop)
         for key, loop in self.poll_loop.items():
             a = self.accesses.get(key)
             if a is not None and loop not in self.called_loops:
@@ -300,7 +311,11 @@ class BodyWalker:
         if k == K.DO_STMT:
             return self.loop(states, [], ch[0], [ch[1]], start, _always(ch[1]))
         if k == K.SWITCH_STMT:
+            mark = len(self.recent)
             s = self.expr(ch[0], states, READ, None, start)
+            cases = _case_values(ch[1])
+            if cases and mark + 1 == len(self.recent):  # ``switch (state)``: one object read
+                self.switch_reads[self.recent[mark]] = (start, cases)
             t = _Target(loop=False, entry=s, arm=(start, len(self.branch)))
             self.targets.append(t)
             self.branch.append((start, -1))
@@ -389,8 +404,10 @@ class BodyWalker:
             if not infinite and not post:
                 exits |= s
             b = self.stmt(body, s, start) | frozenset(t.continues)
+            mark = len(self.recent)
             for p in post:
                 b = self.loop_test(p, b, start)
+            self.retry_reads.update((k, self.loops[-1]) for k in self.recent[mark:])
             if post and not infinite:
                 exits |= b
             new = cap(cur | b)
@@ -1051,6 +1068,29 @@ IT_SOURCE = re.compile(r"\b[A-Z][A-Z0-9]*_IT_[A-Z0-9_]+\b")  # I2C_IT_ERR, UART_
 _DIRECTIVE = re.compile(r"^\s*#", re.M)
 _CALL_TEXT = re.compile(r"(?<![\w.>])([A-Za-z_]\w*)\s*\(")
 _KEYWORDS = {"if", "while", "for", "switch", "return", "sizeof", "do", "else", "case", "goto"}
+
+
+def _case_values(body: Cursor) -> tuple[tuple[int, int], ...]:
+    """A switch body's cases that only their own value enters: (offset, value) of each
+    ``case K:`` that is not stacked on another label and that no fall-through reaches (the
+    statement before it jumps: break, return, continue, goto)."""
+    out = []
+    jumped = True
+    for st in body.get_children() if body.kind == K.COMPOUND_STMT else ():
+        if st.kind == K.CASE_STMT:
+            kids = list(st.get_children())
+            value = _const_int(kids[0]) if kids else None
+            stacked = len(kids) > 1 and kids[-1].kind in (K.CASE_STMT, K.DEFAULT_STMT)
+            if jumped and value is not None and not stacked:
+                out.append((st.extent.start.offset, value))
+            last = kids[-1] if kids else st
+        elif st.kind == K.DEFAULT_STMT:
+            kids = list(st.get_children())
+            last = kids[-1] if kids else st
+        else:
+            last = st
+        jumped = last.kind in (K.BREAK_STMT, K.RETURN_STMT, K.CONTINUE_STMT, K.GOTO_STMT)
+    return tuple(out)
 
 
 def _first(c: Cursor) -> Cursor:

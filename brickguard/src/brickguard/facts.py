@@ -146,11 +146,15 @@ class AccessFact:
     bits: str = ""
     # For a read in an if's condition (``tests``) when the condition is a test of this one object: the value the then-arm
     # runs with, ("==", 0) for ``if (!x)`` / ``if (x == 0)``, ("!=", 0) for ``if (x)``,
-    # ("==", K) for ``if (x == K)``; () for any other condition.
-    sense: tuple[str, int] | tuple[()] = ()
+    # ("==", K) for ``if (x == K)``; for ``switch (x)``, ("case", ((case offset, K), ...)) (the
+    # branch arm of a case is its offset); () for any other condition.
+    sense: tuple = ()
     # A poll (``in_loop_cond``) in a loop that makes no call: nothing there makes the compiler
     # load the object again, so a plain one may be read once before the loop (BG104).
     hoistable: bool = False
+    # A read in a do-while's condition (``do { hi = H; lo = L; } while (hi != H);``): the
+    # number of its loop (the facts inside it come after); 0 for any other read.
+    retry: int = 0
 
 
 @dataclass(frozen=True, slots=True)

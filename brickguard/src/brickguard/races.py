@@ -43,6 +43,16 @@ Two R-W-W shapes are left alone: a flag checked outside and cleared inside a cri
 (the section is where the event is taken, with its data); and the HAL transfer handshake
 ``HAL_UART_Transmit_IT(...); while (ready != SET) {} ready = RESET;``, where the poll saw the
 completion callback of the one transfer started since the flag was last written (``_one_shot``).
+Nor are those where what the task's test knows (``AccessFact.sense``: ``if (!full)``,
+``if (s == OVERRUN)``, the ``case`` of a ``switch (s)``) rules the handler's store out or makes
+it change nothing: an ownership flag each side stores only in the arm of its own test that the
+other side's values never satisfy (``_owned_flag``), a handler store of the one value the task's
+arm knows; and a benign test-then-clear (``_idempotent_flag``).
+
+R-W-R is left alone when the second read is the condition of a do-while around the first (a
+retry: ``do { hi = H; lo = L; } while (hi != H);``), a re-check inside a critical section of a
+test made outside it, or a use in the arm of a test whose knowledge the handler's writes keep
+(``if (dropped != 0) log(dropped);`` against ``dropped++``: ``_test_survives``).
 
 A handler access counts only where its interrupt can fire: not before the interrupt timeline
 lets any fire (``Access.before_start``), not while its IRQ alone is masked
@@ -270,6 +280,8 @@ def _pairs(program: Program, gates: dict, calls: dict[str, list], names: dict[st
                     (f2.tests and guarded(second) and not guarded(first))
                     or _test_survives(program, first, second, near)):
                 continue  # re-checked inside a critical section; or what the test saw holds
+            if one == "R" and two == "R" and f2.retry and f2.retry < f1.seq:
+                continue  # read again by the retry loop's condition: it runs again if they differ
             hit = near[0] if near else None
             if hit is not None:
                 out.append(Race("BG101", obj, second, hit, first, f"{one}-{between}-{two}",
@@ -294,25 +306,40 @@ def _idempotent_flag(program: Program, first: Access, second: Access, near: list
     values = {i.fact.stored for i in near}
     if len(values) != 1 or None in values or f2.stored is None or f2.stored in values:
         return False
+    arm = next((a for off, a in f2.branch if off == f1.tests), None)
+    saw = _arm_values(f1.sense, arm) if arm is not None else None
+    if saw is not None and _disjoint(saw, ("==", next(iter(values)))):
+        return False  # the test saw another value (``if (s == 1)`` against a store of 5)
     stores = {a.fact.stored for a in program.accesses_by_object.get(f1.obj, ())
               if a.fact.kind.writes and paths_overlap(a.fact.path, f1.path)}
     if stores != values | {f2.stored}:
         return False  # some write stores a third value, or one not known
     if any(f1.seq < c.seq < f2.seq for c in program.calls_by_caller.get(f1.function, ())):
         return False  # a call between may start what the handler's store then reports
+    return not _hands_over(program, first, second, near)
+
+
+def _hands_over(program: Program, first: Access, second: Access, near: list[Access]) -> bool:
+    """Whether the task reads, between its two accesses, another object the handlers of
+    ``near`` write: data handed over with the flag, which would be read stale."""
+    f1, f2 = first.fact, second.fact
     by_function = program.accesses_by_function
     sent = {(a.fact.obj, a.fact.path) for w in {i.fact.function for i in near}
             for a in by_function.get(w, ()) if a.fact.kind.writes and a.fact.obj != f1.obj}
-    return not any(
+    return any(
         f1.seq < a.fact.seq < f2.seq and a.fact.kind.reads
         and any(o == a.fact.obj and paths_overlap(p, a.fact.path) for o, p in sent)
         for a in by_function.get(f1.function, ()))
 
 
 def _arm_values(sense: tuple, arm: int) -> tuple[str, int] | None:
-    """What an if arm knows of its tested object: ("==", K) or ("!=", K); None: nothing."""
+    """What an if arm (or a switch's case) knows of its tested object: ("==", K) or
+    ("!=", K); None: nothing."""
     if not sense:
         return None
+    if sense[0] == "case":
+        value = dict(sense[1]).get(arm)
+        return ("==", value) if value is not None else None
     op, k = sense
     return (op, k) if arm == 0 else ("!=" if op == "==" else "==", k)
 
@@ -372,7 +399,10 @@ def _owned_flag(program: Program, first: Access, second: Access, near: list[Acce
     every handler write between is itself in an arm of the handler's test of the flag that no
     value the task's arm saw satisfies (``if (!full) { ...; full = true; }``). Only the task
     moves the flag out of the values its arm saw, so until the task's own write no handler
-    write can come: each side stores only while it owns what the flag guards."""
+    write can come: each side stores only while it owns what the flag guards. A handler store
+    of the one value the task's arm knows (``if (state == OVERRUN) ... state = IDLE`` against a
+    handler that stores OVERRUN) changes nothing: the run is as if it came before the test,
+    unless the task reads between them data that handler run writes."""
     f1, f2 = first.fact, second.fact
     if not f1.tests or not f1.sense:
         return False
@@ -381,6 +411,10 @@ def _owned_flag(program: Program, first: Access, second: Access, near: list[Acce
         return False
     task_saw = _arm_values(f1.sense, arm)
     for w in near:
+        if (task_saw is not None and task_saw[0] == "==" and w.fact.kind is AccessKind.write
+                and w.fact.stored == task_saw[1]
+                and not _hands_over(program, first, second, [w])):
+            continue
         known = _known_at(program, w)
         if known is None or task_saw is None or not _disjoint(known, task_saw):
             return False
