@@ -576,6 +576,7 @@ class BodyWalker:
             self.calls[key] = CallFact(
                 self.usr, ref.get_usr(), name, where, prot, argf, seq, earliest, targets, irq,
                 name in EXCLUSIVE_STORES and self.result_discarded(c),
+                level=self.level_of(states) if prot else 0,
             )
         elif ref is None or ref.kind in (K.VAR_DECL, K.PARM_DECL, K.FIELD_DECL):
             field_name = ref.spelling if ref is not None and ref.kind == K.FIELD_DECL else ""

@@ -190,6 +190,7 @@ class CallFact:
     # the interrupt sources its arguments name ("I2C_IT_EVT", "I2C_IT_ERR").
     branch: tuple[tuple[int, int], ...] = ()
     sources: tuple[str, ...] = ()
+    level: int = 0  # protected only by BASEPRI masking from this priority (AccessFact.level)
 
 
 @dataclass(frozen=True, slots=True)

@@ -358,6 +358,20 @@ class Program(HardwareFacts):  # the hardware facts (BG3xx, stack depth): every 
         return dict(out)
 
     @cached_property
+    def calls_by_callee(self) -> dict[str, list[CallFact]]:
+        """Function USR -> the calls made to it (the handlers' call-site protection)."""
+        out: dict[str, list[CallFact]] = defaultdict(list)
+        for c in self.calls:
+            out[c.callee].append(c)
+        return dict(out)
+
+    @cached_property
+    def handler_guards(self) -> dict[tuple[str, int], int | None]:
+        """(function USR, priority) -> how its handler-side callers mask it (``races``): a
+        memo the race analysis fills."""
+        return {}
+
+    @cached_property
     def accesses_by_function(self) -> dict[str, list[Access]]:
         """Function USR -> the accesses its body makes (BG101's flag hand-over)."""
         out: dict[str, list[Access]] = defaultdict(list)

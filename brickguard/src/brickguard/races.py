@@ -153,7 +153,7 @@ def _groups(program: Program, accs: list[Access]):
                   if any((p := program.priority(c)) is not None and p < level
                          for c in i.contexts)]
         if victims and urgent:
-            yield victims, urgent, lambda a: a.fact.protected, level
+            yield victims, urgent, lambda a: _handler_guard(program, a, level) is not None, level
 
 
 def find_races(program: Program) -> list[Race]:
@@ -174,7 +174,7 @@ def find_races(program: Program) -> list[Race]:
         obj = shared.obj
         for task, isr, guarded, level in _groups(program, shared.accesses):
             for a in task:
-                lvl = _basepri(a, level)
+                lvl = _basepri(a, level, program)
                 if guarded(a) and not lvl:
                     continue
                 who = _victim(program, a, level)
@@ -199,10 +199,42 @@ def find_races(program: Program) -> list[Race]:
     return sorted(best.values(), key=lambda r: source_order(r.task))
 
 
-def _basepri(a: Access, level: int | None) -> int:
-    """The priority a task access's only protection masks from (BASEPRI: taskENTER_CRITICAL,
-    __set_BASEPRI), or 0: unprotected, or protected from every interrupt."""
+def _basepri(a: Access, level: int | None, program: Program | None = None) -> int:
+    """The priority an access's only protection masks from (BASEPRI: taskENTER_CRITICAL,
+    __set_BASEPRI), or 0: unprotected, or protected from every interrupt. In a handler of
+    priority ``level`` the protection may be its caller's (``_handler_guard``)."""
+    if level is not None and program is not None:
+        return _handler_guard(program, a, level) or 0
     return a.fact.level if level is None and a.fact.protected and not a.before_start else 0
+
+
+def _handler_guard(program: Program, a: Access, level: int, depth: int = 0) -> int | None:
+    """How an access runs masked in the handlers of priority ``level``: None, not masked; 0,
+    every interrupt masked; N, BASEPRI masks priority N and less urgent. Its own section
+    counts, or every call of its function made at that priority being inside one (a handler
+    raising BASEPRI around ``trace_put(...)``: the helper's accesses are masked there too)."""
+    if a.fact.protected:
+        return a.fact.level
+    return _function_guard(program, a.fact.function, level, depth)
+
+
+def _function_guard(program: Program, fn: str, level: int, depth: int) -> int | None:
+    memo = program.handler_guards
+    if (fn, level) in memo:
+        return memo[(fn, level)]
+    if depth > 4:
+        return None
+    sites = [c for c in program.calls_by_callee.get(fn, ()) if any(
+        program.priority(x) == level for x in program.contexts.get(c.caller, ()))]
+    worst: int | None = 0 if sites else None
+    for c in sites:
+        got = c.level if c.protected else _function_guard(program, c.caller, level, depth + 1)
+        if got is None:
+            worst = None
+            break
+        worst = max(worst or 0, got)
+    memo[(fn, level)] = worst
+    return worst
 
 
 def _above(program: Program, i: Access, lvl: int) -> bool:
@@ -242,7 +274,7 @@ def _pairs(program: Program, gates: dict, calls: dict[str, list], names: dict[st
             if second is None:
                 continue
             both = guarded(first) and guarded(second)
-            lvl = min(_basepri(first, level), _basepri(second, level))
+            lvl = min(_basepri(first, level, program), _basepri(second, level, program))
             if both and not lvl:
                 continue
             if second.before_start:
