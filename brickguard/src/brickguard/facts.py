@@ -34,6 +34,8 @@ class ObjectFact:
     type: str
     align: int = 0  # alignment asked by aligned(N) / _Alignas(N); 0 none, -1 unreadable
     in_function: str = ""  # USR of the function a block-scope static belongs to; "" file scope
+    initialized: bool = False  # its definition has an initializer (else it starts all zero)
+    fn_pointer: bool = False  # a pointer to a function (a hook, a callback slot)
 
 
 def irq_key(name: str) -> str:

@@ -311,6 +311,10 @@ class UnitContext:
                     ref.semantic_parent.get_usr()
                     if ref.semantic_parent.kind == K.FUNCTION_DECL else ""
                 ),
+                initialized=d.is_definition() and any(
+                    ch.kind.is_expression() for ch in d.get_children()),
+                fn_pointer=t.kind == TypeKind.POINTER and t.get_pointee().get_canonical().kind
+                in (TypeKind.FUNCTIONPROTO, TypeKind.FUNCTIONNOPROTO),
             )
             old = self.objects.get(fact.usr)
             if old is None or (fact.is_definition and not old.is_definition):

@@ -94,7 +94,9 @@ class Race:
     task: Access  # the unprotected task-side access (where the finding is reported)
     isr: Access  # the interrupt-side access it races with
     first: Access | None = None  # for an access pair: the task's first access (task is second)
-    pattern: str = ""  # for an access pair: "R-W-R", "R-W-W", "W-R-W" or "W-W-R"
+    # for an access pair: "R-W-R", "R-W-W", "W-R-W" or "W-W-R"; "order": a function pointer
+    # installed only after its handler can fire (``_order_violation``)
+    pattern: str = ""
     # Who is preempted: "task context (main)", or "interrupt handler X (priority 5)" when a
     # more urgent handler preempts a less urgent one.
     victim: str = ""
@@ -102,7 +104,8 @@ class Race:
     @property
     def harm(self) -> str:
         """What the interleaving breaks, for an access pair."""
-        return PATTERNS[(self.pattern[0], self.pattern[-1])][1] if self.pattern else ""
+        pair = (self.pattern[:1], self.pattern[-1:])
+        return PATTERNS[pair][1] if pair in PATTERNS else ""
 
 
 @dataclass(frozen=True)
@@ -196,7 +199,32 @@ def find_races(program: Program) -> list[Race]:
                     keep(Race("BG101", obj, a, (writes or near)[0], victim=who))
             for race in _pairs(program, gates, calls, names, obj, task, isr, guarded, level):
                 keep(race)
+        race = _order_violation(program, gates, obj, shared.accesses)
+        if race is not None:
+            keep(race)
     return sorted(best.values(), key=lambda r: source_order(r.task))
+
+
+def _order_violation(program: Program, gates: dict, obj: ObjectFact,
+                     accs: list[Access]) -> Race | None:
+    """A function pointer a handler calls through that task code installs only once the
+    handler can fire (``NVIC_EnableIRQ(UART0_IRQn); proto_install(slip_rx);``): it starts
+    zero (no initializer), so an interrupt in that window calls address 0. Not when some
+    store comes before the interrupt can fire, or the handler tests the pointer first."""
+    if obj.initialized or not obj.fn_pointer:
+        return None
+    isr = [a for a in accs if a.in_interrupt and a.fact.kind is AccessKind.read]
+    if not isr or any(a.fact.tests for a in isr):
+        return None
+    stores = [a for a in accs if a.in_task and a.fact.kind.writes]
+    if not stores or any(a.before_start or a.task_protected for a in stores):
+        return None
+    for a in sorted(stores, key=source_order):
+        hit = next((i for i in isr if can_fire(gates, i, a)), None)
+        if hit is not None:
+            return Race("BG101", obj, a, hit, pattern="order",
+                        victim=_victim(program, a, None))
+    return None
 
 
 def _basepri(a: Access, level: int | None, program: Program | None = None) -> int:

@@ -17,6 +17,16 @@ def check(program: Program, config: Config) -> Iterable[Finding]:
             continue
         t, i = r.task.fact, r.isr.fact
         isr, task = isr_step(r), task_step(r)
+        if r.pattern == "order":
+            message = (
+                f"`{t.text}` is installed in {r.victim} only after interrupt handler "
+                f"{r.isr.context_names(True)} can fire, and the handler calls through it "
+                f"({at(i.where)}) without testing it: `{r.obj.name}` starts as 0, so an "
+                f"interrupt before this store calls address 0 (install it before enabling "
+                f"the interrupt)"
+            )
+            yield Finding("BG101", RULE.level, message, task, related=(isr,), flow=(isr, task))
+            continue
         if r.first is not None:
             f = r.first.fact
             message = (
