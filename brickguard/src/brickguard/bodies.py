@@ -147,6 +147,7 @@ class BodyWalker:
         self.called_loops: set[int] = set()  # loops that make a call (a compiler barrier)
         self.poll_loop: dict[tuple, int] = {}  # a poll's access key -> its innermost loop
         self.retry_reads: dict[tuple, int] = {}  # do-while condition reads -> the loop's number
+        self.shared_test_loops: set[int] = set()  # loops whose test reads a global, or none
         # ``switch (x)``'s read of x -> (the switch's offset, its cases' offsets and values)
         self.switch_reads: dict[tuple, tuple[int, tuple[tuple[int, int], ...]]] = {}
         # Local pointers assigned the address of (a part of) a global: decl hash -> (object,
@@ -205,6 +206,9 @@ class BodyWalker:
             a = self.accesses.get(key)
             if a is not None and a.kind is A_READ:
                 self.accesses[key] = replace(a, retry=loop)
+        for key, a in list(self.accesses.items()):
+            if a.loop in self.shared_test_loops:
+                self.accesses[key] = replace(a, loop=0)
         for key, loop in self.poll_loop.items():
             a = self.accesses.get(key)
             if a is not None and loop not in self.called_loops:
@@ -384,15 +388,20 @@ class BodyWalker:
 
     def loop_test(self, c: Cursor, states: States, parent_start: int) -> States:
         self.loop_cond += 1
+        mark = len(self.recent)
         try:
             return self.cond(c, states, parent_start)
         finally:
             self.loop_cond -= 1
+            if len(self.recent) > mark and self.loops:
+                self.shared_test_loops.add(self.loops[-1])  # its test reads a global
 
     def loop(self, states, pre, body, post, start, infinite: bool) -> States:
         t = _Target(loop=True)
         self.targets.append(t)
         self.loops.append(self._next())  # a number no fact has: the facts inside come after it
+        if infinite:
+            self.shared_test_loops.add(self.loops[-1])  # no count bounds it: not a walk
         cur, exits = states, set()
         for _ in range(3):
             s = cur
@@ -802,6 +811,7 @@ class BodyWalker:
             self.rmw_op if kind is A_RMW else "",
             self.store_value if kind is A_WRITE else None, bits=_bit_member(top),
             sense=self.sense if self.tested(kind) else (),
+            loop=self.loops[-1] if self.loops else 0,
         )
         if self.loops and self.polled() and kind is A_READ:
             self.poll_loop[key] = self.loops[-1]

@@ -157,6 +157,10 @@ class AccessFact:
     # A read in a do-while's condition (``do { hi = H; lo = L; } while (hi != H);``): the
     # number of its loop (the facts inside it come after); 0 for any other read.
     retry: int = 0
+    # The innermost loop the access is in (its number on the ``seq`` scale) when that loop is
+    # bounded by locals only (``for (i = 0; i < N; i++)``), 0 otherwise: an element access with
+    # an unknown index there walks the array (a copy, a fill), not a ring drained to an index.
+    loop: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -202,7 +202,58 @@ def find_races(program: Program) -> list[Race]:
         race = _order_violation(program, gates, obj, shared.accesses)
         if race is not None:
             keep(race)
+        race = _torn_copy(program, gates, obj, shared.accesses)
+        if race is not None:
+            keep(race)
     return sorted(best.values(), key=lambda r: source_order(r.task))
+
+
+def _walks(a: Access) -> bool:
+    """An element access with an index not known at compile time, in a loop: one step of a
+    walk over the array (``for (i = 0; i < N; i++) out[i] = frame[i];``)."""
+    return a.fact.loop > 0 and bool(a.fact.path) and a.fact.path[-1] == "[*]"
+
+
+def _torn_copy(program: Program, gates: dict, obj: ObjectFact, accs: list[Access]) -> Race | None:
+    """An array the task reads element by element in a loop while a handler rewrites it in a
+    loop of its own (a whole frame per run): each element is one atomic load, but an interrupt
+    during the task's loop leaves it the first elements of one frame and the rest of the next.
+    Not when the task's loop is in a critical section, or an ownership flag keeps the two apart
+    (each side's loop is in the arm of its own test of one flag, and no value satisfies both:
+    ``if (full) { copy; full = 0; }`` against ``if (!full) { fill; full = 1; }``)."""
+    isr = [a for a in accs if a.in_interrupt and a.fact.kind.writes and _walks(a)]
+    if not isr:
+        return None
+    for a in sorted(accs, key=source_order):
+        if not (a.in_task and a.fact.kind is AccessKind.read and _walks(a)) or (
+                a.task_protected or a.before_start):
+            continue
+        for i in isr:
+            if can_fire(gates, i, a) and not _apart(program, a, i):
+                return Race("BG101", obj, a, i, pattern="torn", victim=_victim(program, a, None))
+    return None
+
+
+def _arm_known(program: Program, a: Access, flag: str) -> tuple[str, int] | None:
+    """What the arm an access is in knows of object ``flag`` (its function's test of it)."""
+    for t in program.accesses_by_function.get(a.fact.function, ()):
+        f = t.fact
+        if f.obj == flag and f.tests and f.sense and f.seq < a.fact.seq:
+            arm = next((x for off, x in a.fact.branch if off == f.tests), None)
+            if arm is not None:
+                return _arm_values(f.sense, arm)
+    return None
+
+
+def _apart(program: Program, a: Access, i: Access) -> bool:
+    """Whether an ownership flag keeps task access ``a`` and handler access ``i`` apart."""
+    flags = {t.fact.obj for t in program.accesses_by_function.get(a.fact.function, ())
+             if t.fact.tests and t.fact.sense and t.fact.obj != a.fact.obj}
+    for flag in flags:
+        mine, theirs = _arm_known(program, a, flag), _arm_known(program, i, flag)
+        if mine is not None and theirs is not None and _disjoint(mine, theirs):
+            return True
+    return False
 
 
 def _order_violation(program: Program, gates: dict, obj: ObjectFact,

@@ -27,6 +27,16 @@ def check(program: Program, config: Config) -> Iterable[Finding]:
             )
             yield Finding("BG101", RULE.level, message, task, related=(isr,), flow=(isr, task))
             continue
+        if r.pattern == "torn":
+            message = (
+                f"`{t.text}` is read element by element in a loop in {r.victim}, outside a "
+                f"critical section, while interrupt handler {r.isr.context_names(True)} "
+                f"rewrites `{r.obj.name}` in a loop of its own ({at(i.where)}): an interrupt "
+                f"during the copy leaves it the first elements of one version and the rest "
+                f"of the next"
+            )
+            yield Finding("BG101", RULE.level, message, task, related=(isr,), flow=(isr, task))
+            continue
         if r.first is not None:
             f = r.first.fact
             message = (
