@@ -135,6 +135,7 @@ class BodyWalker:
         self.rmw_op = ""  # the operator of the read-modify-write being walked: "+", "&", ...
         self.store_value: int | None = None  # the constant the assignment being walked stores
         self.recent: list[tuple[int, AccessKind]] = []
+        self.recent_through: list[tuple[int, AccessKind]] = []  # the same, through pointers
         self._rhs_reads: dict[tuple[str, str], tuple[int, AccessKind]] = {}
         self.seq = 0  # program order of the facts: each new access or call takes the next number
         self.branch: list[tuple[int, int]] = []  # the if arms the walk is in: (offset, arm)
@@ -482,13 +483,18 @@ class BodyWalker:
                             self.note_lock(lhs, kind, made, self.where(rhs))
                 elif lhs.kind == K.MEMBER_REF_EXPR:
                     self.note_stored(lhs.spelling, ch[1])
-                mark = len(self.recent)
+                mark, mark2 = len(self.recent), len(self.recent_through)
                 states = self.expr(ch[1], states, READ, None, start)
                 reads = {
                     (a.obj, a.text): key
                     for key in self.recent[mark:]
                     if (a := self.accesses.get(key)) is not None and a.kind is A_READ
                 }
+                # *p = *p / 2 through a pointer: the same, by pointer and steps.
+                reads.update({
+                    (t[0], t[1]): key for key in self.recent_through[mark2:]
+                    if (t := self.through.get(key)) is not None and t[4] is A_READ
+                })
                 self.pending_rmw = set(reads)
                 self._rhs_reads = reads
                 r = _strip(ch[1])
@@ -828,7 +834,11 @@ class BodyWalker:
         t = top
         if len(segs) > 2:
             kind, t = A_READ, bases[-2]  # a pointer stored in the global is read
+        if kind is A_WRITE and (var, steps) in self.pending_rmw:
+            kind = A_RMW  # *p = *p + 1: one read-modify-write through the pointer
+            self.through.pop(self._rhs_reads[(var, steps)], None)
         key = (c.extent.start.offset, kind)
+        self.recent_through.append(key)
         protected = fully_protected(states)
         old = self.through.get(key)
         if old is not None:
@@ -1032,7 +1042,10 @@ class BodyWalker:
             self.moved.add(var.hash)  # p = p + n: along the same array
             return
         got = self.target_of(rhs)
-        if got is None or self.points.get(var.hash, got) != got:
+        old = self.points.get(var.hash, got)
+        if got is not None and old is not None and old != got:
+            got = _either(old, got)  # &g.rx here, &g.tx there: some part of g
+        if got is None:
             self.spoiled.add(var.hash)
         self.points[var.hash] = got
 
@@ -1058,6 +1071,10 @@ class BodyWalker:
         e = rhs
         while e.kind in TRANSPARENT or e.kind == K.CSTYLE_CAST_EXPR:
             e = list(e.get_children())[-1]
+        if e.kind == K.CONDITIONAL_OPERATOR:  # c ? &g.rx : &g.tx: either part of g
+            ch = list(e.get_children())
+            a, b = (self.target_of(ch[1]), self.target_of(ch[2])) if len(ch) == 3 else (None, None)
+            return _either(a, b) if a is not None and b is not None else None
         if e.kind == K.DECL_REF_EXPR:
             ref = e.referenced
             obj = self.u.object_info(ref) if ref is not None and ref.kind == K.VAR_DECL else None
@@ -1079,6 +1096,19 @@ IT_SOURCE = re.compile(r"\b[A-Z][A-Z0-9]*_IT_[A-Z0-9_]+\b")  # I2C_IT_ERR, UART_
 _DIRECTIVE = re.compile(r"^\s*#", re.M)
 _CALL_TEXT = re.compile(r"(?<![\w.>])([A-Za-z_]\w*)\s*\(")
 _KEYWORDS = {"if", "while", "for", "switch", "return", "sizeof", "do", "else", "case", "goto"}
+
+
+def _either(a: tuple, b: tuple) -> tuple | None:
+    """One target for a pointer that points at ``a`` or at ``b``: the same global, the path
+    they share and then any part ("?"); None for two different globals."""
+    if a[0].usr != b[0].usr:
+        return None
+    if a[1] == b[1]:
+        return a
+    n = 0
+    while n < min(len(a[1]), len(b[1])) and a[1][n] == b[1][n]:
+        n += 1
+    return a[0], (*a[1][:n], "?")
 
 
 def _case_values(body: Cursor) -> tuple[tuple[int, int], ...]:
