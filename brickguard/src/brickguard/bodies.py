@@ -51,6 +51,7 @@ from brickguard.sections import (
     cap,
     clear_level,
     fully_protected,
+    level_only,
     mask,
     masked_irqs,
     raise_level,
@@ -614,10 +615,16 @@ class BodyWalker:
                 if 0 <= at < len(args):
                     prio = self.u.eval_const(self.arg_text(c, args, at))
                 line = self.irq_line(c, args, reg.irq) if kind == "interrupt" else ""
+                zero = (kind == "interrupt" and reg.flags is not None and bool(reg.unmasked)
+                        and 0 <= reg.flags < len(args) and re.search(
+                            rf"\b{re.escape(reg.unmasked)}\b", self.arg_text(c, args, reg.flags))
+                        is not None)
                 for fn in _function_refs(args[idx]):
                     how = f"{'registered with' if kind == 'interrupt' else 'created by'} {name}"
-                    self.entries.append(
-                        EntryFact(fn.get_usr(), fn.spelling, kind, how, where, prio, line))
+                    if zero:
+                        how += f" ({reg.unmasked})"
+                    self.entries.append(EntryFact(
+                        fn.get_usr(), fn.spelling, kind, how, where, prio, line, zero))
         lock = self.u.lock_kinds.get(self.u.macro_at(c) or name)
         if lock in ("take", "give") and args:
             self.note_lock(args[0], lock, name, where)
@@ -818,6 +825,7 @@ class BodyWalker:
             self.store_value if kind is A_WRITE else None, bits=_bit_member(top),
             sense=self.sense if self.tested(kind) else (),
             loop=self.loops[-1] if self.loops else 0,
+            by_level=protected and level_only(states, self.u.config.platform.critical_levels),
         )
         if self.loops and self.polled() and kind is A_READ:
             self.poll_loop[key] = self.loops[-1]

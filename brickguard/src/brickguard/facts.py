@@ -161,6 +161,9 @@ class AccessFact:
     # bounded by locals only (``for (i = 0; i < N; i++)``), 0 otherwise: an element access with
     # an unknown index there walks the array (a copy, a fill), not a ring drained to an index.
     loop: int = 0
+    # Protected, but on some path only by sections that raise BASEPRI (irq_lock, __set_BASEPRI):
+    # a zero-latency interrupt (``Context.unmasked``) still fires here.
+    by_level: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,6 +221,7 @@ class EntryFact:
     where: Where
     priority: int | None = None  # a task's priority given at creation, when constant
     irq: str = ""  # an interrupt's line when its registration names it (irq_connect_dynamic)
+    unmasked: bool = False  # connected as zero-latency: level-raising sections do not mask it
 
 
 @dataclass(frozen=True, slots=True)

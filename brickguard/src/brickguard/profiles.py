@@ -65,6 +65,11 @@ class Registration:
     # irq_connect_dynamic(irq, ...): 0), which names the handler's line for one-line masks
     # (irq_disable(TIMER1_IRQ) masks what IRQ_CONNECT(TIMER1_IRQ, ...) connected).
     irq: int | None = None
+    # ... and of its flags argument, with the flag that connects an interrupt no level-raising
+    # section masks (Zephyr's IRQ_ZERO_LATENCY: "will not be masked by interrupt locking";
+    # irq_lock raises BASEPRI, and a zero-latency IRQ runs above it).
+    flags: int | None = None
+    unmasked: str = ""
 
 
 @dataclass(frozen=True)

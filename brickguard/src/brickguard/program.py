@@ -82,6 +82,9 @@ class Context:
     # An interrupt handler's line when its name does not say it (a callback a driver calls from
     # USART1's handler: "USART1"; ``callbacks``); "" to take it from the name.
     irq: str = ""
+    # Zero-latency (Zephyr IRQ_ZERO_LATENCY): sections that only raise BASEPRI (irq_lock) do
+    # not mask it; disabling interrupts outright (PRIMASK) does.
+    unmasked: bool = False
 
     @property
     def is_interrupt(self) -> bool:
@@ -240,9 +243,11 @@ class Program(HardwareFacts):  # the hardware facts (BG3xx, stack depth): every 
             usr = resolve(e.function, e.name)
             old = self.entries.get(usr)
             if old is None or (e.kind == "interrupt" and not old.is_interrupt):
-                self.entries[usr] = Context(e.name, e.kind, e.how, e.priority, e.irq)
-            elif e.irq and old.is_interrupt and not old.irq:
-                self.entries[usr] = replace(old, irq=e.irq)  # its line, from its registration
+                self.entries[usr] = Context(e.name, e.kind, e.how, e.priority, e.irq,
+                                            e.unmasked)
+            elif (e.irq or e.unmasked) and old.is_interrupt:  # what its registration says
+                self.entries[usr] = replace(old, irq=old.irq or e.irq,
+                                            unmasked=old.unmasked or e.unmasked)
 
     def _reach(self) -> None:
         callees: dict[str, set[str]] = defaultdict(set)

@@ -78,6 +78,7 @@ if TYPE_CHECKING:
     from brickguard.program import Access, Program
 
 PRIORITY = {"BG102": 0, "BG103": 1, "BG101": 2}
+ZERO = " (in a section that only raises BASEPRI: a zero-latency interrupt runs above it)"
 # (the task's first action, its second) -> (the handler's action between, what goes wrong)
 PATTERNS = {
     ("R", "R"): ("W", "the two reads can see different values"),
@@ -178,13 +179,16 @@ def find_races(program: Program) -> list[Race]:
         for task, isr, guarded, level in _groups(program, shared.accesses):
             for a in task:
                 lvl = _basepri(a, level, program)
-                if guarded(a) and not lvl:
+                zero = a.fact.by_level and any(_zero_latency(i) for i in isr)
+                if guarded(a) and not lvl and not zero:
                     continue
-                who = _victim(program, a, level)
+                who = _victim(program, a, level) + (ZERO if zero and guarded(a) else "")
                 f = a.fact
+                masked = guarded(a) and not lvl  # masked but for zero-latency handlers
                 near = [i for i in isr
                         if paths_overlap(f.path, i.fact.path) and can_fire(gates, i, a)
-                        and (not lvl or _above(program, i, lvl))]
+                        and (not lvl or _above(program, i, lvl) or (zero and _zero_latency(i)))
+                        and (not masked or _zero_latency(i))]
                 writes = [i for i in near if i.fact.kind.writes]
                 # A store to a bit-field rewrites its neighbours in the same memory location:
                 # the handler's store to another of them is lost.
@@ -316,6 +320,11 @@ def _function_guard(program: Program, fn: str, level: int, depth: int) -> int | 
     return worst
 
 
+def _zero_latency(i: Access) -> bool:
+    """Whether handler access ``i`` runs in a zero-latency interrupt (``Context.unmasked``)."""
+    return any(c.is_interrupt and c.unmasked for c in i.contexts)
+
+
 def _above(program: Program, i: Access, lvl: int) -> bool:
     """Whether handler access ``i`` runs in an interrupt more urgent than BASEPRI masks."""
     return any(c.is_interrupt and (p := program.priority(c)) is not None and p < lvl
@@ -354,7 +363,9 @@ def _pairs(program: Program, gates: dict, calls: dict[str, list], names: dict[st
                 continue
             both = guarded(first) and guarded(second)
             lvl = min(_basepri(first, level, program), _basepri(second, level, program))
-            if both and not lvl:
+            zero = both and first.fact.by_level and second.fact.by_level and any(
+                _zero_latency(i) for i in isr)
+            if both and not lvl and not zero:
                 continue
             if second.before_start:
                 continue  # no interrupt can fire yet, between them or before
@@ -378,7 +389,8 @@ def _pairs(program: Program, gates: dict, calls: dict[str, list], names: dict[st
                     and paths_overlap(i.fact.path, f1.path) and paths_overlap(i.fact.path, f2.path)
                     and _opened(gates, i, second)
                     and (can_fire(gates, i, first) or can_fire(gates, i, second))
-                    and (not both or _above(program, i, lvl))]
+                    and (not both or (lvl and _above(program, i, lvl))
+                         or (zero and _zero_latency(i)))]
             if one == "R" and two == "W" and f1.in_loop_cond and _one_shot(
                     lambda f: calls.get(f, ()), names, calls.get(f1.function, []), accs[:n],
                     f1.seq, f2.seq, near):
@@ -396,7 +408,7 @@ def _pairs(program: Program, gates: dict, calls: dict[str, list], names: dict[st
             hit = near[0] if near else None
             if hit is not None:
                 out.append(Race("BG101", obj, second, hit, first, f"{one}-{between}-{two}",
-                                _victim(program, second, level)))
+                                _victim(program, second, level) + (ZERO if zero else "")))
     return out
 
 

@@ -75,6 +75,16 @@ def basepri_level(states: States, levels: dict[str, int]) -> int:
     return worst
 
 
+def level_only(states: States, level_routines) -> bool:
+    """Some path is protected only by sections that raise BASEPRI (``level_routines``, such as
+    Zephyr's irq_lock, or a BASEPRI write): a zero-latency interrupt still fires there."""
+    for s in states:
+        full = [n for n, _ in s if not n.startswith((MASK, LEVEL)) and n not in level_routines]
+        if not full:
+            return True
+    return False
+
+
 def fully_protected(states: States) -> bool:
     """Every path has a critical section open (a masked single interrupt does not count)."""
     return bool(states) and all(any(not n.startswith(MASK) for n, _ in s) for s in states)
