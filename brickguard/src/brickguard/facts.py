@@ -146,8 +146,9 @@ class AccessFact:
     # A bit-field member that shares its memory location (the path's last step, ".{a,b}") with
     # adjacent bit-fields: its name. A store to it rewrites the whole location (BG102).
     bits: str = ""
-    # For a read in an if's condition (``tests``) when the condition is a test of this one object: the value the then-arm
-    # runs with, ("==", 0) for ``if (!x)`` / ``if (x == 0)``, ("!=", 0) for ``if (x)``,
+    # For a read in an if's condition (``tests``) when the condition tests this one object:
+    # the value the then-arm runs with, ("==", 0) for ``if (!x)`` / ``if (x == 0)``, ("!=", 0)
+    # for ``if (x)``,
     # ("==", K) for ``if (x == K)``; for ``switch (x)``, ("case", ((case offset, K), ...)) (the
     # branch arm of a case is its offset); () for any other condition.
     sense: tuple = ()

@@ -157,7 +157,8 @@ def _groups(program: Program, accs: list[Access]):
                   if any((p := program.priority(c)) is not None and p < level
                          for c in i.contexts)]
         if victims and urgent:
-            yield victims, urgent, lambda a: _handler_guard(program, a, level) is not None, level
+            yield (victims, urgent,
+                   lambda a, lv=level: _handler_guard(program, a, lv) is not None, level)
 
 
 def find_races(program: Program) -> list[Race]:
