@@ -17,23 +17,18 @@ def check(program: Program, config: Config) -> Iterable[Finding]:
             continue
         t, i = r.task.fact, r.isr.fact
         isr, task = isr_step(r), task_step(r)
-        if r.pattern == "order":
+        handler = r.isr.context_names(True)
+        if r.pattern in ("order", "torn"):
             message = (
-                f"`{t.text}` is installed in {r.victim} only after interrupt handler "
-                f"{r.isr.context_names(True)} can fire, and the handler calls through it "
-                f"({at(i.where)}) without testing it: `{r.obj.name}` starts as 0, so an "
-                f"interrupt before this store calls address 0 (install it before enabling "
-                f"the interrupt)"
-            )
-            yield Finding("BG101", RULE.level, message, task, related=(isr,), flow=(isr, task))
-            continue
-        if r.pattern == "torn":
-            message = (
+                f"`{t.text}` is installed in {r.victim} only after interrupt handler {handler} "
+                f"can fire, and the handler calls through it ({at(i.where)}) without testing "
+                f"it: `{r.obj.name}` starts as 0, so an interrupt before this store calls "
+                f"address 0 (install it before enabling the interrupt)"
+            ) if r.pattern == "order" else (
                 f"`{t.text}` is read element by element in a loop in {r.victim}, outside a "
-                f"critical section, while interrupt handler {r.isr.context_names(True)} "
-                f"rewrites `{r.obj.name}` in a loop of its own ({at(i.where)}): an interrupt "
-                f"during the copy leaves it the first elements of one version and the rest "
-                f"of the next"
+                f"critical section, while interrupt handler {handler} rewrites "
+                f"`{r.obj.name}` in a loop of its own ({at(i.where)}): an interrupt during the "
+                f"copy leaves it the first elements of one version and the rest of the next"
             )
             yield Finding("BG101", RULE.level, message, task, related=(isr,), flow=(isr, task))
             continue
