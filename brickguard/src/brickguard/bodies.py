@@ -949,8 +949,8 @@ class BodyWalker:
         return sense
 
     def tested(self, kind: AccessKind) -> int:
-        """The if statement whose condition a read here is in (0: none)."""
-        return self.testing if kind is A_READ and self.in_cond else 0
+        """The if statement whose condition a read (or ``++x``) here is in (0: none)."""
+        return self.testing if kind is not A_WRITE and self.in_cond else 0
 
     def polled(self) -> bool:
         """Whether a read here polls: a loop's condition, or a condition tested on every turn

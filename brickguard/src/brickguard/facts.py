@@ -138,7 +138,8 @@ class AccessFact:
     level: int = 0
     # The arms of `branch` every path of which returns: nothing after the arm follows it.
     exits: tuple[tuple[int, int], ...] = ()
-    # A read in an if statement's condition: that statement's offset (0: none), whose arms
+    # A read (or read-modify-write, ``++x``) in an if statement's condition: that statement's
+    # offset (0: none), whose arms
     # are `branch` entries (offset, 0 or 1) of the accesses inside it.
     tests: int = 0
     op: str = ""  # a read-modify-write's operator: "+" (x++, x += n, x = x + n), "&", "|", ...

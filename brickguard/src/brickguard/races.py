@@ -210,7 +210,60 @@ def find_races(program: Program) -> list[Race]:
         race = _torn_copy(program, gates, obj, shared.accesses)
         if race is not None:
             keep(race)
+    for race in _torn_pairs(program, gates):
+        keep(race)
     return sorted(best.values(), key=lambda r: source_order(r.task))
+
+
+def _carried(program: Program, hi: Access) -> str | None:
+    """The object a handler write of ``hi`` depends on: the write sits in the arm of the
+    handler's test of another scalar object it also writes (``if (++lo == 0) hi++;``), so the
+    two are one value kept in two words; None when not so."""
+    f = hi.fact
+    for t in program.accesses_by_function.get(f.function, ()):
+        g = t.fact
+        if g.obj != f.obj and g.tests and any(off == g.tests for off, _ in f.branch) and any(
+                w.fact.obj == g.obj and w.fact.kind.writes
+                for w in program.accesses_by_function.get(f.function, ())):
+            return g.obj
+    return None
+
+
+def _torn_pairs(program: Program, gates: dict) -> list[Race]:
+    """Two words of one value (a 64-bit count kept as a low and a high word, the high one
+    carried when the low one wraps) read one after the other by the task, outside a critical
+    section: a handler run between the two reads gives a pair from two different moments
+    (the old high word with the new low one). Not when a do-while's condition reads the first
+    word again (the retry: ``do { hi = H; lo = L; } while (hi != H);``)."""
+    out: list[Race] = []
+    shared = {s.obj.usr: s for s in program.shared_objects}
+    pairs = {}
+    for s in shared.values():
+        for a in s.accesses:
+            if a.in_interrupt and a.fact.kind.writes and s.obj.is_scalar:
+                low = _carried(program, a)
+                if low is not None and low in shared and shared[low].obj.is_scalar:
+                    pairs[frozenset((s.obj.usr, low))] = a
+    for key, carry in pairs.items():
+        for accs in program.accesses_by_function.values():
+            reads = sorted((a for a in accs if a.fact.obj in key and a.in_task
+                            and a.fact.kind is AccessKind.read and not a.task_protected
+                            and not a.before_start), key=lambda a: a.fact.seq)
+            for first, second in zip(reads, reads[1:], strict=False):
+                if first.fact.obj == second.fact.obj or not _one_path(
+                        first.fact.branch, second.fact.branch):
+                    continue
+                if any(a.fact.retry and a.fact.retry < first.fact.seq and a.fact.obj in key
+                       for a in accs):
+                    continue  # re-read by the retry loop's condition
+                if any(a.fact.obj in key and a.fact.kind.writes
+                       and first.fact.seq < a.fact.seq < second.fact.seq for a in accs):
+                    continue
+                if can_fire(gates, carry, first) or can_fire(gates, carry, second):
+                    out.append(Race("BG101", shared[second.fact.obj].obj, second, carry, first,
+                                    "pair", _victim(program, second, None)))
+                    break
+    return out
 
 
 def _walks(a: Access) -> bool:

@@ -18,6 +18,19 @@ def check(program: Program, config: Config) -> Iterable[Finding]:
         t, i = r.task.fact, r.isr.fact
         isr, task = isr_step(r), task_step(r)
         handler = r.isr.context_names(True)
+        if r.pattern == "pair":
+            f = r.first.fact if r.first is not None else t
+            message = (
+                f"`{t.text}` is read in {r.victim} after `{f.text}` ({at(f.where)}), not both in "
+                f"one critical section, and interrupt handler {handler} updates the two as one "
+                f"value (it writes `{i.text}` only as the other word carries, {at(i.where)}): "
+                f"if it fires between the two reads, the pair holds words of two different "
+                f"moments (an old high word with a new low one)"
+            )
+            first = loc(r.first, "read in task context, first word") if r.first else task
+            yield Finding("BG101", RULE.level, message, task, related=(isr, first),
+                          flow=(first, isr, task))
+            continue
         if r.pattern in ("order", "torn"):
             message = (
                 f"`{t.text}` is installed in {r.victim} only after interrupt handler {handler} "
