@@ -234,7 +234,8 @@ def _torn_pairs(program: Program, gates: dict) -> list[Race]:
     carried when the low one wraps) read one after the other by the task, outside a critical
     section: a handler run between the two reads gives a pair from two different moments
     (the old high word with the new low one). Not when a do-while's condition reads the first
-    word again (the retry: ``do { hi = H; lo = L; } while (hi != H);``)."""
+    word again (the retry: ``do { hi = H; lo = L; } while (hi != H);``), nor when an ownership
+    flag keeps the task's read and the handler's write apart (a handoff, ``_apart``)."""
     out: list[Race] = []
     shared = {s.obj.usr: s for s in program.shared_objects}
     pairs = {}
@@ -259,6 +260,8 @@ def _torn_pairs(program: Program, gates: dict) -> list[Race]:
                 if any(a.fact.obj in key and a.fact.kind.writes
                        and first.fact.seq < a.fact.seq < second.fact.seq for a in accs):
                     continue
+                if _apart(program, second, carry):
+                    continue  # a flag hands the words over (``if (!ready) { t = now; ... }``)
                 if can_fire(gates, carry, first) or can_fire(gates, carry, second):
                     out.append(Race("BG101", shared[second.fact.obj].obj, second, carry, first,
                                     "pair", _victim(program, second, None)))
