@@ -941,6 +941,9 @@ class BodyWalker:
                 a, b = _strip(ch[0]), _strip(ch[1])
                 if _const_int(b) is None and _const_int(a) is not None:
                     a, b = b, a
+                if a.kind == K.UNARY_OPERATOR and a.extent.start.offset < _first(
+                        a).extent.start.offset and self.unary_op(a, _first(a)) in ("++", "--"):
+                    a = _strip(_first(a))  # ++x == K: x holds K in the arm
                 value = _const_int(b)
                 if value is not None and a.kind in (K.DECL_REF_EXPR, K.MEMBER_REF_EXPR):
                     sense = (op, value)

@@ -216,13 +216,13 @@ def find_races(program: Program) -> list[Race]:
 
 
 def _carried(program: Program, hi: Access) -> str | None:
-    """The object a handler write of ``hi`` depends on: the write sits in the arm of the
-    handler's test of another scalar object it also writes (``if (++lo == 0) hi++;``), so the
+    """The object a handler write of ``hi`` carries from: the write sits in the then-arm of the
+    handler's wrap test of another scalar it also writes (``if (++lo == 0) hi++;``), so the
     two are one value kept in two words; None when not so."""
     f = hi.fact
     for t in program.accesses_by_function.get(f.function, ()):
         g = t.fact
-        if g.obj != f.obj and g.tests and any(off == g.tests for off, _ in f.branch) and any(
+        if g.obj != f.obj and g.tests and g.sense == ("==", 0) and (g.tests, 0) in f.branch and any(
                 w.fact.obj == g.obj and w.fact.kind.writes
                 for w in program.accesses_by_function.get(f.function, ())):
             return g.obj
