@@ -15,12 +15,14 @@ methods share the walk's state (the path states, the pending read-modify-write, 
 
 from __future__ import annotations
 
+import ctypes
 import re
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from clang.cindex import Cursor, CursorKind, TypeKind
+from clang.cindex import Cursor, CursorKind, TypeKind, conf
 
 from brickguard.exclusive import EXCLUSIVE_STORES
 from brickguard.facts import (
@@ -150,6 +152,7 @@ class BodyWalker:
         self.poll_loop: dict[tuple, int] = {}  # a poll's access key -> its innermost loop
         self.retry_reads: dict[tuple, int] = {}  # do-while condition reads -> the loop's number
         self.shared_test_loops: set[int] = set()  # loops whose test reads a global, or none
+        self.once_loops: set[int] = set()  # do { } while (0): runs once, polls nothing
         # ``switch (x)``'s read of x -> (the switch's offset, its cases' offsets and values)
         self.switch_reads: dict[tuple, tuple[int, tuple[tuple[int, int], ...]]] = {}
         # Local pointers assigned the address of (a part of) a global: decl hash -> (object,
@@ -315,7 +318,8 @@ class BodyWalker:
             *parts, body = ch
             return self.loop(states, parts, body, [], start, not parts)
         if k == K.DO_STMT:
-            return self.loop(states, [], ch[0], [ch[1]], start, _always(ch[1]))
+            return self.loop(states, [], ch[0], [ch[1]], start, _always(ch[1]),
+                             once=_evaluate(ch[1]) == 0)
         if k == K.SWITCH_STMT:
             mark = len(self.recent)
             s = self.expr(ch[0], states, READ, None, start)
@@ -398,10 +402,13 @@ class BodyWalker:
             if len(self.recent) > mark and self.loops:
                 self.shared_test_loops.add(self.loops[-1])  # its test reads a global
 
-    def loop(self, states, pre, body, post, start, infinite: bool) -> States:
+    def loop(self, states, pre, body, post, start, infinite: bool, once: bool = False) -> States:
         t = _Target(loop=True)
         self.targets.append(t)
         self.loops.append(self._next())  # a number no fact has: the facts inside come after it
+        if once:  # do { ... } while (0): a macro's statement block, run once, no loop
+            self.once_loops.add(self.loops[-1])
+            self.shared_test_loops.add(self.loops[-1])
         if infinite:
             self.shared_test_loops.add(self.loops[-1])  # no count bounds it: not a walk
         cur, exits = states, set()
@@ -824,11 +831,11 @@ class BodyWalker:
             self.rmw_op if kind is A_RMW else "",
             self.store_value if kind is A_WRITE else None, bits=_bit_member(top),
             sense=self.sense if self.tested(kind) else (),
-            loop=self.loops[-1] if self.loops else 0,
+            loop=self.real_loop(),
             by_level=protected and level_only(states, self.u.config.platform.critical_levels),
         )
-        if self.loops and self.polled() and kind is A_READ:
-            self.poll_loop[key] = self.loops[-1]
+        if self.real_loop() and self.polled() and kind is A_READ:
+            self.poll_loop[key] = self.real_loop()
         self.recent.append(key)
 
     def through_pointer(self, var, c: Cursor, states: States, top: Cursor,
@@ -853,8 +860,8 @@ class BodyWalker:
             if old[5] and not protected:
                 self.through[key] = (*old[:5], False, *old[6:])
             return
-        if self.loops and self.polled() and kind is A_READ:
-            self.poll_loop[key] = self.loops[-1]
+        if self.real_loop() and self.polled() and kind is A_READ:
+            self.poll_loop[key] = self.real_loop()
         self.through[key] = (
             var, steps, c, t, kind, protected, self._next(),
             tuple(self.branch), self.polled() and kind is A_READ, masked_irqs(states),
@@ -958,7 +965,11 @@ class BodyWalker:
     def polled(self) -> bool:
         """Whether a read here polls: a loop's condition, or a condition tested on every turn
         of a loop (``for (;;) { if (flag) ... }``)."""
-        return bool(self.loop_cond) or bool(self.in_cond and self.loops)
+        return bool(self.loop_cond) or bool(self.in_cond and self.real_loop())
+
+    def real_loop(self) -> int:
+        """The innermost enclosing loop that can run more than once (0: none)."""
+        return next((n for n in reversed(self.loops) if n not in self.once_loops), 0)
 
     def _next(self) -> int:
         self.seq += 1
@@ -1247,6 +1258,33 @@ def _always(cond: Cursor) -> bool:
         return False
     toks = [t.spelling for t in c.get_tokens()]
     return bool(toks) and toks[0].rstrip("uUlL") not in ("0", "0x0", "false")
+
+
+def _evaluate(c: Cursor) -> int | None:
+    """An integer constant expression's value as clang computes it (a literal spelled in a
+    macro's body has no tokens of its own), or None."""
+    lib = _eval_lib()
+    r = lib.clang_Cursor_Evaluate(c)
+    if not r:
+        return None
+    try:
+        return lib.clang_EvalResult_getAsInt(r) if lib.clang_EvalResult_getKind(r) == 1 else None
+    finally:
+        lib.clang_EvalResult_dispose(r)
+
+
+@lru_cache(maxsize=1)
+def _eval_lib():
+    """libclang's evaluation entry points (the Python bindings do not declare them)."""
+    lib = conf.lib
+    lib.clang_Cursor_Evaluate.argtypes = [Cursor]
+    lib.clang_Cursor_Evaluate.restype = ctypes.c_void_p
+    lib.clang_EvalResult_getKind.argtypes = [ctypes.c_void_p]
+    lib.clang_EvalResult_getKind.restype = ctypes.c_int
+    lib.clang_EvalResult_getAsInt.argtypes = [ctypes.c_void_p]
+    lib.clang_EvalResult_getAsInt.restype = ctypes.c_int
+    lib.clang_EvalResult_dispose.argtypes = [ctypes.c_void_p]
+    return lib
 
 
 def _function_refs(arg: Cursor) -> list[Cursor]:

@@ -7,7 +7,9 @@
 static inline void __NOP(void) { __asm volatile("nop"); }
 void idle_hook(void);
 
-uint32_t ready_a, ready_b, ready_c, ready_d, level;
+uint32_t ready_a, ready_b, ready_c, ready_d, level, mode;
+/* a macro's statement block: runs once, no loop */
+#define APPLY(m) do { if ((m) != 0u) { level = 1u; } } while (0U)
 
 void TIM2_IRQHandler(void)
 {
@@ -16,6 +18,7 @@ void TIM2_IRQHandler(void)
     ready_c = 1u;
     ready_d = 1u;
     level = 3u;
+    mode = 1u;
 }
 
 int main(void)
@@ -34,5 +37,6 @@ int main(void)
             break;
         }
     }
+    APPLY(mode);                     /* tested once: do { } while (0) is no loop */
     return (int)level;               /* read once, in no loop */
 }
