@@ -18,7 +18,8 @@ from brickguard.config import Config, load_config
 from brickguard.toolchain import find_gcc
 
 CASES = Path(__file__).parent / "cases"
-EXPECT = re.compile(r"expect:\s*(BG\d{3}(?:\s*,\s*BG\d{3})*)")
+EXPECT = re.compile(r"expect:\s*(BG\d{3}(?:\s*,\s*BG\d{3})*)((?:\s*`[^`]+`)*)")
+NAMED = re.compile(r"`([^`]+)`")
 
 
 def _cases() -> list[Path]:
@@ -31,14 +32,20 @@ def _cases() -> list[Path]:
 
 
 def _expected(case: Path) -> set[tuple[str, int, str]]:
+    return set(_marks(case))
+
+
+def _marks(case: Path) -> dict[tuple[str, int, str], list[str]]:
+    """(file, line, rule) -> the names the finding must name (```/* expect: BG106 `x` */```:
+    the message holds `` `x` ``, the name the benchmarks match a label by)."""
     files = [case] if case.is_file() else sorted(case.rglob("*.[ch]"))
-    want = set()
+    want = {}
     for f in files:
         for n, line in enumerate(f.read_text().splitlines(), start=1):
             m = EXPECT.search(line)
             if m:
                 for rule in re.split(r"\s*,\s*", m.group(1)):
-                    want.add((f.name, n, rule))
+                    want[(f.name, n, rule)] = NAMED.findall(m.group(2))
     return want
 
 
@@ -68,6 +75,11 @@ def test_case(case: Path) -> None:
     )
     assert not want - got, f"missing {sorted(want - got)}; found:\n{detail}"
     assert not got - want, f"unexpected {sorted(got - want)}; found:\n{detail}"
+    for (file, line, rule), names in _marks(case).items():
+        said = [f.message for f in result.findings if f.rule == rule
+                and (Path(f.location.file).name, f.location.line) == (file, line)]
+        for name in names:
+            assert any(f"`{name}`" in m for m in said), f"{file}:{line} {rule} names no `{name}`"
 
 
 def test_every_rule_has_cases() -> None:

@@ -50,7 +50,9 @@ def test_freertos_lists_the_real_from_isr_api() -> None:
 def test_selecting_a_profile_extends_the_defaults_and_narrows_the_api(tmp_path: Path) -> None:
     (tmp_path / "brickguard.toml").write_text('[target]\nprofile = "freertos"\n')
     cfg = load_config(start=tmp_path)
-    assert ("vTaskSuspendAll", "xTaskResumeAll") in cfg.critical_sections
+    assert ("taskENTER_CRITICAL", "taskEXIT_CRITICAL") in cfg.critical_sections
+    # the scheduler lock stops other tasks only: interrupts still run, so it is no section
+    assert ("vTaskSuspendAll", "xTaskResumeAll") not in cfg.critical_sections
     assert ("__disable_irq", "__enable_irq") in cfg.critical_sections  # defaults kept
     assert any(r.function == "xTimerCreate" for r in cfg.task_creators)
     assert "vTaskDelay" in cfg.platform.blocking and "k_sleep" not in cfg.platform.blocking

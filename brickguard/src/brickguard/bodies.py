@@ -15,12 +15,14 @@ methods share the walk's state (the path states, the pending read-modify-write, 
 
 from __future__ import annotations
 
+import ctypes
 import re
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from clang.cindex import Cursor, CursorKind, TypeKind
+from clang.cindex import Cursor, CursorKind, TypeKind, conf
 
 from brickguard.exclusive import EXCLUSIVE_STORES
 from brickguard.facts import (
@@ -51,6 +53,7 @@ from brickguard.sections import (
     cap,
     clear_level,
     fully_protected,
+    level_only,
     mask,
     masked_irqs,
     raise_level,
@@ -93,6 +96,7 @@ BLOCK_ARGS = {
     "strcpy": (BLOCK_WRITE, BLOCK_READ),
     "strncpy": (BLOCK_WRITE, BLOCK_READ),
 }
+NO_BARRIER = frozenset({"__NOP", "__nop"})  # calls that do not make the compiler reload memory
 ASSIGN_OPS = {"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>="}
 
 
@@ -134,6 +138,7 @@ class BodyWalker:
         self.rmw_op = ""  # the operator of the read-modify-write being walked: "+", "&", ...
         self.store_value: int | None = None  # the constant the assignment being walked stores
         self.recent: list[tuple[int, AccessKind]] = []
+        self.recent_through: list[tuple[int, AccessKind]] = []  # the same, through pointers
         self._rhs_reads: dict[tuple[str, str], tuple[int, AccessKind]] = {}
         self.seq = 0  # program order of the facts: each new access or call takes the next number
         self.branch: list[tuple[int, int]] = []  # the if arms the walk is in: (offset, arm)
@@ -141,7 +146,15 @@ class BodyWalker:
         self.jumps = 0  # break, continue and goto statements walked so far
         self.loop_cond = 0  # > 0 while walking a loop's condition
         self.testing = 0  # the offset of the if statement whose condition the walk is in
+        self.sense: tuple = ()  # what that condition says of the one object it tests (sense_of)
         self.loops: list[int] = []  # per enclosing loop, the number taken at its entry
+        self.called_loops: set[int] = set()  # loops that make a call (a compiler barrier)
+        self.poll_loop: dict[tuple, int] = {}  # a poll's access key -> its innermost loop
+        self.retry_reads: dict[tuple, int] = {}  # do-while condition reads -> the loop's number
+        self.shared_test_loops: set[int] = set()  # loops whose test reads a global, or none
+        self.once_loops: set[int] = set()  # do { } while (0): runs once, polls nothing
+        # ``switch (x)``'s read of x -> (the switch's offset, its cases' offsets and values)
+        self.switch_reads: dict[tuple, tuple[int, tuple[tuple[int, int], ...]]] = {}
         # Local pointers assigned the address of (a part of) a global: decl hash -> (object,
         # path); spoiled: also assigned anything else or their address taken.
         # Parameters are not followed (that needs the call sites).
@@ -181,6 +194,7 @@ class BodyWalker:
             if name in _KEYWORDS or name in self.u.declared_names:
                 continue
             off = lo + m.start(1)
+            self.barrier(name)
             seq = self._next()
             line = self.src.count(b"\n", 0, off) + 1
             col = off - self.src.rfind(b"\n", 0, off)
@@ -189,16 +203,38 @@ class BodyWalker:
                 fully_protected(states), (), seq, self.loops[0] if self.loops else seq)
 
     def access_facts(self) -> list[AccessFact]:
+        for key, (at, cases) in self.switch_reads.items():
+            a = self.accesses.get(key)
+            if a is not None and a.kind is A_READ:
+                self.accesses[key] = replace(a, tests=at, sense=("case", cases))
+        for key, loop in self.retry_reads.items():
+            a = self.accesses.get(key)
+            if a is not None and a.kind is A_READ:
+                self.accesses[key] = replace(a, retry=loop)
+        for key, a in list(self.accesses.items()):
+            if a.loop in self.shared_test_loops:
+                self.accesses[key] = replace(a, loop=0)
+        for key, loop in self.poll_loop.items():
+            a = self.accesses.get(key)
+            if a is not None and loop not in self.called_loops:
+                self.accesses[key] = replace(a, hoistable=True)
         if not self.returning:
             return list(self.accesses.values())
         return [replace(a, exits=ex) if (ex := tuple(b for b in a.branch if b in self.returning))
                 else a for a in self.accesses.values()]
 
+    def barrier(self, name: str) -> None:
+        """A call: the compiler must assume it changes any global, so every loop it is in
+        loads them again on each turn (``__NOP`` is an asm statement with no memory clobber)."""
+        if name not in NO_BARRIER:
+            self.called_loops.update(self.loops)
+
     def call_facts(self) -> list[CallFact]:
         return list(self.calls.values())
 
     def section_issues(self) -> list[SectionIssue]:
-        return self.sections.issues(self.usr, self.name)
+        return self.sections.issues(self.usr, self.name,
+                                    self.name in self.u.config.platform.start_off)
 
     # -- helpers -------------------------------------------------------------------------------
     def where(self, c: Cursor) -> Where:
@@ -259,10 +295,11 @@ class BodyWalker:
         ch = list(c.get_children())
         if k == K.IF_STMT:
             outer, self.testing = self.testing, start
+            outer_sense, self.sense = self.sense, self.sense_of(ch[0])
             try:
                 s = self.cond(ch[0], states, start)
             finally:
-                self.testing = outer
+                self.testing, self.sense = outer, outer_sense
             self.branch.append((start, 0))
             jumps = self.jumps
             then = self.stmt(ch[1], s, start)
@@ -281,9 +318,14 @@ class BodyWalker:
             *parts, body = ch
             return self.loop(states, parts, body, [], start, not parts)
         if k == K.DO_STMT:
-            return self.loop(states, [], ch[0], [ch[1]], start, _always(ch[1]))
+            return self.loop(states, [], ch[0], [ch[1]], start, _always(ch[1]),
+                             once=_evaluate(ch[1]) == 0)
         if k == K.SWITCH_STMT:
+            mark = len(self.recent)
             s = self.expr(ch[0], states, READ, None, start)
+            cases = _case_values(ch[1])
+            if cases and mark + 1 == len(self.recent):  # ``switch (state)``: one object read
+                self.switch_reads[self.recent[mark]] = (start, cases)
             t = _Target(loop=False, entry=s, arm=(start, len(self.branch)))
             self.targets.append(t)
             self.branch.append((start, -1))
@@ -352,15 +394,23 @@ class BodyWalker:
 
     def loop_test(self, c: Cursor, states: States, parent_start: int) -> States:
         self.loop_cond += 1
+        mark = len(self.recent)
         try:
             return self.cond(c, states, parent_start)
         finally:
             self.loop_cond -= 1
+            if len(self.recent) > mark and self.loops:
+                self.shared_test_loops.add(self.loops[-1])  # its test reads a global
 
-    def loop(self, states, pre, body, post, start, infinite: bool) -> States:
+    def loop(self, states, pre, body, post, start, infinite: bool, once: bool = False) -> States:
         t = _Target(loop=True)
         self.targets.append(t)
         self.loops.append(self._next())  # a number no fact has: the facts inside come after it
+        if once:  # do { ... } while (0): a macro's statement block, run once, no loop
+            self.once_loops.add(self.loops[-1])
+            self.shared_test_loops.add(self.loops[-1])
+        if infinite:
+            self.shared_test_loops.add(self.loops[-1])  # no count bounds it: not a walk
         cur, exits = states, set()
         for _ in range(3):
             s = cur
@@ -372,8 +422,10 @@ class BodyWalker:
             if not infinite and not post:
                 exits |= s
             b = self.stmt(body, s, start) | frozenset(t.continues)
+            mark = len(self.recent)
             for p in post:
                 b = self.loop_test(p, b, start)
+            self.retry_reads.update((k, self.loops[-1]) for k in self.recent[mark:])
             if post and not infinite:
                 exits |= b
             new = cap(cur | b)
@@ -439,19 +491,24 @@ class BodyWalker:
                             self.note_lock(lhs, kind, made, self.where(rhs))
                 elif lhs.kind == K.MEMBER_REF_EXPR:
                     self.note_stored(lhs.spelling, ch[1])
-                mark = len(self.recent)
+                mark, mark2 = len(self.recent), len(self.recent_through)
                 states = self.expr(ch[1], states, READ, None, start)
                 reads = {
                     (a.obj, a.text): key
                     for key in self.recent[mark:]
                     if (a := self.accesses.get(key)) is not None and a.kind is A_READ
                 }
+                # *p = *p / 2 through a pointer: the same, by pointer and steps.
+                reads.update({
+                    (t[0], t[1]): key for key in self.recent_through[mark2:]
+                    if (t := self.through.get(key)) is not None and t[4] is A_READ
+                })
                 self.pending_rmw = set(reads)
                 self._rhs_reads = reads
                 r = _strip(ch[1])
                 rch = list(r.get_children()) if r.kind == K.BINARY_OPERATOR else []
                 self.rmw_op = self.op_between(rch[0], rch[1]) if len(rch) == 2 else "="
-                self.store_value = _const_int(ch[1])
+                self.store_value = self.stored_constant(c, ch[1])
                 states = self.expr(ch[0], states, WRITE, None, start)
                 self.pending_rmw = set()
                 self.store_value = None
@@ -504,6 +561,7 @@ class BodyWalker:
             states = self.expr(a, states, modes[i] if i < len(modes) else READ, None, start)
         where = self.where(c)
         protected = fully_protected(states)
+        self.barrier(name)
         irq = ""
         if (name in self.u.mask_on or name in self.u.mask_off) and args:
             arg = _strip(args[0])
@@ -541,13 +599,14 @@ class BodyWalker:
             self.calls[key] = CallFact(
                 self.usr, ref.get_usr(), name, where, prot, argf, seq, earliest, targets, irq,
                 name in EXCLUSIVE_STORES and self.result_discarded(c),
+                level=self.level_of(states) if prot else 0,
             )
         elif ref is None or ref.kind in (K.VAR_DECL, K.PARM_DECL, K.FIELD_DECL):
             field_name = ref.spelling if ref is not None and ref.kind == K.FIELD_DECL else ""
             text = self.text(next(iter(c.get_children()), c), name or "?")
             self.indirect.append(IndirectCall(self.usr, where, text, field_name))
         if name in self.u.priority_setters:
-            self.priority(name, args, where)
+            self.priority(name, c, args, where)
         if irq:
             return mask(states, irq) if name in self.u.mask_on else unmask(states, irq)
         if name in self.u.basepri and args:
@@ -555,17 +614,24 @@ class BodyWalker:
             if value is not None:
                 level = self.u.priority_level(value)
                 return raise_level(states, level) if level else clear_level(states)
-        for kind, arg_index in self.u.registrations_for(name):
-            idx = arg_index if arg_index >= 0 else len(args) + arg_index
+        for kind, reg in self.u.registrations_for(name):
+            idx = reg.arg if reg.arg >= 0 else len(args) + reg.arg
             if 0 <= idx < len(args):
                 prio = None
                 at = self.u.task_priority_args.get(name, -1) if kind == "task" else -1
                 if 0 <= at < len(args):
                     prio = self.u.eval_const(self.arg_text(c, args, at))
+                line = self.irq_line(c, args, reg.irq) if kind == "interrupt" else ""
+                zero = (kind == "interrupt" and reg.flags is not None and bool(reg.unmasked)
+                        and 0 <= reg.flags < len(args) and re.search(
+                            rf"\b{re.escape(reg.unmasked)}\b", self.arg_text(c, args, reg.flags))
+                        is not None)
                 for fn in _function_refs(args[idx]):
                     how = f"{'registered with' if kind == 'interrupt' else 'created by'} {name}"
-                    self.entries.append(
-                        EntryFact(fn.get_usr(), fn.spelling, kind, how, where, prio))
+                    if zero:
+                        how += f" ({reg.unmasked})"
+                    self.entries.append(EntryFact(
+                        fn.get_usr(), fn.spelling, kind, how, where, prio, line, zero))
         lock = self.u.lock_kinds.get(self.u.macro_at(c) or name)
         if lock in ("take", "give") and args:
             self.note_lock(args[0], lock, name, where)
@@ -574,6 +640,27 @@ class BodyWalker:
         if not self.crit_off:
             states = self.sections.apply(name, states, where, bool(self.in_cond))
         return states
+
+    def irq_line(self, c: Cursor, args: list[Cursor], at: int | None) -> str:
+        """The interrupt line argument ``at`` names: an IRQn enumerator or a macro (``""``)."""
+        if at is None or not 0 <= at < len(args):
+            return ""
+        a = _strip(args[at])
+        ref = a.referenced if a.kind == K.DECL_REF_EXPR else None
+        if ref is not None and ref.kind == K.ENUM_CONSTANT_DECL:
+            return irq_key(ref.spelling)
+        return self.u.irq_macro(self.arg_text(c, args, at))
+
+    def stored_constant(self, assign: Cursor, rhs: Cursor) -> int | None:
+        """The constant an assignment stores: a literal, an enumerator, or a literal spelled
+        with a macro (``flag = true``, ``= TRUE``: stdbool's and the SDKs' names for 1; the
+        literal has no tokens of its own there, the assignment's last one is the macro)."""
+        value = _const_int(rhs)
+        if value is None and _strip(rhs).kind == K.INTEGER_LITERAL:
+            toks = [t.spelling for t in assign.get_tokens()]
+            if len(toks) >= 3 and toks[-2] == "=":
+                value = self.u.eval_const(toks[-1])
+        return value
 
     def result_discarded(self, c: Cursor) -> bool:
         """Whether call ``c`` is a statement of its own (``__STREXW(v, &x);``, ``(void)f();``):
@@ -631,16 +718,27 @@ class BodyWalker:
         if obj is not None:
             self.locks.append(LockFact(obj.usr, kind, self.usr, call, where, self._next()))
 
-    def priority(self, name: str, args: list[Cursor], where: Where) -> None:
-        """HAL_NVIC_SetPriority(USART1_IRQn, 5, 0): the IRQ and its priority, when constant."""
-        at = self.u.priority_setters[name]
+    def priority(self, name: str, c: Cursor, args: list[Cursor], where: Where) -> None:
+        """HAL_NVIC_SetPriority(USART1_IRQn, 5, 0): the IRQ and its priority, when constant.
+        The IRQ is an IRQn enumerator or a macro naming one's line (TI's ``INT_ADC14``); a
+        setter that takes the register byte (``register``) gives the level in its top bits."""
+        setter = self.u.priority_setters[name]
+        at = setter.arg
         if len(args) <= max(at, 0):
             return
         irq = _strip(args[0])
         ref = irq.referenced if irq.kind == K.DECL_REF_EXPR else None
         value = _const_int(args[at])
-        if ref is not None and ref.kind == K.ENUM_CONSTANT_DECL and value is not None:
-            self.priorities.append(PriorityFact(ref.spelling, value, where))
+        if value is None:
+            value = self.u.eval_const(self.arg_text(c, args, at))
+        if ref is not None and ref.kind == K.ENUM_CONSTANT_DECL:
+            line = ref.spelling
+        else:
+            line = self.u.irq_macro(self.arg_text(c, args, 0))
+        if line and value is not None:
+            if setter.register:
+                value = self.u.priority_level(value)
+            self.priorities.append(PriorityFact(line, value, where))
 
     def arg_targets(self, args: list[Cursor]) -> tuple:
         """Per argument, the global (USR) and path it points to: ``&rx``, ``buf``; a parameter
@@ -732,7 +830,12 @@ class BodyWalker:
             self.level_of(states) if protected else 0, (), self.tested(kind),
             self.rmw_op if kind is A_RMW else "",
             self.store_value if kind is A_WRITE else None, bits=_bit_member(top),
+            sense=self.sense if self.tested(kind) else (),
+            loop=self.real_loop(),
+            by_level=protected and level_only(states, self.u.config.platform.critical_levels),
         )
+        if self.real_loop() and self.polled() and kind is A_READ:
+            self.poll_loop[key] = self.real_loop()
         self.recent.append(key)
 
     def through_pointer(self, var, c: Cursor, states: States, top: Cursor,
@@ -746,13 +849,19 @@ class BodyWalker:
         t = top
         if len(segs) > 2:
             kind, t = A_READ, bases[-2]  # a pointer stored in the global is read
+        if kind is A_WRITE and (var, steps) in self.pending_rmw:
+            kind = A_RMW  # *p = *p + 1: one read-modify-write through the pointer
+            self.through.pop(self._rhs_reads[(var, steps)], None)
         key = (c.extent.start.offset, kind)
+        self.recent_through.append(key)
         protected = fully_protected(states)
         old = self.through.get(key)
         if old is not None:
             if old[5] and not protected:
                 self.through[key] = (*old[:5], False, *old[6:])
             return
+        if self.real_loop() and self.polled() and kind is A_READ:
+            self.poll_loop[key] = self.real_loop()
         self.through[key] = (
             var, steps, c, t, kind, protected, self._next(),
             tuple(self.branch), self.polled() and kind is A_READ, masked_irqs(states),
@@ -822,14 +931,45 @@ class BodyWalker:
             return 0
         return basepri_level(states, self.u.levels)
 
+    def sense_of(self, cond: Cursor) -> tuple:
+        """("==", K) or ("!=", K) when ``cond`` tests one plain object against a constant
+        (``x``, ``!x``, ``x == K``, ``K != x``; the then-arm runs when it holds), else ()."""
+        c = _strip(cond)
+        neg = False
+        while c.kind == K.UNARY_OPERATOR and self.unary_op(c, _first(c)) == "!":
+            neg, c = not neg, _strip(_first(c))
+        sense: tuple = ()
+        if c.kind in (K.DECL_REF_EXPR, K.MEMBER_REF_EXPR):
+            sense = ("!=", 0)
+        elif c.kind == K.BINARY_OPERATOR:
+            ch = list(c.get_children())
+            op = self.op_between(ch[0], ch[1]) if len(ch) == 2 else ""
+            if op in ("==", "!="):
+                a, b = _strip(ch[0]), _strip(ch[1])
+                if _const_int(b) is None and _const_int(a) is not None:
+                    a, b = b, a
+                if a.kind == K.UNARY_OPERATOR and a.extent.start.offset < _first(
+                        a).extent.start.offset and self.unary_op(a, _first(a)) in ("++", "--"):
+                    a = _strip(_first(a))  # ++x == K: x holds K in the arm
+                value = _const_int(b)
+                if value is not None and a.kind in (K.DECL_REF_EXPR, K.MEMBER_REF_EXPR):
+                    sense = (op, value)
+        if sense and neg:
+            sense = ("==" if sense[0] == "!=" else "!=", sense[1])
+        return sense
+
     def tested(self, kind: AccessKind) -> int:
-        """The if statement whose condition a read here is in (0: none)."""
-        return self.testing if kind is A_READ and self.in_cond else 0
+        """The if statement whose condition a read (or ``++x``) here is in (0: none)."""
+        return self.testing if kind is not A_WRITE and self.in_cond else 0
 
     def polled(self) -> bool:
         """Whether a read here polls: a loop's condition, or a condition tested on every turn
         of a loop (``for (;;) { if (flag) ... }``)."""
-        return bool(self.loop_cond) or bool(self.in_cond and self.loops)
+        return bool(self.loop_cond) or bool(self.in_cond and self.real_loop())
+
+    def real_loop(self) -> int:
+        """The innermost enclosing loop that can run more than once (0: none)."""
+        return next((n for n in reversed(self.loops) if n not in self.once_loops), 0)
 
     def _next(self) -> int:
         self.seq += 1
@@ -924,7 +1064,10 @@ class BodyWalker:
             self.moved.add(var.hash)  # p = p + n: along the same array
             return
         got = self.target_of(rhs)
-        if got is None or self.points.get(var.hash, got) != got:
+        old = self.points.get(var.hash, got)
+        if got is not None and old is not None and old != got:
+            got = _either(old, got)  # &g.rx here, &g.tx there: some part of g
+        if got is None:
             self.spoiled.add(var.hash)
         self.points[var.hash] = got
 
@@ -950,6 +1093,10 @@ class BodyWalker:
         e = rhs
         while e.kind in TRANSPARENT or e.kind == K.CSTYLE_CAST_EXPR:
             e = list(e.get_children())[-1]
+        if e.kind == K.CONDITIONAL_OPERATOR:  # c ? &g.rx : &g.tx: either part of g
+            ch = list(e.get_children())
+            a, b = (self.target_of(ch[1]), self.target_of(ch[2])) if len(ch) == 3 else (None, None)
+            return _either(a, b) if a is not None and b is not None else None
         if e.kind == K.DECL_REF_EXPR:
             ref = e.referenced
             obj = self.u.object_info(ref) if ref is not None and ref.kind == K.VAR_DECL else None
@@ -971,6 +1118,42 @@ IT_SOURCE = re.compile(r"\b[A-Z][A-Z0-9]*_IT_[A-Z0-9_]+\b")  # I2C_IT_ERR, UART_
 _DIRECTIVE = re.compile(r"^\s*#", re.M)
 _CALL_TEXT = re.compile(r"(?<![\w.>])([A-Za-z_]\w*)\s*\(")
 _KEYWORDS = {"if", "while", "for", "switch", "return", "sizeof", "do", "else", "case", "goto"}
+
+
+def _either(a: tuple, b: tuple) -> tuple | None:
+    """One target for a pointer that points at ``a`` or at ``b``: the same global, the path
+    they share and then any part ("?"); None for two different globals."""
+    if a[0].usr != b[0].usr:
+        return None
+    if a[1] == b[1]:
+        return a
+    n = 0
+    while n < min(len(a[1]), len(b[1])) and a[1][n] == b[1][n]:
+        n += 1
+    return a[0], (*a[1][:n], "?")
+
+
+def _case_values(body: Cursor) -> tuple[tuple[int, int], ...]:
+    """A switch body's cases that only their own value enters: (offset, value) of each
+    ``case K:`` that is not stacked on another label and that no fall-through reaches (the
+    statement before it jumps: break, return, continue, goto)."""
+    out = []
+    jumped = True
+    for st in body.get_children() if body.kind == K.COMPOUND_STMT else ():
+        if st.kind == K.CASE_STMT:
+            kids = list(st.get_children())
+            value = _const_int(kids[0]) if kids else None
+            stacked = len(kids) > 1 and kids[-1].kind in (K.CASE_STMT, K.DEFAULT_STMT)
+            if jumped and value is not None and not stacked:
+                out.append((st.extent.start.offset, value))
+            last = kids[-1] if kids else st
+        elif st.kind == K.DEFAULT_STMT:
+            kids = list(st.get_children())
+            last = kids[-1] if kids else st
+        else:
+            last = st
+        jumped = last.kind in (K.BREAK_STMT, K.RETURN_STMT, K.CONTINUE_STMT, K.GOTO_STMT)
+    return tuple(out)
 
 
 def _first(c: Cursor) -> Cursor:
@@ -1075,6 +1258,33 @@ def _always(cond: Cursor) -> bool:
         return False
     toks = [t.spelling for t in c.get_tokens()]
     return bool(toks) and toks[0].rstrip("uUlL") not in ("0", "0x0", "false")
+
+
+def _evaluate(c: Cursor) -> int | None:
+    """An integer constant expression's value as clang computes it (a literal spelled in a
+    macro's body has no tokens of its own), or None."""
+    lib = _eval_lib()
+    r = lib.clang_Cursor_Evaluate(c)
+    if not r:
+        return None
+    try:
+        return lib.clang_EvalResult_getAsInt(r) if lib.clang_EvalResult_getKind(r) == 1 else None
+    finally:
+        lib.clang_EvalResult_dispose(r)
+
+
+@lru_cache(maxsize=1)
+def _eval_lib():
+    """libclang's evaluation entry points (the Python bindings do not declare them)."""
+    lib = conf.lib
+    lib.clang_Cursor_Evaluate.argtypes = [Cursor]
+    lib.clang_Cursor_Evaluate.restype = ctypes.c_void_p
+    lib.clang_EvalResult_getKind.argtypes = [ctypes.c_void_p]
+    lib.clang_EvalResult_getKind.restype = ctypes.c_int
+    lib.clang_EvalResult_getAsInt.argtypes = [ctypes.c_void_p]
+    lib.clang_EvalResult_getAsInt.restype = ctypes.c_int
+    lib.clang_EvalResult_dispose.argtypes = [ctypes.c_void_p]
+    return lib
 
 
 def _function_refs(arg: Cursor) -> list[Cursor]:

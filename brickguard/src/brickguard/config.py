@@ -161,7 +161,7 @@ DEFAULT_INTERRUPT_REGISTRATIONS = [
     Registration("devm_request_irq", 2),
     Registration("HAL_*_RegisterCallback", -1),
     Registration("NVIC_SetVector", 1),
-    Registration("irq_connect_dynamic", 2),
+    Registration("irq_connect_dynamic", 2, irq=0, flags=4, unmasked="IRQ_ZERO_LATENCY"),
     Registration("attachInterrupt", 1),
     *default_entries().registrations,  # the vendor SDK tables (profiles with defaults = true)
 ]

@@ -35,6 +35,15 @@ EXCLUSIVE_LOADS = frozenset({"__LDREXW", "__LDREXH", "__LDREXB", "__LDREX", "__l
 class UncheckedStore:
     store: CallFact
     load: CallFact | None  # the exclusive load before it in the same function, if any
+    target: str = ""  # the object the pair guards, as written (``g_requests``), when known
+
+
+def store_target(program: Program, store: CallFact) -> str:
+    """The global an exclusive store writes (its address argument, ``&g_requests``, or a
+    pointer known to hold one), as ``name`` plus its path; "" when not known."""
+    t = store.targets[1] if len(store.targets) > 1 else None
+    obj = program.objects.get(t[0]) if t is not None and isinstance(t[0], str) else None
+    return obj.name + "".join(t[1]) if obj is not None else ""
 
 
 def unchecked_stores(program: Program) -> list[UncheckedStore]:
@@ -45,5 +54,6 @@ def unchecked_stores(program: Program) -> list[UncheckedStore]:
         for c in calls:
             if c.discarded and c.callee_name in EXCLUSIVE_STORES:
                 before = [ld for ld in loads if ld.seq < c.seq]
-                out.append(UncheckedStore(c, max(before, key=lambda ld: ld.seq, default=None)))
+                out.append(UncheckedStore(c, max(before, key=lambda ld: ld.seq, default=None),
+                                          store_target(program, c)))
     return sorted(out, key=lambda u: (u.store.where.file, u.store.where.line))

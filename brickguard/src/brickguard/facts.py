@@ -34,6 +34,8 @@ class ObjectFact:
     type: str
     align: int = 0  # alignment asked by aligned(N) / _Alignas(N); 0 none, -1 unreadable
     in_function: str = ""  # USR of the function a block-scope static belongs to; "" file scope
+    initialized: bool = False  # its definition has an initializer (else it starts all zero)
+    fn_pointer: bool = False  # a pointer to a function (a hook, a callback slot)
 
 
 def irq_key(name: str) -> str:
@@ -136,7 +138,8 @@ class AccessFact:
     level: int = 0
     # The arms of `branch` every path of which returns: nothing after the arm follows it.
     exits: tuple[tuple[int, int], ...] = ()
-    # A read in an if statement's condition: that statement's offset (0: none), whose arms
+    # A read (or read-modify-write, ``++x``) in an if statement's condition: that statement's
+    # offset (0: none), whose arms
     # are `branch` entries (offset, 0 or 1) of the accesses inside it.
     tests: int = 0
     op: str = ""  # a read-modify-write's operator: "+" (x++, x += n, x = x + n), "&", "|", ...
@@ -144,6 +147,25 @@ class AccessFact:
     # A bit-field member that shares its memory location (the path's last step, ".{a,b}") with
     # adjacent bit-fields: its name. A store to it rewrites the whole location (BG102).
     bits: str = ""
+    # For a read in an if's condition (``tests``) when the condition tests this one object:
+    # the value the then-arm runs with, ("==", 0) for ``if (!x)`` / ``if (x == 0)``, ("!=", 0)
+    # for ``if (x)``,
+    # ("==", K) for ``if (x == K)``; for ``switch (x)``, ("case", ((case offset, K), ...)) (the
+    # branch arm of a case is its offset); () for any other condition.
+    sense: tuple = ()
+    # A poll (``in_loop_cond``) in a loop that makes no call: nothing there makes the compiler
+    # load the object again, so a plain one may be read once before the loop (BG104).
+    hoistable: bool = False
+    # A read in a do-while's condition (``do { hi = H; lo = L; } while (hi != H);``): the
+    # number of its loop (the facts inside it come after); 0 for any other read.
+    retry: int = 0
+    # The innermost loop the access is in (its number on the ``seq`` scale) when that loop is
+    # bounded by locals only (``for (i = 0; i < N; i++)``), 0 otherwise: an element access with
+    # an unknown index there walks the array (a copy, a fill), not a ring drained to an index.
+    loop: int = 0
+    # Protected, but on some path only by sections that raise BASEPRI (irq_lock, __set_BASEPRI):
+    # a zero-latency interrupt (``Context.unmasked``) still fires here.
+    by_level: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,6 +201,7 @@ class CallFact:
     # the interrupt sources its arguments name ("I2C_IT_EVT", "I2C_IT_ERR").
     branch: tuple[tuple[int, int], ...] = ()
     sources: tuple[str, ...] = ()
+    level: int = 0  # protected only by BASEPRI masking from this priority (AccessFact.level)
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,6 +222,8 @@ class EntryFact:
     how: str  # e.g. "in vector table g_pfnVectors", "registered with request_irq"
     where: Where
     priority: int | None = None  # a task's priority given at creation, when constant
+    irq: str = ""  # an interrupt's line when its registration names it (irq_connect_dynamic)
+    unmasked: bool = False  # connected as zero-latency: level-raising sections do not mask it
 
 
 @dataclass(frozen=True, slots=True)

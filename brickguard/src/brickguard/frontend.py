@@ -51,7 +51,7 @@ from brickguard.build_flags import (
     find_resource_dir,
     load_compile_commands,
 )
-from brickguard.config import Config
+from brickguard.config import Config, Registration
 from brickguard.facts import (
     ArgFact,
     CallFact,
@@ -211,7 +211,7 @@ class UnitContext:
         self.exits = {b for _, b in config.critical_sections}
         self.pairs: dict[str, set[str]] = {}
         self.handover = set(config.platform.critical_handover)
-        self.priority_setters = {r.function: r.arg for r in config.platform.priority_setters}
+        self.priority_setters = {r.function: r for r in config.platform.priority_setters}
         self.mask_on = {a for a, _ in config.platform.critical_masks}
         self.mask_off = {b for _, b in config.platform.critical_masks}
         self.basepri = set(config.platform.basepri)
@@ -226,13 +226,14 @@ class UnitContext:
         ]
         self.critical_macros: dict[int, str] = {}
         self._declared: set[str] | None = None
+        self._irqn: set[str] | None = None  # the device header's IRQ numbers (vector_name)
         # __HAL_UART_ENABLE_IT / _DISABLE_IT uses: offset -> name
         self.it_macros: dict[int, str] = {}
         self.it_sources: dict[int, tuple[str, ...]] = {}  # ... -> the sources it names
         self.objects: dict[str, ObjectFact] = {}
         self._obj_cache: dict[int, ObjectFact | None] = {}
         self._sources: dict[str, bytes] = {}
-        self._reg_cache: dict[str, list[tuple[str, int]]] = {}
+        self._reg_cache: dict[str, list[tuple[str, Registration]]] = {}
         self.unit = UnitFacts(file=file)
         # Uses of the API names the profiles watch, as written (xSemaphoreGive is a macro over
         # xQueueGenericSend): offset in the main file -> name. Calls to arg_calls keep args.
@@ -271,10 +272,10 @@ class UnitContext:
                 self._sources[name] = b""
         return self._sources[name]
 
-    def registrations_for(self, name: str) -> list[tuple[str, int]]:
+    def registrations_for(self, name: str) -> list[tuple[str, Registration]]:
         if name not in self._reg_cache:
             self._reg_cache[name] = [
-                (kind, r.arg) for kind, r in self.regs if fnmatch.fnmatchcase(name, r.function)
+                (kind, r) for kind, r in self.regs if fnmatch.fnmatchcase(name, r.function)
             ]
         return self._reg_cache[name]
 
@@ -310,6 +311,10 @@ class UnitContext:
                     ref.semantic_parent.get_usr()
                     if ref.semantic_parent.kind == K.FUNCTION_DECL else ""
                 ),
+                initialized=d.is_definition() and any(
+                    ch.kind.is_expression() for ch in d.get_children()),
+                fn_pointer=t.kind == TypeKind.POINTER and t.get_pointee().get_canonical().kind
+                in (TypeKind.FUNCTIONPROTO, TypeKind.FUNCTIONNOPROTO),
             )
             old = self.objects.get(fact.usr)
             if old is None or (fact.is_definition and not old.is_definition):
@@ -410,6 +415,11 @@ class UnitContext:
         )
         if body is None:
             return
+        line = self.vector_name(name)
+        if line:
+            how = f"name {name} is a vector of the device header's {line}"
+            self.unit.entries.append(EntryFact(
+                usr, name, "interrupt", how, Where(loc.file.name, loc.line, loc.column)))
         w = BodyWalker(self, c, usr, name)
         w.run(body)
         self.unit.accesses.extend(w.access_facts())
@@ -566,6 +576,19 @@ class UnitContext:
             toks = [t.spelling for t in c.get_tokens()] if c is not None else []
             self._macro_values[name] = " ".join(toks[1:]) if len(toks) >= 2 else None
         return self._macro_values[name]
+
+    def vector_name(self, name: str) -> str:
+        """The device header's IRQ number ``X_IRQn`` when ``name`` is ``X_Handler`` (the CMSIS
+        vector naming of Microchip SAM's ``TC3_Handler``, ``SERCOM0_2_Handler``...), else "".
+        A function ``Error_Handler`` is no vector: no device defines ``Error_IRQn``."""
+        if not name.endswith("_Handler"):
+            return ""
+        if self._irqn is None:
+            self._irqn = {d.spelling for c in self._top if c.kind == K.ENUM_DECL
+                          for d in c.get_children()
+                          if d.kind == K.ENUM_CONSTANT_DECL and d.spelling.endswith("_IRQn")}
+        line = name[: -len("_Handler")] + "_IRQn"
+        return line if line in self._irqn else ""
 
     def macro_names(self) -> set[str]:
         self.macro_value("")

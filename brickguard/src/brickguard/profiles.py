@@ -57,6 +57,19 @@ class Registration:
 
     function: str  # glob on the called function's name, e.g. "HAL_*_RegisterCallback"
     arg: int  # 0-based index of the argument that names the function; -1 = the last one
+    # A priority setter only: its argument is the NVIC register byte, the level in its top
+    # __NVIC_PRIO_BITS (TI's Interrupt_setPriority(INT_ADC14, 0x20) is level 1 with 3 bits),
+    # not the level itself as CMSIS NVIC_SetPriority takes it.
+    register: bool = False
+    # An interrupt registration only: the 0-based index of its IRQ-number argument (Zephyr's
+    # irq_connect_dynamic(irq, ...): 0), which names the handler's line for one-line masks
+    # (irq_disable(TIMER1_IRQ) masks what IRQ_CONNECT(TIMER1_IRQ, ...) connected).
+    irq: int | None = None
+    # ... and of its flags argument, with the flag that connects an interrupt no level-raising
+    # section masks (Zephyr's IRQ_ZERO_LATENCY: "will not be masked by interrupt locking";
+    # irq_lock raises BASEPRI, and a zero-latency IRQ runs above it).
+    flags: int | None = None
+    unmasked: str = ""
 
 
 @dataclass(frozen=True)
@@ -163,7 +176,8 @@ class ProfileFile:
     description: str = ""
     # true: a vendor SDK's table (nxp-mcux, ti-driverlib, nordic-nrfx, harmony) whose critical
     # sections, handler names and registrations join brickguard's defaults, so code written
-    # against that SDK is read right with no profile chosen (``default_entries``).
+    # against that SDK is read right with no profile chosen (``default_entries``); its one-line
+    # masks, BASEPRI writes and priority setters join any chosen profile (``_merge_masking``).
     defaults: bool = False
     interrupts: InterruptEntries = field(default_factory=InterruptEntries)
     tasks: TaskEntries = field(default_factory=TaskEntries)
@@ -271,7 +285,22 @@ def load_platform(
     plat = Platform(profiles=[*names, *(str(p) for p in extra_files or [])])
     for path in paths:
         _merge(plat, _read(Path(path).resolve()))
+    if profiles is not None:
+        for name in builtin_profiles():
+            prof = _read((PROFILE_DIR / f"{name}.toml").resolve())
+            if prof.defaults and name not in names:
+                _merge_masking(plat, prof)
     return plat
+
+
+def _merge_masking(plat: Platform, profile: ProfileFile) -> None:
+    """A vendor SDK table's (``defaults = true``) masking and priority calls, under whichever
+    profile is chosen: TI's ``Interrupt_setPriorityMask`` writes BASEPRI and
+    ``Interrupt_disableInterrupt(n)`` masks one line in a program checked as ``cmsis`` too.
+    The names are the SDK's own, so they mean nothing else elsewhere."""
+    _extend(plat.critical_masks, profile.critical.masks)
+    _extend(plat.basepri, profile.critical.basepri)
+    _extend(plat.priority_setters, profile.interrupts.priority_setters)
 
 
 def _merge(plat: Platform, profile: ProfileFile) -> None:

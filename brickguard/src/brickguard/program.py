@@ -82,6 +82,9 @@ class Context:
     # An interrupt handler's line when its name does not say it (a callback a driver calls from
     # USART1's handler: "USART1"; ``callbacks``); "" to take it from the name.
     irq: str = ""
+    # Zero-latency (Zephyr IRQ_ZERO_LATENCY): sections that only raise BASEPRI (irq_lock) do
+    # not mask it; disabling interrupts outright (PRIMASK) does.
+    unmasked: bool = False
 
     @property
     def is_interrupt(self) -> bool:
@@ -193,21 +196,29 @@ class Program(HardwareFacts):  # the hardware facts (BG3xx, stack depth): every 
         early = _timeline.closed_until(p)
         gated = {usr for fs in early.values() for usr in fs}
         through = p._param_targets()
-        for a in raw_accesses.values():
-            if a.obj.startswith(PARAM):
-                a = p._through_param(a, through)
-                if a is None:
-                    continue
+
+        def add(a: AccessFact, contexts: frozenset[Context] | None = None,
+                masked: bool = False) -> None:
             p.accesses.append(
                 Access(
                     a,
-                    p.contexts.get(a.function, frozenset({THREAD_MODE})),
-                    a.protected or a.function in p.protected_functions,
+                    contexts or p.contexts.get(a.function, frozenset({THREAD_MODE})),
+                    a.protected or masked or a.function in p.protected_functions,
                     frozenset(g for g, fs in early.items()
                               if a.function in fs and a.seq < fs[a.function])
                     if a.function in gated else frozenset(),
                 )
             )
+
+        for a in raw_accesses.values():
+            if a.obj.startswith(PARAM):
+                b = p._through_param(a, through)
+                if b is None:
+                    for fact, contexts, masked in p._through_sites(a, through):
+                        add(fact, contexts, masked)
+                    continue
+                a = b
+            add(a)
         p.accesses = _timeline.shut_behind(p, _timeline.handed_back(p, p.accesses))
         return p
 
@@ -232,7 +243,11 @@ class Program(HardwareFacts):  # the hardware facts (BG3xx, stack depth): every 
             usr = resolve(e.function, e.name)
             old = self.entries.get(usr)
             if old is None or (e.kind == "interrupt" and not old.is_interrupt):
-                self.entries[usr] = Context(e.name, e.kind, e.how, e.priority)
+                self.entries[usr] = Context(e.name, e.kind, e.how, e.priority, e.irq,
+                                            e.unmasked)
+            elif (e.irq or e.unmasked) and old.is_interrupt:  # what its registration says
+                self.entries[usr] = replace(old, irq=old.irq or e.irq,
+                                            unmasked=old.unmasked or e.unmasked)
 
     def _reach(self) -> None:
         callees: dict[str, set[str]] = defaultdict(set)
@@ -306,6 +321,34 @@ class Program(HardwareFacts):  # the hardware facts (BG3xx, stack depth): every 
             return (up[0], join_paths(up[1], t[1])) if up is not None else None
         return t if t[0] in self.objects else None
 
+    def _through_sites(self, a: AccessFact, through: dict
+                       ) -> list[tuple[AccessFact, frozenset[Context], bool]]:
+        """An access through a parameter whose call sites pass different globals (a helper
+        ``bump(&stats.rx)`` in the handler, ``bump(which)`` in main): one access per place
+        passed, in the contexts of the callers that pass it, masked when every such call is
+        (inside a critical section, or in a function only called inside one). None when some
+        site passes something not known, or the function is an entry of its own."""
+        n = int(a.obj[len(PARAM):])
+        sites = self.calls_by_callee.get(a.function, [])
+        if not sites or a.function in self.entries:
+            return []
+        groups: dict[tuple, set[Context]] = defaultdict(set)
+        masked: dict[tuple, bool] = {}
+        for c in sites:
+            t = self._passed(c, n, through)
+            if t is None:
+                return []
+            key = (t[0], tuple(t[1]))
+            groups[key] |= self.contexts.get(c.caller, {THREAD_MODE})
+            masked[key] = masked.get(key, True) and (
+                c.protected or c.caller in self.protected_functions)
+        out = []
+        for target, contexts in groups.items():
+            fact = self._through_param(a, {(a.function, n): target})
+            if fact is not None:
+                out.append((fact, frozenset(contexts), masked[target]))
+        return out
+
     def _through_param(self, a: AccessFact, through: dict) -> AccessFact | None:
         target = through.get((a.function, int(a.obj[len(PARAM):])))
         if target is None:
@@ -354,6 +397,20 @@ class Program(HardwareFacts):  # the hardware facts (BG3xx, stack depth): every 
         for c in self.calls:
             out[c.caller].append(c)
         return dict(out)
+
+    @cached_property
+    def calls_by_callee(self) -> dict[str, list[CallFact]]:
+        """Function USR -> the calls made to it (the handlers' call-site protection)."""
+        out: dict[str, list[CallFact]] = defaultdict(list)
+        for c in self.calls:
+            out[c.callee].append(c)
+        return dict(out)
+
+    @cached_property
+    def handler_guards(self) -> dict[tuple[str, int], int | None]:
+        """(function USR, priority) -> how its handler-side callers mask it (``races``): a
+        memo the race analysis fills."""
+        return {}
 
     @cached_property
     def accesses_by_function(self) -> dict[str, list[Access]]:

@@ -43,6 +43,16 @@ Two R-W-W shapes are left alone: a flag checked outside and cleared inside a cri
 (the section is where the event is taken, with its data); and the HAL transfer handshake
 ``HAL_UART_Transmit_IT(...); while (ready != SET) {} ready = RESET;``, where the poll saw the
 completion callback of the one transfer started since the flag was last written (``_one_shot``).
+Nor are those where what the task's test knows (``AccessFact.sense``: ``if (!full)``,
+``if (s == OVERRUN)``, the ``case`` of a ``switch (s)``) rules the handler's store out or makes
+it change nothing: an ownership flag each side stores only in the arm of its own test that the
+other side's values never satisfy (``_owned_flag``), a handler store of the one value the task's
+arm knows; and a benign test-then-clear (``_idempotent_flag``).
+
+R-W-R is left alone when the second read is the condition of a do-while around the first (a
+retry: ``do { hi = H; lo = L; } while (hi != H);``), a re-check inside a critical section of a
+test made outside it, or a use in the arm of a test whose knowledge the handler's writes keep
+(``if (dropped != 0) log(dropped);`` against ``dropped++``: ``_test_survives``).
 
 A handler access counts only where its interrupt can fire: not before the interrupt timeline
 lets any fire (``Access.before_start``), not while its IRQ alone is masked
@@ -68,6 +78,7 @@ if TYPE_CHECKING:
     from brickguard.program import Access, Program
 
 PRIORITY = {"BG102": 0, "BG103": 1, "BG101": 2}
+ZERO = " (in a section that only raises BASEPRI: a zero-latency interrupt runs above it)"
 # (the task's first action, its second) -> (the handler's action between, what goes wrong)
 PATTERNS = {
     ("R", "R"): ("W", "the two reads can see different values"),
@@ -84,7 +95,9 @@ class Race:
     task: Access  # the unprotected task-side access (where the finding is reported)
     isr: Access  # the interrupt-side access it races with
     first: Access | None = None  # for an access pair: the task's first access (task is second)
-    pattern: str = ""  # for an access pair: "R-W-R", "R-W-W", "W-R-W" or "W-W-R"
+    # for an access pair: "R-W-R", "R-W-W", "W-R-W" or "W-W-R"; "order": a function pointer
+    # installed only after its handler can fire (``_order_violation``)
+    pattern: str = ""
     # Who is preempted: "task context (main)", or "interrupt handler X (priority 5)" when a
     # more urgent handler preempts a less urgent one.
     victim: str = ""
@@ -92,7 +105,8 @@ class Race:
     @property
     def harm(self) -> str:
         """What the interleaving breaks, for an access pair."""
-        return PATTERNS[(self.pattern[0], self.pattern[-1])][1] if self.pattern else ""
+        pair = (self.pattern[:1], self.pattern[-1:])
+        return PATTERNS[pair][1] if pair in PATTERNS else ""
 
 
 @dataclass(frozen=True)
@@ -143,7 +157,8 @@ def _groups(program: Program, accs: list[Access]):
                   if any((p := program.priority(c)) is not None and p < level
                          for c in i.contexts)]
         if victims and urgent:
-            yield victims, urgent, lambda a: a.fact.protected, level
+            yield (victims, urgent,
+                   lambda a, lv=level: _handler_guard(program, a, lv) is not None, level)
 
 
 def find_races(program: Program) -> list[Race]:
@@ -164,14 +179,17 @@ def find_races(program: Program) -> list[Race]:
         obj = shared.obj
         for task, isr, guarded, level in _groups(program, shared.accesses):
             for a in task:
-                lvl = _basepri(a, level)
-                if guarded(a) and not lvl:
+                lvl = _basepri(a, level, program)
+                zero = a.fact.by_level and any(_zero_latency(i) for i in isr)
+                if guarded(a) and not lvl and not zero:
                     continue
-                who = _victim(program, a, level)
+                who = _victim(program, a, level) + (ZERO if zero and guarded(a) else "")
                 f = a.fact
+                masked = guarded(a) and not lvl  # masked but for zero-latency handlers
                 near = [i for i in isr
                         if paths_overlap(f.path, i.fact.path) and can_fire(gates, i, a)
-                        and (not lvl or _above(program, i, lvl))]
+                        and (not lvl or _above(program, i, lvl) or (zero and _zero_latency(i)))
+                        and (not masked or _zero_latency(i))]
                 writes = [i for i in near if i.fact.kind.writes]
                 # A store to a bit-field rewrites its neighbours in the same memory location:
                 # the handler's store to another of them is lost.
@@ -186,13 +204,182 @@ def find_races(program: Program) -> list[Race]:
                     keep(Race("BG101", obj, a, (writes or near)[0], victim=who))
             for race in _pairs(program, gates, calls, names, obj, task, isr, guarded, level):
                 keep(race)
+        race = _order_violation(program, gates, obj, shared.accesses)
+        if race is not None:
+            keep(race)
+        race = _torn_copy(program, gates, obj, shared.accesses)
+        if race is not None:
+            keep(race)
+    for race in _torn_pairs(program, gates):
+        keep(race)
     return sorted(best.values(), key=lambda r: source_order(r.task))
 
 
-def _basepri(a: Access, level: int | None) -> int:
-    """The priority a task access's only protection masks from (BASEPRI: taskENTER_CRITICAL,
-    __set_BASEPRI), or 0: unprotected, or protected from every interrupt."""
+def _carried(program: Program, hi: Access) -> str | None:
+    """The object a handler write of ``hi`` carries from: the write sits in the then-arm of the
+    handler's wrap test of another scalar it also writes (``if (++lo == 0) hi++;``), so the
+    two are one value kept in two words; None when not so."""
+    f = hi.fact
+    for t in program.accesses_by_function.get(f.function, ()):
+        g = t.fact
+        if g.obj != f.obj and g.tests and g.sense == ("==", 0) and (g.tests, 0) in f.branch and any(
+                w.fact.obj == g.obj and w.fact.kind.writes
+                for w in program.accesses_by_function.get(f.function, ())):
+            return g.obj
+    return None
+
+
+def _torn_pairs(program: Program, gates: dict) -> list[Race]:
+    """Two words of one value (a 64-bit count kept as a low and a high word, the high one
+    carried when the low one wraps) read one after the other by the task, outside a critical
+    section: a handler run between the two reads gives a pair from two different moments
+    (the old high word with the new low one). Not when a do-while's condition reads the first
+    word again (the retry: ``do { hi = H; lo = L; } while (hi != H);``), nor when an ownership
+    flag keeps the task's read and the handler's write apart (a handoff, ``_apart``)."""
+    out: list[Race] = []
+    shared = {s.obj.usr: s for s in program.shared_objects}
+    pairs = {}
+    for s in shared.values():
+        for a in s.accesses:
+            if a.in_interrupt and a.fact.kind.writes and s.obj.is_scalar:
+                low = _carried(program, a)
+                if low is not None and low in shared and shared[low].obj.is_scalar:
+                    pairs[frozenset((s.obj.usr, low))] = a
+    for key, carry in pairs.items():
+        for accs in program.accesses_by_function.values():
+            reads = sorted((a for a in accs if a.fact.obj in key and a.in_task
+                            and a.fact.kind is AccessKind.read and not a.task_protected
+                            and not a.before_start), key=lambda a: a.fact.seq)
+            for first, second in zip(reads, reads[1:], strict=False):
+                if first.fact.obj == second.fact.obj or not _one_path(
+                        first.fact.branch, second.fact.branch):
+                    continue
+                if any(a.fact.retry and a.fact.retry < first.fact.seq and a.fact.obj in key
+                       for a in accs):
+                    continue  # re-read by the retry loop's condition
+                if any(a.fact.obj in key and a.fact.kind.writes
+                       and first.fact.seq < a.fact.seq < second.fact.seq for a in accs):
+                    continue
+                if _apart(program, second, carry):
+                    continue  # a flag hands the words over (``if (!ready) { t = now; ... }``)
+                if can_fire(gates, carry, first) or can_fire(gates, carry, second):
+                    out.append(Race("BG101", shared[second.fact.obj].obj, second, carry, first,
+                                    "pair", _victim(program, second, None)))
+                    break
+    return out
+
+
+def _walks(a: Access) -> bool:
+    """An element access with an index not known at compile time, in a loop: one step of a
+    walk over the array (``for (i = 0; i < N; i++) out[i] = frame[i];``)."""
+    return a.fact.loop > 0 and bool(a.fact.path) and a.fact.path[-1] == "[*]"
+
+
+def _torn_copy(program: Program, gates: dict, obj: ObjectFact, accs: list[Access]) -> Race | None:
+    """An array the task reads element by element in a loop while a handler rewrites it in a
+    loop of its own (a whole frame per run): each element is one atomic load, but an interrupt
+    during the task's loop leaves it the first elements of one frame and the rest of the next.
+    Not when the task's loop is in a critical section, or an ownership flag keeps the two apart
+    (each side's loop is in the arm of its own test of one flag, and no value satisfies both:
+    ``if (full) { copy; full = 0; }`` against ``if (!full) { fill; full = 1; }``)."""
+    isr = [a for a in accs if a.in_interrupt and a.fact.kind.writes and _walks(a)]
+    if not isr:
+        return None
+    for a in sorted(accs, key=source_order):
+        if not (a.in_task and a.fact.kind is AccessKind.read and _walks(a)) or (
+                a.task_protected or a.before_start):
+            continue
+        for i in isr:
+            if can_fire(gates, i, a) and not _apart(program, a, i):
+                return Race("BG101", obj, a, i, pattern="torn", victim=_victim(program, a, None))
+    return None
+
+
+def _arm_known(program: Program, a: Access, flag: str) -> tuple[str, int] | None:
+    """What the arm an access is in knows of object ``flag`` (its function's test of it)."""
+    for t in program.accesses_by_function.get(a.fact.function, ()):
+        f = t.fact
+        if f.obj == flag and f.tests and f.sense and f.seq < a.fact.seq:
+            arm = next((x for off, x in a.fact.branch if off == f.tests), None)
+            if arm is not None:
+                return _arm_values(f.sense, arm)
+    return None
+
+
+def _apart(program: Program, a: Access, i: Access) -> bool:
+    """Whether an ownership flag keeps task access ``a`` and handler access ``i`` apart."""
+    flags = {t.fact.obj for t in program.accesses_by_function.get(a.fact.function, ())
+             if t.fact.tests and t.fact.sense and t.fact.obj != a.fact.obj}
+    for flag in flags:
+        mine, theirs = _arm_known(program, a, flag), _arm_known(program, i, flag)
+        if mine is not None and theirs is not None and _disjoint(mine, theirs):
+            return True
+    return False
+
+
+def _order_violation(program: Program, gates: dict, obj: ObjectFact,
+                     accs: list[Access]) -> Race | None:
+    """A function pointer a handler calls through that task code installs only once the
+    handler can fire (``NVIC_EnableIRQ(UART0_IRQn); proto_install(slip_rx);``): it starts
+    zero (no initializer), so an interrupt in that window calls address 0. Not when some
+    store comes before the interrupt can fire, or the handler tests the pointer first."""
+    if obj.initialized or not obj.fn_pointer:
+        return None
+    isr = [a for a in accs if a.in_interrupt and a.fact.kind is AccessKind.read]
+    if not isr or any(a.fact.tests for a in isr):
+        return None
+    stores = [a for a in accs if a.in_task and a.fact.kind.writes]
+    if not stores or any(a.before_start or a.task_protected for a in stores):
+        return None
+    for a in sorted(stores, key=source_order):
+        hit = next((i for i in isr if can_fire(gates, i, a)), None)
+        if hit is not None:
+            return Race("BG101", obj, a, hit, pattern="order",
+                        victim=_victim(program, a, None))
+    return None
+
+
+def _basepri(a: Access, level: int | None, program: Program | None = None) -> int:
+    """The priority an access's only protection masks from (BASEPRI: taskENTER_CRITICAL,
+    __set_BASEPRI), or 0: unprotected, or protected from every interrupt. In a handler of
+    priority ``level`` the protection may be its caller's (``_handler_guard``)."""
+    if level is not None and program is not None:
+        return _handler_guard(program, a, level) or 0
     return a.fact.level if level is None and a.fact.protected and not a.before_start else 0
+
+
+def _handler_guard(program: Program, a: Access, level: int, depth: int = 0) -> int | None:
+    """How an access runs masked in the handlers of priority ``level``: None, not masked; 0,
+    every interrupt masked; N, BASEPRI masks priority N and less urgent. Its own section
+    counts, or every call of its function made at that priority being inside one (a handler
+    raising BASEPRI around ``trace_put(...)``: the helper's accesses are masked there too)."""
+    if a.fact.protected:
+        return a.fact.level
+    return _function_guard(program, a.fact.function, level, depth)
+
+
+def _function_guard(program: Program, fn: str, level: int, depth: int) -> int | None:
+    memo = program.handler_guards
+    if (fn, level) in memo:
+        return memo[(fn, level)]
+    if depth > 4:
+        return None
+    sites = [c for c in program.calls_by_callee.get(fn, ()) if any(
+        program.priority(x) == level for x in program.contexts.get(c.caller, ()))]
+    worst: int | None = 0 if sites else None
+    for c in sites:
+        got = c.level if c.protected else _function_guard(program, c.caller, level, depth + 1)
+        if got is None:
+            worst = None
+            break
+        worst = max(worst or 0, got)
+    memo[(fn, level)] = worst
+    return worst
+
+
+def _zero_latency(i: Access) -> bool:
+    """Whether handler access ``i`` runs in a zero-latency interrupt (``Context.unmasked``)."""
+    return any(c.is_interrupt and c.unmasked for c in i.contexts)
 
 
 def _above(program: Program, i: Access, lvl: int) -> bool:
@@ -232,8 +419,10 @@ def _pairs(program: Program, gates: dict, calls: dict[str, list], names: dict[st
             if second is None:
                 continue
             both = guarded(first) and guarded(second)
-            lvl = min(_basepri(first, level), _basepri(second, level))
-            if both and not lvl:
+            lvl = min(_basepri(first, level, program), _basepri(second, level, program))
+            zero = both and first.fact.by_level and second.fact.by_level and any(
+                _zero_latency(i) for i in isr)
+            if both and not lvl and not zero:
                 continue
             if second.before_start:
                 continue  # no interrupt can fire yet, between them or before
@@ -257,18 +446,26 @@ def _pairs(program: Program, gates: dict, calls: dict[str, list], names: dict[st
                     and paths_overlap(i.fact.path, f1.path) and paths_overlap(i.fact.path, f2.path)
                     and _opened(gates, i, second)
                     and (can_fire(gates, i, first) or can_fire(gates, i, second))
-                    and (not both or _above(program, i, lvl))]
+                    and (not both or (lvl and _above(program, i, lvl))
+                         or (zero and _zero_latency(i)))]
             if one == "R" and two == "W" and f1.in_loop_cond and _one_shot(
                     lambda f: calls.get(f, ()), names, calls.get(f1.function, []), accs[:n],
                     f1.seq, f2.seq, near):
                 continue
-            if one == "R" and two == "W" and near and _idempotent_flag(program, first, second,
-                                                                       near):
+            if one == "R" and two == "W" and near and (
+                    _idempotent_flag(program, first, second, near)
+                    or _owned_flag(program, first, second, near)):
                 continue
+            if one == "R" and two == "R" and near and (
+                    (f2.tests and guarded(second) and not guarded(first))
+                    or _test_survives(program, first, second, near)):
+                continue  # re-checked inside a critical section; or what the test saw holds
+            if one == "R" and two == "R" and f2.retry and f2.retry < f1.seq:
+                continue  # read again by the retry loop's condition: it runs again if they differ
             hit = near[0] if near else None
             if hit is not None:
                 out.append(Race("BG101", obj, second, hit, first, f"{one}-{between}-{two}",
-                                _victim(program, second, level)))
+                                _victim(program, second, level) + (ZERO if zero else "")))
     return out
 
 
@@ -289,19 +486,119 @@ def _idempotent_flag(program: Program, first: Access, second: Access, near: list
     values = {i.fact.stored for i in near}
     if len(values) != 1 or None in values or f2.stored is None or f2.stored in values:
         return False
+    arm = next((a for off, a in f2.branch if off == f1.tests), None)
+    saw = _arm_values(f1.sense, arm) if arm is not None else None
+    if saw is not None and _disjoint(saw, ("==", next(iter(values)))):
+        return False  # the test saw another value (``if (s == 1)`` against a store of 5)
     stores = {a.fact.stored for a in program.accesses_by_object.get(f1.obj, ())
               if a.fact.kind.writes and paths_overlap(a.fact.path, f1.path)}
     if stores != values | {f2.stored}:
         return False  # some write stores a third value, or one not known
     if any(f1.seq < c.seq < f2.seq for c in program.calls_by_caller.get(f1.function, ())):
         return False  # a call between may start what the handler's store then reports
+    return not _hands_over(program, first, second, near)
+
+
+def _hands_over(program: Program, first: Access, second: Access, near: list[Access]) -> bool:
+    """Whether the task reads, between its two accesses, another object the handlers of
+    ``near`` write: data handed over with the flag, which would be read stale."""
+    f1, f2 = first.fact, second.fact
     by_function = program.accesses_by_function
     sent = {(a.fact.obj, a.fact.path) for w in {i.fact.function for i in near}
             for a in by_function.get(w, ()) if a.fact.kind.writes and a.fact.obj != f1.obj}
-    return not any(
+    return any(
         f1.seq < a.fact.seq < f2.seq and a.fact.kind.reads
         and any(o == a.fact.obj and paths_overlap(p, a.fact.path) for o, p in sent)
         for a in by_function.get(f1.function, ()))
+
+
+def _arm_values(sense: tuple, arm: int) -> tuple[str, int] | None:
+    """What an if arm (or a switch's case) knows of its tested object: ("==", K) or
+    ("!=", K); None: nothing."""
+    if not sense:
+        return None
+    if sense[0] == "case":
+        value = dict(sense[1]).get(arm)
+        return ("==", value) if value is not None else None
+    op, k = sense
+    return (op, k) if arm == 0 else ("!=" if op == "==" else "==", k)
+
+
+def _disjoint(a: tuple[str, int], b: tuple[str, int]) -> bool:
+    """Whether no value satisfies both (``== 0`` and ``!= 0``; ``== 1`` and ``== 2``)."""
+    if a[0] == "==" and b[0] == "==":
+        return a[1] != b[1]
+    if a[0] != b[0]:
+        return a[1] == b[1]
+    return False
+
+
+def _known_at(program: Program, w: Access) -> tuple[str, int] | None:
+    """What the handler knows of the flag where it writes it: the sense of its own test of the
+    flag (``if (!full) { ...; full = true; }``) whose arm the write is in."""
+    for t in program.accesses_by_function.get(w.fact.function, ()):
+        f = t.fact
+        if (f.obj == w.fact.obj and f.tests and f.sense and f.seq < w.fact.seq
+                and paths_overlap(f.path, w.fact.path)):
+            arm = next((a for off, a in w.fact.branch if off == f.tests), None)
+            if arm is not None:
+                return _arm_values(f.sense, arm)
+    return None
+
+
+def _test_survives(program: Program, first: Access, second: Access, near: list[Access]) -> bool:
+    """R-W-R where the first read is a test (``if (dropped != 0) log(dropped);``, ``if (p !=
+    NULL) p->write()``) and the second is in its arm: harmful only when a handler write between
+    can leave a value the test excluded (``p = NULL``). Not when every such write stores a value
+    the arm's knowledge allows, only counts up or sets bits of a value the arm knows is not
+    zero, or cannot come at all (its own test of the object excludes what the arm saw): the use
+    then sees a newer value the test would have passed."""
+    f1, f2 = first.fact, second.fact
+    if not f1.tests or not f1.sense:
+        return False
+    arm = next((a for off, a in f2.branch if off == f1.tests), None)
+    saw = _arm_values(f1.sense, arm) if arm is not None else None
+    if saw is None:
+        return False
+    for w in near:
+        f = w.fact
+        if f.kind is AccessKind.write and f.stored is not None and not _disjoint(
+                saw, ("==", f.stored)):
+            continue
+        if f.kind is AccessKind.rmw and saw == ("!=", 0) and f.op in ("+", "|"):
+            continue
+        known = _known_at(program, w)
+        if known is not None and _disjoint(known, saw):
+            continue
+        return False
+    return True
+
+
+def _owned_flag(program: Program, first: Access, second: Access, near: list[Access]) -> bool:
+    """An ownership flag: the task tests it (``if (full)``) and writes it in that test's arm;
+    every handler write between is itself in an arm of the handler's test of the flag that no
+    value the task's arm saw satisfies (``if (!full) { ...; full = true; }``). Only the task
+    moves the flag out of the values its arm saw, so until the task's own write no handler
+    write can come: each side stores only while it owns what the flag guards. A handler store
+    of the one value the task's arm knows (``if (state == OVERRUN) ... state = IDLE`` against a
+    handler that stores OVERRUN) changes nothing: the run is as if it came before the test,
+    unless the task reads between them data that handler run writes."""
+    f1, f2 = first.fact, second.fact
+    if not f1.tests or not f1.sense:
+        return False
+    arm = next((a for off, a in f2.branch if off == f1.tests), None)
+    if arm is None:
+        return False
+    task_saw = _arm_values(f1.sense, arm)
+    for w in near:
+        if (task_saw is not None and task_saw[0] == "==" and w.fact.kind is AccessKind.write
+                and w.fact.stored == task_saw[1]
+                and not _hands_over(program, first, second, [w])):
+            continue
+        known = _known_at(program, w)
+        if known is None or task_saw is None or not _disjoint(known, task_saw):
+            return False
+    return True
 
 
 def _start_family(name: str) -> str:

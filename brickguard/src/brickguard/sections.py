@@ -75,6 +75,16 @@ def basepri_level(states: States, levels: dict[str, int]) -> int:
     return worst
 
 
+def level_only(states: States, level_routines) -> bool:
+    """Some path is protected only by sections that raise BASEPRI (``level_routines``, such as
+    Zephyr's irq_lock, or a BASEPRI write): a zero-latency interrupt still fires there."""
+    for s in states:
+        full = [n for n, _ in s if not n.startswith((MASK, LEVEL)) and n not in level_routines]
+        if not full:
+            return True
+    return False
+
+
 def fully_protected(states: States) -> bool:
     """Every path has a critical section open (a masked single interrupt does not count)."""
     return bool(states) and all(any(not n.startswith(MASK) for n, _ in s) for s in states)
@@ -138,7 +148,10 @@ class Sections:
             for _name, site in s:
                 self.unclosed.setdefault(site, where)
 
-    def issues(self, usr: str, name: str) -> list[SectionIssue]:
+    def issues(self, usr: str, name: str, starts: bool = False) -> list[SectionIssue]:
+        """``starts``: the function begins with no interrupt able to fire (bare-metal ``main``
+        after reset, ``start_off``): an exit before its first enter is the call that lets
+        interrupts fire (``__enable_irq()`` once set-up is done), not a section closed twice."""
         issues = []
         # A routine that only opens (every path leaves it inside) or only closes is a wrapper
         # such as enter_critical(): its callers are judged, not the wrapper itself.
@@ -148,6 +161,10 @@ class Sections:
                 call, where = self.sites[site]
                 issues.append(SectionIssue("unclosed", usr, name, call, where, leak))
         if self.has_enter:
+            first = min((w for _, w in self.sites), key=lambda w: (w.line, w.column))
             for where, call in self.unmatched.items():
+                if starts and (where.file, where.line, where.column) < (
+                        first.file, first.line, first.column):
+                    continue
                 issues.append(SectionIssue("unmatched_exit", usr, name, call, where, None))
         return issues

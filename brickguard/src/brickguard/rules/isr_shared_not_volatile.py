@@ -1,4 +1,13 @@
-"""BG104: an object shared with an interrupt handler is not ``volatile``."""
+"""BG104: an object shared with an interrupt handler is not ``volatile``, and task code polls it in
+a loop where nothing makes the compiler load it again.
+
+What it claims: the compiler may load the object once before the loop and spin on (or test) a
+register copy, never seeing the handler's store. That takes a read on every turn of a loop (its
+condition, or an ``if`` in its body) and no call anywhere in the loop: a call to a function
+whose body the compiler cannot see, or an intrinsic with a memory clobber (``__DMB``, the
+critical-section ones), makes it load every global again. Elsewhere a missing ``volatile``
+does not lose the handler's update (a read between calls, a read-modify-write once per call:
+BG101-BG103 judge their atomicity), so BG104 does not report it."""
 
 from __future__ import annotations
 
@@ -23,20 +32,22 @@ def check(program: Program, config: Config) -> Iterable[Finding]:
         # what a handler writes can change under the task's feet: a part the handler only reads
         # is always what the task last wrote (the handler loads it afresh on every entry).
         # A task that only stores caches nothing: only its reads can miss the handler's update.
+        # Only a poll in a loop that calls nothing can stay a register copy (see above).
         task = sorted((a for a in accs if a.in_task and not a.task_protected
-                       and not a.before_start and a.fact.kind.reads
+                       and not a.before_start and a.fact.kind.reads and a.fact.hoistable
                        and not a.fact.is_volatile), key=_order)
         hits = [(i, t) for t in task for i in isr
                 if paths_overlap(i.fact.path, t.fact.path) and can_fire(program.gates, i, t)]
         if not hits:
             continue
-        # Anchored where the defect bites: the read that may spin on a register copy (a loop's
-        # condition) if there is one, else the first read; the declaration is related.
-        i, t = next((h for h in hits if h[1].fact.in_loop_cond), hits[0])
+        # Anchored where the defect bites: the first read that may spin on a register copy;
+        # the declaration is related.
+        i, t = hits[0]
         message = (
             f"`{obj.name}` is shared with interrupt handler {i.context_names(True)} but is not "
-            f"volatile: the compiler may keep it in a register in {t.context_names(False)} and "
-            f"never see the handler's update"
+            f"volatile, and the loop in {t.context_names(False)} that reads it on every turn "
+            f"calls nothing: the compiler may load it once before the loop and spin on a "
+            f"register copy, never seeing the handler's update"
         )
         if t.fact.path:
             message += f" (of `{t.fact.text}`)"

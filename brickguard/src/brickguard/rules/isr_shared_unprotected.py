@@ -17,6 +17,34 @@ def check(program: Program, config: Config) -> Iterable[Finding]:
             continue
         t, i = r.task.fact, r.isr.fact
         isr, task = isr_step(r), task_step(r)
+        handler = r.isr.context_names(True)
+        if r.pattern == "pair":
+            f = r.first.fact if r.first is not None else t
+            message = (
+                f"`{t.text}` is read in {r.victim} after `{f.text}` ({at(f.where)}), not both in "
+                f"one critical section, and interrupt handler {handler} updates the two as one "
+                f"value (it writes `{i.text}` only as the other word carries, {at(i.where)}): "
+                f"if it fires between the two reads, the pair holds words of two different "
+                f"moments (an old high word with a new low one)"
+            )
+            first = loc(r.first, "read in task context, first word") if r.first else task
+            yield Finding("BG101", RULE.level, message, task, related=(isr, first),
+                          flow=(first, isr, task))
+            continue
+        if r.pattern in ("order", "torn"):
+            message = (
+                f"`{t.text}` is installed in {r.victim} only after interrupt handler {handler} "
+                f"can fire, and the handler calls through it ({at(i.where)}) without testing "
+                f"it: `{r.obj.name}` starts as 0, so an interrupt before this store calls "
+                f"address 0 (install it before enabling the interrupt)"
+            ) if r.pattern == "order" else (
+                f"`{t.text}` is read element by element in a loop in {r.victim}, outside a "
+                f"critical section, while interrupt handler {handler} rewrites "
+                f"`{r.obj.name}` in a loop of its own ({at(i.where)}): an interrupt during the "
+                f"copy leaves it the first elements of one version and the rest of the next"
+            )
+            yield Finding("BG101", RULE.level, message, task, related=(isr,), flow=(isr, task))
+            continue
         if r.first is not None:
             f = r.first.fact
             message = (

@@ -16,10 +16,11 @@ def check(program: Program, config: Config) -> Iterable[Finding]:
     for u in unchecked_stores(program):
         s = u.store
         load = f"`{u.load.callee_name}` ({at(u.load.where)})" if u.load else "the exclusive load"
+        what = f"the update of `{u.target}`" if u.target else "the update"
         message = (
             f"the result of `{s.callee_name}` is not checked: an interrupt between {load} and "
             f"this store clears the exclusive monitor (exception entry and return do), the store "
-            f"then does not happen and returns 1, and nothing retries it: the update is lost "
+            f"then does not happen and returns 1, and nothing retries it: {what} is lost "
             f"with no sign"
         )
         where = here(s.where, f"{s.callee_name}: result thrown away")

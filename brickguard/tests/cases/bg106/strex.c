@@ -28,13 +28,13 @@ void TIM2_IRQHandler(void)
 static void count_unchecked(void)
 {
     uint32_t v = __LDREXW(&events);
-    __STREXW(v + 1u, &events);        /* expect: BG106 */
+    __STREXW(v + 1u, &events);        /* expect: BG106 `events` */
 }
 
 static void count_cast(void)
 {
     uint32_t v = __LDREXW(&drops) + 1u;
-    (void)__STREXW(v, &drops);        /* expect: BG106 */
+    (void)__STREXW(v, &drops);        /* expect: BG106 `drops` */
 }
 
 static void count_retry(void)
