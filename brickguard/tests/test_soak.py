@@ -352,3 +352,12 @@ def test_the_bitfield_store_is_confirmed_once_no_later_line_clears_what_it_loses
     assert v.status == "confirmed", v.reason
     assert _confirm(CASES / "bg102/bitfields.c")[_line(path, "st.tx_busy = 1;")].status != (
         "confirmed")
+
+
+def test_irq_lock_raises_basepri_on_v7m_so_a_zero_latency_handler_still_preempts():
+    # Zephyr's irq_lock() on v7-M raises BASEPRI; IRQ_ZERO_LATENCY handlers run at priority 0,
+    # above it (a PRIMASK stand-in masked them: the race was refuted).
+    path = CASES / "bg101/zero_latency.c"
+    v = _confirm(path)[_line(path, "rx_bytes = 0u;")]
+    assert v.status == "confirmed", v.reason
+    assert "on_uart taken before" in v.reason
