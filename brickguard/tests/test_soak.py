@@ -361,3 +361,24 @@ def test_irq_lock_raises_basepri_on_v7m_so_a_zero_latency_handler_still_preempts
     v = _confirm(path)[_line(path, "rx_bytes = 0u;")]
     assert v.status == "confirmed", v.reason
     assert "on_uart taken before" in v.reason
+
+
+def test_a_helper_inlined_into_both_sides_runs_on_the_findings_side():
+    # err_put() is inlined into TIM2 (level 1) and USART1 (level 3, BASEPRI 0x60 around it):
+    # the finding is USART1's access, so USART1 is the scenario and TIM2 the injected handler,
+    # not USART1 injected into TIM2 (less urgent: it never preempts).
+    path = CASES / "bg101/handler_basepri.c"
+    v = _confirm(path)[_line(path, "err_idx = i + 1u;")]
+    assert v.status == "confirmed", v.reason
+    assert "TIM2_IRQHandler taken before" in v.reason and "in USART1_IRQHandler" in v.reason
+
+
+def test_ti_driverlib_register_byte_priorities_let_the_more_urgent_handler_preempt():
+    # Interrupt_setPriority(INT_T32_INT1, 0x20) writes the NVIC byte (level 1): T32 preempts
+    # PORT1 at 0x40. As stubs returning 0 both stayed at 0, equal, and the race was refuted.
+    path = CASES / "bg101/register_priority/main.c"
+    verdicts = _confirm(path)
+    for text in ("edges++;  /* expect", "ticks = 0u;  /* expect"):
+        v = verdicts[_line(path, text)]
+        assert v.status == "confirmed", v.reason
+        assert "T32_INT1_IRQHandler taken before" in v.reason

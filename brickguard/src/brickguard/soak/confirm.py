@@ -2,7 +2,8 @@
 
 Each race finding names the task-side access (its line, and the first access of a pair) and the
 interrupt contexts that race with it. Without a ``[soak]`` table, the function that holds the
-task-side line (from the image's line table) is the scenario, unless it takes parameters: then
+task-side line (from the image's line table; of a helper inlined into both sides, the one of
+the finding's own context) is the scenario, unless it takes parameters: then
 the function it is inlined into, or its nearest callers, that take none (``_scenario``); the
 contexts are injected through the vectors that reach them (``injected``: a HAL handler or a
 callback some function of the image calls runs inside its vector). With a table, the table's
@@ -37,6 +38,7 @@ AUTO_SECONDS = 20
 AUTO_WAITS = 8  # handlers taken where the run waits, to reach the finding's lines
 CONTEXT = re.compile(r" in ([\w, .]+?) \(interrupt\)")
 OBJECT = re.compile(r"`([A-Za-z_]\w*)")
+OWN = re.compile(r" in (?:task context \((\w+)\)|interrupt handler (\w+))")
 
 
 @dataclass
@@ -128,6 +130,16 @@ def _scenario(image, fns: list[str]) -> tuple[str, str]:
     return fn, ""
 
 
+def _own_first(f: Finding, fns: list[str], handlers: dict[str, str]) -> list[str]:
+    """The functions the finding's line is compiled into, the one of its own context first
+    (``in task context (main)``, ``in interrupt handler USART1_IRQHandler``) and the handlers
+    it races with last: a helper inlined into both sides is run on the finding's side, with
+    the other side injected, not the handler injected into itself (equal ones never nest)."""
+    m = OWN.search(f.message)
+    own = (m.group(1) or m.group(2)) if m else ""
+    return sorted(fns, key=lambda g: (g != own, g in handlers))
+
+
 def _first_line(f: Finding) -> int:
     firsts = [r.line for r in f.related if "first access" in r.message
               and Path(r.file).name == Path(f.location.file).name]
@@ -170,7 +182,7 @@ def confirm(findings: Sequence[Finding], paths: list[Path], config, *, quiet: bo
                 verdicts[id(f)] = Verdict("not explored", "no code for this line in the build "
                                           "(optimised away, or not compiled)")
                 continue
-            scenario, because = _scenario(image0, fns)
+            scenario, because = _scenario(image0, _own_first(f, fns, handlers))
             why[id(f)] = because
             key = Plan(scenario, tuple(sorted(handlers)))
         grouped.setdefault(key, []).append(f)
