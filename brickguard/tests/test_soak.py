@@ -382,3 +382,12 @@ def test_ti_driverlib_register_byte_priorities_let_the_more_urgent_handler_preem
         v = verdicts[_line(path, text)]
         assert v.status == "confirmed", v.reason
         assert "T32_INT1_IRQHandler taken before" in v.reason
+
+
+def test_a_main_loop_that_only_reads_is_no_wait_and_its_torn_reads_are_judged():
+    # main reads stamp twice per round and writes no shared memory: the handler taken at the
+    # budget's end leaves it going round the same loop, so it waits for nothing; a handler
+    # between the two reads is a race (taken for a wait, every run was passed).
+    path = CASES / "bg101/retry_read.c"
+    v = _confirm(path)[_line(path, "uint32_t b = stamp;")]
+    assert v.status == "confirmed", v.reason

@@ -131,13 +131,13 @@ def _scenario(image, fns: list[str]) -> tuple[str, str]:
 
 
 def _own_first(f: Finding, fns: list[str], handlers: dict[str, str]) -> list[str]:
-    """The functions the finding's line is compiled into, the one of its own context first
-    (``in task context (main)``, ``in interrupt handler USART1_IRQHandler``) and the handlers
-    it races with last: a helper inlined into both sides is run on the finding's side, with
-    the other side injected, not the handler injected into itself (equal ones never nest)."""
+    """The functions the finding's line is compiled into, the handlers it races with last,
+    unless one is its own context (``in interrupt handler USART1_IRQHandler``): a helper
+    inlined into both sides is run on the finding's side, with the other side injected, not a
+    handler injected into itself (equal ones never nest)."""
     m = OWN.search(f.message)
     own = (m.group(1) or m.group(2)) if m else ""
-    return sorted(fns, key=lambda g: (g != own, g in handlers))
+    return sorted(fns, key=lambda g: g in handlers and g != own)
 
 
 def _first_line(f: Finding) -> int:
