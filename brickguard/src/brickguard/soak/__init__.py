@@ -22,8 +22,8 @@ irq_lock/irq_unlock, BASEPRI to Z_EXC_PRIO(2) on v7-M, which a handler at priori
 zero-latency one) runs above, and PRIMASK on v6-M, are stand-ins that do what they do to
 interrupts. A Zephyr handler injected by name has the NVIC's reset priority 0: IRQ_CONNECT's
 priority is not modelled, so irq_lock masks none that soak injects on v7-M; TI driverlib's
-Interrupt_setPriority (the register byte), Interrupt_setPriorityMask (BASEPRI) and
-Interrupt_enable/disableMaster are stand-ins too).
+Interrupt_setPriority (the register byte) and Interrupt_setPriorityMask (BASEPRI) are
+stand-ins too).
 
 What is not: an interrupt inside a Thumb-2 IT block (the emulator keeps the condition state in
 translated code, so those boundaries are skipped and counted), an interrupt inside any other

@@ -82,8 +82,8 @@ STAND_INS = {
                   ": \"r\"(k) : \"memory\");\n#endif\n    }}",
 }
 # TI driverlib (MSP432): Interrupt_setPriority takes the exception number (INT_X = IRQn + 16) and
-# the register byte itself; Interrupt_setPriorityMask writes BASEPRI; enable/disableMaster
-# return whether interrupts were disabled.
+# the register byte itself; Interrupt_setPriorityMask writes BASEPRI. (Interrupt_disableMaster/
+# enableMaster are the profile's critical-section pair: PAIR_ENTER, PAIR_EXIT.)
 STAND_INS.update({
     "Interrupt_setPriority": "void {name}(unsigned n, unsigned char p) {{ if (n >= 16u) "
                              "((volatile unsigned char *)0xE000E400u)[n - 16u] = p; "
@@ -91,12 +91,6 @@ STAND_INS.update({
     "Interrupt_setPriorityMask": "void {name}(unsigned char v) {{\n#if !defined(__ARM_ARCH_6M__)"
                                  "\n    unsigned w = v; __asm volatile(\"msr basepri, %0\" : : "
                                  "\"r\"(w) : \"memory\");\n#endif\n    (void)v; }}",
-    "Interrupt_enableMaster": "int {name}(void) {{ unsigned k; __asm volatile(\"mrs %0, "
-                              "primask\" : \"=r\"(k)); __asm volatile(\"cpsie i\" ::: "
-                              "\"memory\"); return (int)(k & 1u); }}",
-    "Interrupt_disableMaster": "int {name}(void) {{ unsigned k; __asm volatile(\"mrs %0, "
-                               "primask\" : \"=r\"(k)); __asm volatile(\"cpsid i\" ::: "
-                               "\"memory\"); return (int)(k & 1u); }}",
 })
 PAIR_ENTER = ("unsigned {name}(void) {{ __asm volatile(\"cpsid i\" ::: \"memory\"); "
               "bg_nesting++; return 1u; }}")
