@@ -391,3 +391,7 @@ def test_a_main_loop_that_only_reads_is_no_wait_and_its_torn_reads_are_judged():
     path = CASES / "bg101/retry_read.c"
     v = _confirm(path)[_line(path, "uint32_t b = stamp;")]
     assert v.status == "confirmed", v.reason
+    # The same loop reading other words: a handler between two rounds changes `dropped`,
+    # not `handle`, which no code makes non-zero: no witness for the finding on `handle`.
+    other = CASES / "bg101/test_then_use.c"
+    assert _confirm(other)[_line(other, "log_u32(handle);")].status == "refuted"

@@ -364,6 +364,8 @@ def _judge(f: Finding, r, witnesses, image, replay_base: str,
             if where is None or not any(_same(file, f.location.file) and lo <= n <= hi
                                         for file, n in lines_around(r, run, image)):
                 continue
+            if not _shows(image, run, name, w.objects):
+                continue
             head = w.lines[0] if run is w.failure else (
                 f"{r.spec.handler} taken at {Path(where[0]).name}:{where[1]} "
                 f"(instruction {run.boundary} of the run): {run.kind}")
@@ -385,6 +387,30 @@ def _judge(f: Finding, r, witnesses, image, replay_base: str,
     return Verdict("refuted", f"all {r.explored} interleavings of {r.spec.handler} explored "
                    f"({r.masked} boundaries masked), none landing between lines {lo}-{hi} broke "
                    f"anything (the code there: {code or 'none'})")
+
+
+def _shows(image, run, name: str, objects: list[str]) -> bool:
+    """Whether a run that breaks serializability is a witness for the finding: the final
+    state is neither serial order's (what the handler saw mid-way shows in what it wrote), or
+    the values the scenario read of the object the finding names are neither order's. A loop
+    soaked as ``main`` reads other shared words too, and a handler between two rounds makes
+    those reads alone differ from the whole-run orders; that is no witness of this race."""
+    from brickguard.soak.witness import final_objects
+
+    sym = image.symbols.get(name)
+    if run.kind != "not serializable" or sym is None or run.before is None or (
+            run.after is None) or any(o.split("[", 1)[0] == name for o in objects):
+        return True
+    mine, b, a = (final_objects(image, o.final) for o in (run.outcome, run.before, run.after))
+    if any(v != b.get(k) and v != a.get(k) for k, v in mine.items()):
+        return True
+    lo, hi = sym.addr, sym.addr + max(sym.size, 1)
+
+    def values(out) -> set[tuple[int, int]]:
+        return {(a, v) for a, _, v in out.reads if lo <= a < hi}
+
+    seen = values(run.outcome)
+    return seen != values(run.before) and seen != values(run.after)
 
 
 def apply(findings: Sequence[Finding], verdicts: list[tuple[Finding, Verdict]]) -> list[Finding]:
