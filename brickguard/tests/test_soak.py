@@ -352,3 +352,43 @@ def test_the_bitfield_store_is_confirmed_once_no_later_line_clears_what_it_loses
     assert v.status == "confirmed", v.reason
     assert _confirm(CASES / "bg102/bitfields.c")[_line(path, "st.tx_busy = 1;")].status != (
         "confirmed")
+
+
+@pytest.mark.parametrize(("case", "text", "taken"), [
+    # Zephyr's irq_lock() on v7-M raises BASEPRI; IRQ_ZERO_LATENCY handlers run at priority 0,
+    # above it (a PRIMASK stand-in masked them: the race was refuted).
+    ("bg101/zero_latency.c", "rx_bytes = 0u;", "on_uart taken before"),
+    # err_put() is inlined into TIM2 (level 1) and USART1 (level 3, BASEPRI 0x60 around it):
+    # the finding is USART1's access, so USART1 is the scenario and TIM2 the injected handler,
+    # not USART1 injected into TIM2 (less urgent: it never preempts).
+    ("bg101/handler_basepri.c", "err_idx = i + 1u;", "TIM2_IRQHandler taken before"),
+])
+def test_confirm_masks_as_the_platform_does_and_runs_the_findings_side(case, text, taken):
+    path = CASES / case
+    v = _confirm(path)[_line(path, text)]
+    assert v.status == "confirmed", v.reason
+    assert taken in v.reason
+
+
+def test_ti_driverlib_register_byte_priorities_let_the_more_urgent_handler_preempt():
+    # Interrupt_setPriority(INT_T32_INT1, 0x20) writes the NVIC byte (level 1): T32 preempts
+    # PORT1 at 0x40. As stubs returning 0 both stayed at 0, equal, and the race was refuted.
+    path = CASES / "bg101/register_priority/main.c"
+    verdicts = _confirm(path)
+    for text in ("edges++;  /* expect", "ticks = 0u;  /* expect"):
+        v = verdicts[_line(path, text)]
+        assert v.status == "confirmed", v.reason
+        assert "T32_INT1_IRQHandler taken before" in v.reason
+
+
+def test_a_main_loop_that_only_reads_is_no_wait_and_its_torn_reads_are_judged():
+    # main reads stamp twice per round and writes no shared memory: the handler taken at the
+    # budget's end leaves it going round the same loop, so it waits for nothing; a handler
+    # between the two reads is a race (taken for a wait, every run was passed).
+    path = CASES / "bg101/retry_read.c"
+    v = _confirm(path)[_line(path, "uint32_t b = stamp;")]
+    assert v.status == "confirmed", v.reason
+    # The same loop reading other words: a handler between two rounds changes `dropped`,
+    # not `handle`, which no code makes non-zero: no witness for the finding on `handle`.
+    other = CASES / "bg101/test_then_use.c"
+    assert _confirm(other)[_line(other, "log_u32(handle);")].status == "refuted"

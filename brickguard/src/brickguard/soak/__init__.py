@@ -18,7 +18,12 @@ does (v6-M restarts it: the boundary before it). A HAL handler (it calls
 Peripheral ranges are plain memory with scripted reads; undefined functions are stubs that
 return 0 (the CMSIS and HAL NVIC calls, FreeRTOS's vPortEnter/ExitCritical, BASEPRI to
 configMAX_SYSCALL_INTERRUPT_PRIORITY on v7-M and PRIMASK on v6-M, and Zephyr's
-irq_lock/irq_unlock are stand-ins that do what they do to interrupts).
+irq_lock/irq_unlock, BASEPRI to Z_EXC_PRIO(2) on v7-M, which a handler at priority 0 (a
+zero-latency one) runs above, and PRIMASK on v6-M, are stand-ins that do what they do to
+interrupts. A Zephyr handler injected by name has the NVIC's reset priority 0: IRQ_CONNECT's
+priority is not modelled, so irq_lock masks none that soak injects on v7-M; TI driverlib's
+Interrupt_setPriority (the register byte) and Interrupt_setPriorityMask (BASEPRI) are
+stand-ins too).
 
 What is not: an interrupt inside a Thumb-2 IT block (the emulator keeps the condition state in
 translated code, so those boundaries are skipped and counted), an interrupt inside any other

@@ -41,7 +41,8 @@ TRIPLE_CPU = {"thumbv6m": "cortex-m0", "thumbv7m": "cortex-m3", "thumbv7em": "co
 # Flags of the project's own build that soak keeps (the rest are about its output or host).
 KEPT = re.compile(r"^(-I|-D|-U|-std=|-include|-isystem|-iquote|-f(?!stack-usage|profile))")
 # Stand-ins for undefined platform calls whose effect on interrupts soak can model: the CMSIS and
-# HAL NVIC calls write the emulated NVIC; FreeRTOS's and Zephyr's critical sections set PRIMASK.
+# HAL NVIC calls write the emulated NVIC; FreeRTOS's and Zephyr's critical sections set BASEPRI
+# on v7-M as their ports do, PRIMASK on v6-M.
 # The enter and exit of a critical-section pair the configuration lists (the vendor profiles')
 # mask with PRIMASK (PAIR_ENTER, PAIR_EXIT). Any other undefined function returns 0.
 STAND_INS = {
@@ -66,11 +67,31 @@ STAND_INS = {
                          " __asm volatile(\"msr basepri, %0\" : : \"r\"(v) : \"memory\");\n"
                          "#else\n    __asm volatile(\"cpsie i\" ::: \"memory\");\n#endif\n"
                          "    }} }}",
-    "irq_lock": "unsigned {name}(void) {{ unsigned k; __asm volatile(\"mrs %0, primask\" : "
-                "\"=r\"(k)); __asm volatile(\"cpsid i\" ::: \"memory\"); return k; }}",
-    "irq_unlock": "void {name}(unsigned k) {{ __asm volatile(\"msr primask, %0\" : : \"r\"(k)"
-                  " : \"memory\"); }}",
+    # Zephyr's: on v7-M/v8-M Mainline BASEPRI_MAX to _EXC_IRQ_DEFAULT_PRIO, Z_EXC_PRIO(2) with
+    # zero-latency interrupts (0x40 for 3 priority bits): one at priority 0 (IRQ_ZERO_LATENCY)
+    # still runs inside; PRIMASK on v6-M and v8-M Baseline, which have no BASEPRI.
+    "irq_lock": "unsigned {name}(void) {{ unsigned k;\n#if defined(__ARM_ARCH_6M__) || "
+                "defined(__ARM_ARCH_8M_BASE__)\n    __asm volatile(\"mrs %0, primask\" : "
+                "\"=r\"(k)); __asm volatile(\"cpsid i\" ::: \"memory\");\n#else\n"
+                "    unsigned v = 0x40u; __asm volatile(\"mrs %0, basepri\" : \"=r\"(k));"
+                " __asm volatile(\"msr basepri_max, %0\" : : \"r\"(v) : \"memory\");\n"
+                "#endif\n    return k; }}",
+    "irq_unlock": "void {name}(unsigned k) {{\n#if defined(__ARM_ARCH_6M__) || "
+                  "defined(__ARM_ARCH_8M_BASE__)\n    __asm volatile(\"msr primask, %0\" : : "
+                  "\"r\"(k) : \"memory\");\n#else\n    __asm volatile(\"msr basepri, %0\" : "
+                  ": \"r\"(k) : \"memory\");\n#endif\n    }}",
 }
+# TI driverlib (MSP432): Interrupt_setPriority takes the exception number (INT_X = IRQn + 16) and
+# the register byte itself; Interrupt_setPriorityMask writes BASEPRI. (Interrupt_disableMaster/
+# enableMaster are the profile's critical-section pair: PAIR_ENTER, PAIR_EXIT.)
+STAND_INS.update({
+    "Interrupt_setPriority": "void {name}(unsigned n, unsigned char p) {{ if (n >= 16u) "
+                             "((volatile unsigned char *)0xE000E400u)[n - 16u] = p; "
+                             "else if (n >= 4u) ((volatile unsigned char *)0xE000ED14u)[n] = p; }}",
+    "Interrupt_setPriorityMask": "void {name}(unsigned char v) {{\n#if !defined(__ARM_ARCH_6M__)"
+                                 "\n    unsigned w = v; __asm volatile(\"msr basepri, %0\" : : "
+                                 "\"r\"(w) : \"memory\");\n#endif\n    (void)v; }}",
+})
 PAIR_ENTER = ("unsigned {name}(void) {{ __asm volatile(\"cpsid i\" ::: \"memory\"); "
               "bg_nesting++; return 1u; }}")
 PAIR_EXIT = ("void {name}(void) {{ if (bg_nesting && --bg_nesting == 0u) "

@@ -2,7 +2,8 @@
 
 Each race finding names the task-side access (its line, and the first access of a pair) and the
 interrupt contexts that race with it. Without a ``[soak]`` table, the function that holds the
-task-side line (from the image's line table) is the scenario, unless it takes parameters: then
+task-side line (from the image's line table; of a helper inlined into both sides, the one of
+the finding's own context) is the scenario, unless it takes parameters: then
 the function it is inlined into, or its nearest callers, that take none (``_scenario``); the
 contexts are injected through the vectors that reach them (``injected``: a HAL handler or a
 callback some function of the image calls runs inside its vector). With a table, the table's
@@ -37,6 +38,7 @@ AUTO_SECONDS = 20
 AUTO_WAITS = 8  # handlers taken where the run waits, to reach the finding's lines
 CONTEXT = re.compile(r" in ([\w, .]+?) \(interrupt\)")
 OBJECT = re.compile(r"`([A-Za-z_]\w*)")
+OWN = re.compile(r" in (?:task context \((\w+)\)|interrupt handler (\w+))")
 
 
 @dataclass
@@ -128,6 +130,16 @@ def _scenario(image, fns: list[str]) -> tuple[str, str]:
     return fn, ""
 
 
+def _own_first(f: Finding, fns: list[str], handlers: dict[str, str]) -> list[str]:
+    """The functions the finding's line is compiled into, the handlers it races with last,
+    unless one is its own context (``in interrupt handler USART1_IRQHandler``): a helper
+    inlined into both sides is run on the finding's side, with the other side injected, not a
+    handler injected into itself (equal ones never nest)."""
+    m = OWN.search(f.message)
+    own = (m.group(1) or m.group(2)) if m else ""
+    return sorted(fns, key=lambda g: g in handlers and g != own)
+
+
 def _first_line(f: Finding) -> int:
     firsts = [r.line for r in f.related if "first access" in r.message
               and Path(r.file).name == Path(f.location.file).name]
@@ -170,7 +182,7 @@ def confirm(findings: Sequence[Finding], paths: list[Path], config, *, quiet: bo
                 verdicts[id(f)] = Verdict("not explored", "no code for this line in the build "
                                           "(optimised away, or not compiled)")
                 continue
-            scenario, because = _scenario(image0, fns)
+            scenario, because = _scenario(image0, _own_first(f, fns, handlers))
             why[id(f)] = because
             key = Plan(scenario, tuple(sorted(handlers)))
         grouped.setdefault(key, []).append(f)
@@ -352,6 +364,8 @@ def _judge(f: Finding, r, witnesses, image, replay_base: str,
             if where is None or not any(_same(file, f.location.file) and lo <= n <= hi
                                         for file, n in lines_around(r, run, image)):
                 continue
+            if not _shows(image, run, name, w.objects):
+                continue
             head = w.lines[0] if run is w.failure else (
                 f"{r.spec.handler} taken at {Path(where[0]).name}:{where[1]} "
                 f"(instruction {run.boundary} of the run): {run.kind}")
@@ -373,6 +387,30 @@ def _judge(f: Finding, r, witnesses, image, replay_base: str,
     return Verdict("refuted", f"all {r.explored} interleavings of {r.spec.handler} explored "
                    f"({r.masked} boundaries masked), none landing between lines {lo}-{hi} broke "
                    f"anything (the code there: {code or 'none'})")
+
+
+def _shows(image, run, name: str, objects: list[str]) -> bool:
+    """Whether a run that breaks serializability is a witness for the finding: the final
+    state is neither serial order's (what the handler saw mid-way shows in what it wrote), or
+    the values the scenario read of the object the finding names are neither order's. A loop
+    soaked as ``main`` reads other shared words too, and a handler between two rounds makes
+    those reads alone differ from the whole-run orders; that is no witness of this race."""
+    from brickguard.soak.witness import final_objects
+
+    sym = image.symbols.get(name)
+    if run.kind != "not serializable" or sym is None or run.before is None or (
+            run.after is None) or any(o.split("[", 1)[0] == name for o in objects):
+        return True
+    mine, b, a = (final_objects(image, o.final) for o in (run.outcome, run.before, run.after))
+    if any(v != b.get(k) and v != a.get(k) for k, v in mine.items()):
+        return True
+    lo, hi = sym.addr, sym.addr + max(sym.size, 1)
+
+    def values(out) -> set[tuple[int, int]]:
+        return {(a, v) for a, _, v in out.reads if lo <= a < hi}
+
+    seen = values(run.outcome)
+    return seen != values(run.before) and seen != values(run.after)
 
 
 def apply(findings: Sequence[Finding], verdicts: list[tuple[Finding, Verdict]]) -> list[Finding]:

@@ -346,9 +346,45 @@ class Explorer:
         if stop == Stop.BUDGET:
             start = max((a.index for a in accesses if a.write), default=-1) + 1
             loop = frozenset(pcs[start:total])
-            if loop and len(loop) <= WAIT_PCS and total - start >= 2 * len(loop):
+            if (loop and len(loop) <= WAIT_PCS and total - start >= 2 * len(loop)
+                    and self._released(loop, enabled[-1])):
                 base.wait_from = start
         return base
+
+    def _released(self, loop: frozenset[int], bits: int) -> bool:
+        """Whether the loop the budget ends in waits for an interrupt: a handler that can fire
+        there, taken at its end, sends the run out of it (a poll the handler's flag ends). A loop
+        that goes round the same instructions after it (``a = stamp; b = stamp; use(a, b);``
+        forever) waits for nothing: its runs are judged as any others."""
+        from unicorn import UC_HOOK_CODE
+
+        if self.end_state is None:
+            return False
+        m = self.m
+        left = [False]
+
+        def code(uc, addr, size, _):
+            if addr not in loop:
+                left[0] = True
+                uc.emu_stop()
+
+        try:
+            for i in (n for n in range(len(self.handlers)) if bits >> n & 1):
+                m.restore(self.end_state)
+                pc = m.pc
+                if m.interrupt(self.handlers[i], self.soak.handler_budget)[0] != Stop.RETURN:
+                    return True  # as before: the run is not judged against serial orders
+                hooks = [m.uc.hook_add(UC_HOOK_CODE, code)]
+                m.uc.ctl_flush_tb()
+                try:
+                    m.resume(2 * len(loop) + 8, pc)
+                finally:
+                    m.unhook(hooks)
+                if left[0]:
+                    return True
+            return not bits  # no handler can fire there: nothing to tell, as before
+        finally:
+            m.restore(self.end_state)
 
     # -- 4. injected runs --------------------------------------------------------------------
     def explore(self, progress: Progress | None = None, only: int | None = None,

@@ -66,7 +66,7 @@ def _short(path: str) -> str:
         return path
 
 
-def _objects(image: Image, final: bytes) -> dict[str, int]:
+def final_objects(image: Image, final: bytes) -> dict[str, int]:
     """Final state of the globals by object: ``{"rx_index": 0, "rx_buffer[+3]": 88}``."""
     out: dict[str, int] = {}
     for byte, value in enumerate(final, start=RAM_BASE):
@@ -101,9 +101,9 @@ def build_witnesses(result: SoakResult, r: HandlerResult, replay_base: str,
     for f in sorted(r.failures, key=lambda f: f.boundary):
         differing: list[str] = []
         if f.kind == "not serializable" and f.before is not None and f.after is not None:
-            mine = _objects(image, f.outcome.final)
-            b = _objects(image, f.before.final)
-            a = _objects(image, f.after.final)
+            mine = final_objects(image, f.outcome.final)
+            b = final_objects(image, f.before.final)
+            a = final_objects(image, f.after.final)
             differing = [k for k in mine if mine[k] != b.get(k) and mine[k] != a.get(k)]
             if not differing:
                 differing = [k for k in mine if mine[k] != b.get(k) or mine[k] != a.get(k)]
@@ -143,9 +143,9 @@ def _describe(w: Witness, result: SoakResult, r: HandlerResult, replay_base: str
         lines += [f"  broken check: {b}" for b in out.broken]
     else:
         assert f.before is not None and f.after is not None
-        mine = _objects(image, out.final)
-        b = _objects(image, f.before.final)
-        a = _objects(image, f.after.final)
+        mine = final_objects(image, out.final)
+        b = final_objects(image, f.before.final)
+        a = final_objects(image, f.after.final)
         lines.append("  no order with the handler wholly before or wholly after the scenario "
                      "gives this run:")
         lines.append(f"  vs handler before: {_read_diff(image, out, f.before)}")

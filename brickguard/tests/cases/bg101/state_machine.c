@@ -50,7 +50,7 @@ int main(void)
             state = IDLE;            /* expect: BG101 */
         }
         if (state2 == 1u) {
-            state2 = 0u;             /* expect: BG101 */
+            state2 = 0u;             /* expect: BG101 */ /* soak: no race here: no code stores 1 in state2 (0 from reset; the handler stores 5, only from 1 or 2, and main 0), so the test never passes and this line never runs */
         }
     }
 }
