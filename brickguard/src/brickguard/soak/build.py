@@ -82,18 +82,20 @@ STAND_INS = {
                   ": \"r\"(k) : \"memory\");\n#endif\n    }}",
 }
 # TI driverlib (MSP432): Interrupt_setPriority takes the exception number (INT_X = IRQn + 16) and
-# the register byte itself; Interrupt_setPriorityMask writes BASEPRI. (Interrupt_disableMaster/
-# enableMaster are the profile's critical-section pair: PAIR_ENTER, PAIR_EXIT.)
+# the register byte itself. (Interrupt_setPriorityMask is one of the profile's BASEPRI writes:
+# SET_BASEPRI; Interrupt_disableMaster/enableMaster its critical-section pair: PAIR_ENTER,
+# PAIR_EXIT.)
 STAND_INS.update({
     "Interrupt_setPriority": "void {name}(unsigned n, unsigned char p) {{ if (n >= 16u) "
                              "((volatile unsigned char *)0xE000E400u)[n - 16u] = p; "
                              "else if (n >= 4u) ((volatile unsigned char *)0xE000ED14u)[n] = p; }}",
-    "Interrupt_setPriorityMask": "void {name}(unsigned char v) {{\n#if !defined(__ARM_ARCH_6M__)"
-                                 "\n    unsigned w = v; __asm volatile(\"msr basepri, %0\" : : "
-                                 "\"r\"(w) : \"memory\");\n#endif\n    (void)v; }}",
 })
 PAIR_ENTER = ("unsigned {name}(void) {{ __asm volatile(\"cpsid i\" ::: \"memory\"); "
               "bg_nesting++; return 1u; }}")
+# A call the configuration lists as setting BASEPRI to its argument (``[critical] basepri``:
+# TI's Interrupt_setPriorityMask, IntPriorityMaskSet...); none on v6-M, which has no BASEPRI.
+SET_BASEPRI = ("void {name}(unsigned v) {{\n#if !defined(__ARM_ARCH_6M__)\n    __asm volatile("
+               "\"msr basepri, %0\" : : \"r\"(v) : \"memory\");\n#endif\n    (void)v; }}")
 PAIR_EXIT = ("void {name}(void) {{ if (bg_nesting && --bg_nesting == 0u) "
              "__asm volatile(\"cpsie i\" ::: \"memory\"); }}")
 STAND_INS["HAL_NVIC_EnableIRQ"] = STAND_INS["NVIC_EnableIRQ"]
@@ -348,8 +350,8 @@ def build(paths: list[Path], config: Config, soak: SoakTable,
             prelude = ""
             if "vPortEnterCritical" in undefined and cpu not in V6M:
                 prelude = _freertos_levels(gcc, [*common, *arch], sources, config, commands)
-            stub.write_text(prelude + _stubs(undefined, objects, config.critical_sections),
-                            encoding="utf-8")
+            stub.write_text(prelude + _stubs(undefined, objects, config.critical_sections,
+                                             config.platform.basepri), encoding="utf-8")
             obj = out / "zzz_bg_stubs.o"
             _compile(gcc, common, stub, obj, cpu)
             objects.append(obj)
@@ -422,11 +424,12 @@ def _freertos_levels(gcc: Path, flags: list[str], sources: list[Path], config: C
 
 
 def _stubs(undefined: list[str], objects: list[Path],
-           pairs: list[tuple[str, str]] = ()) -> str:
+           pairs: list[tuple[str, str]] = (), basepri: list[str] = ()) -> str:
     """Stubs for the undefined names; a critical-section pair the configuration knows
     (``[critical] pairs``, the vendor profiles': ``DisableGlobalIRQ``/``EnableGlobalIRQ``,
     ``SYS_INT_Disable``/``SYS_INT_Restore``) masks with PRIMASK, nesting, as the static
-    analysis takes it to (its enter returns 1: "interrupts were on")."""
+    analysis takes it to (its enter returns 1: "interrupts were on"); a call it lists as a
+    BASEPRI write (``[critical] basepri``) writes BASEPRI."""
     called = _called(objects)
     enters = {enter for enter, _ in pairs}
     exits = {leave for _, leave in pairs} - enters
@@ -436,6 +439,8 @@ def _stubs(undefined: list[str], objects: list[Path],
     for name in undefined:
         if name in STAND_INS:
             lines.append(STAND_INS[name].format(name=name))
+        elif name in basepri and name in called:
+            lines.append(SET_BASEPRI.format(name=name))
         elif name in enters and name in called:
             lines.append(PAIR_ENTER.format(name=name))
         elif name in exits and name in called:
