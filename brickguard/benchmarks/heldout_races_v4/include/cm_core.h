@@ -27,7 +27,7 @@ __STATIC_FORCEINLINE void __set_PRIMASK(uint32_t priMask)
 __STATIC_FORCEINLINE void __DMB(void) { __asm volatile("dmb 0xF" : : : "memory"); }
 __STATIC_FORCEINLINE void __DSB(void) { __asm volatile("dsb 0xF" : : : "memory"); }
 __STATIC_FORCEINLINE void __ISB(void) { __asm volatile("isb 0xF" : : : "memory"); }
-__STATIC_FORCEINLINE void __WFI(void) { __asm volatile("wfi"); }
+__STATIC_FORCEINLINE void __WFI(void) { __asm volatile("wfi" : : : "memory"); }
 
 #if __CORTEX_M >= 3
 __STATIC_FORCEINLINE uint32_t __get_BASEPRI(void)
