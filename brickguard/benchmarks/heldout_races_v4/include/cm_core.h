@@ -28,6 +28,7 @@ __STATIC_FORCEINLINE void __DMB(void) { __asm volatile("dmb 0xF" : : : "memory")
 __STATIC_FORCEINLINE void __DSB(void) { __asm volatile("dsb 0xF" : : : "memory"); }
 __STATIC_FORCEINLINE void __ISB(void) { __asm volatile("isb 0xF" : : : "memory"); }
 __STATIC_FORCEINLINE void __WFI(void) { __asm volatile("wfi" : : : "memory"); }
+__STATIC_FORCEINLINE void __WFE(void) { __asm volatile("wfe" : : : "memory"); }
 
 #if __CORTEX_M >= 3
 __STATIC_FORCEINLINE uint32_t __get_BASEPRI(void)
