@@ -67,4 +67,8 @@ void sensor_sample_start(void);
 void shell_handle(uint8_t c);
 void print_wind(uint32_t edges, uint32_t interval_us);
 void handle_events(uint32_t ev);
+bool flash_page_write_raw(uint32_t page, const uint8_t *data);
+void flash_mark_bad(uint32_t page);
+void report_uart_error(int err);
+void log_page(uint32_t page, uint8_t last_rx);
 #endif
