@@ -1,7 +1,9 @@
 """The dashboard's cost under load: its JSON endpoint's answer time at a given streamed request
 rate through the gateway, and what an open page costs the gateway's CPU.
 
-Run:  .venv/bin/python tokenpilot/benchmarks/bench_dashboard.py [--rate 1000] [--seconds 8]
+Run:  .venv/bin/python tokenpilot/benchmarks/bench_dashboard.py [--rate 1000] [--force-rate]
+      (about 45 s; the load average and a calibration loop's time are printed first: on a
+      machine other jobs share, every figure is noisier)
 
 Two simulated backends (speedup 1000) run as their own processes and a gateway on 127.0.0.1 in
 this process, as in ``bench_gateway.py`` (whose helpers it uses); with two or more cores the
@@ -18,19 +20,26 @@ target's rate. Then
    0.8 of this capacity, whichever is less, and says so (``--force-rate``: at ``--rate``);
 1. page closed: the load alone; the achieved rate, and each part's CPU (the gateway's thread,
    the client process, each backend process);
-2. page open: the same load, while a second client process (the operator's browser: pinned, on
-   the gateway's core, not the one the load saturates) polls ``/dashboard/data`` every
+2. page open (``--open-seconds``, longer, for enough polls to read a p99 from): the same
+   load, while a second client process (the operator's browser: pinned, on the gateway's
+   core, not the one the load saturates) polls ``/dashboard/data`` as the page does (the whole
+   ring first, then ``?since=`` its last ``seq``: the newest point alone; gzip taken) every
    ``--poll-ms`` (the page's own interval is ``dashboard.sample_ms``, 1 s by default; 100 ms
-   here for enough polls to read a p99 from) and times each answer from its first byte out to
-   the body's last byte in; the gateway's own time of each (request in to last byte out, the
-   latency its ``tokenpilot_request_duration_seconds`` histogram gets) is recorded exactly too
-   (target: under 5 ms at 1,000 streamed requests/s);
+   here) on both listeners at once: the gateway's port, and the admin listener
+   (``dashboard.listen``: a thread of its own with its own event loop, pinned beside the
+   gateway's thread). Each answer is timed from its first byte out to the body's last byte in;
+   the answering thread's own time of each (request in to last byte out, the latency its
+   ``tokenpilot_request_duration_seconds`` histogram gets) is recorded exactly too (target:
+   under 5 ms at 1,000 streamed requests/s). ``--gil-switch-ms`` sets the gateway's
+   ``dashboard.gil_switch_ms``, the interpreter's GIL switch interval while the admin listener
+   serves: the longest the admin thread waits for the GIL while the serving thread runs
+   Python (0: Python's own 5 ms);
 3. the page's CPU cost, apart from the noise of two load runs: ``--polls`` polls one after
-   another with no other load, the gateway thread's CPU per poll; times the page's polls per
-   second, over the gateway's CPU per second in run 1, is the share of the gateway's CPU an open
-   page costs (target: under 2%), with one encoding of the JSON per sample (the sampler makes
-   it only while a page polls). The sampler (one ``collect()`` per ``sample_ms``) runs page
-   open or not; its share is printed beside.
+   another with no other load, on each listener, the gateway's threads' CPU per poll; times
+   the page's polls per second, over the gateway's CPU per second in run 1, is the share of
+   the gateway's CPU an open page costs (target: under 2%), with one encoding of the snapshot
+   per sample (the sampler makes it only while a page polls). The sampler (one ``collect()``
+   per ``sample_ms``) runs page open or not; its share is printed beside.
 
 Before runs 1 and 2 the dashboard's ring of points is filled to its length (``history_s`` /
 ``sample_ms``, 300 points by default) with copies of the real ones: an open page on a gateway
@@ -217,22 +226,24 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rate", type=float, default=1000.0,
                     help="streamed requests per second the load sends (open loop)")
-    ap.add_argument("--seconds", type=float, default=8.0, help="length of each load run")
+    ap.add_argument("--seconds", type=float, default=8.0, help="length of run 1")
+    ap.add_argument("--open-seconds", type=float, default=20.0,
+                    help="length of run 2 (page open): enough polls for a p99")
     ap.add_argument("--poll-ms", type=int, default=100)
     ap.add_argument("--polls", type=int, default=2000)
     ap.add_argument("--no-pin", action="store_true",
                     help="let the gateway share every core with the backends and clients")
     ap.add_argument("--force-rate", action="store_true",
                     help=f"send at --rate even above {MAX_UTILIZATION:g} of the measured capacity")
-    ap.add_argument("--switch-interval-ms", type=float, default=None,
-                    help="sys.setswitchinterval for the run (default: Python's, 5 ms): how "
-                    "long a thread waiting for the GIL waits before the holder is made to "
-                    "let go")
+    ap.add_argument("--gil-switch-ms", type=float, default=None,
+                    help="the gateway's dashboard.gil_switch_ms (default: the config's default; "
+                    "0: Python's own 5 ms)")
     a = ap.parse_args()
-    if a.switch_interval_ms is not None:
-        if not 0 < a.switch_interval_ms <= 1000:
-            ap.error("--switch-interval-ms: between 0 and 1000")
-        sys.setswitchinterval(a.switch_interval_ms / 1000)
+    dash: dict = {"listen": "127.0.0.1:0"}
+    if a.gil_switch_ms is not None:
+        if not 0 <= a.gil_switch_ms <= 100:
+            ap.error("--gil-switch-ms: between 0 and 100")
+        dash["gil_switch_ms"] = a.gil_switch_ms
     ncpu = os.cpu_count() or 1
     pin = not a.no_pin and ncpu >= 2 and hasattr(os, "sched_setaffinity")
     calib = [calibration()]
@@ -242,8 +253,9 @@ def main() -> int:
     with ServerPool() as pool, contextlib.ExitStack() as stack:
         urls = stack.enter_context(sim_processes(2, pids))
         gw = pool.start(create_app(from_mapping(
-            GatewayConfig, {"backends": urls, "router": "least-tokens",
-                            "dashboard": {"listen": "127.0.0.1:0"}}, "gateway config")))
+            GatewayConfig, {"backends": urls, "router": "least-tokens", "dashboard": dash},
+            "gateway config")))
+        switch_ms = sys.getswitchinterval() * 1e3  # as the admin listener set it
         gateway = gw.app.state.gateway
         live, admin = gateway.live, gateway.admin
         if pin:
@@ -280,15 +292,16 @@ def main() -> int:
 
         def load_run(page_open: bool, seed: int, rate: float = 0.0) -> Run:
             """The open-loop load at ``rate`` (0: the closed-loop capacity run)."""
+            seconds = a.open_seconds if page_open else a.seconds
             t0, s0 = pool.call(_thread_cpu()), live.sample_s
             a0 = time.clock_gettime(admin_clock)
             b0 = [process_cpu(p) for p in pids]
             if rate:
-                run = client.submit(_load_in_child, gw.url, rate, a.seconds, seed)
+                run = client.submit(_load_in_child, gw.url, rate, seconds, seed)
             else:
                 run = client.submit(_closed_in_child, gw.url, CAPACITY_REQUESTS, 128)
             poller = (browser.submit(_poll_in_child, [gw.url, admin.url], a.poll_ms / 1000,
-                                     a.seconds) if page_open else None)
+                                     seconds) if page_open else None)
             n0 = {k: len(v) for k, v in served.items()}
             wall, sent, ok, span, client_cpu = run.result(timeout=600)
             polls = poller.result(timeout=600) if poller is not None else [([], 0), ([], 0)]
@@ -343,7 +356,8 @@ def main() -> int:
     print("cores: " + (f"the gateway's thread on core 0 (the admin listener's thread beside "
                        f"it); backends and clients on the other {ncpu - 1}" if pin else
                        f"not pinned: everything on {ncpu}")
-          + f"; GIL switch interval {sys.getswitchinterval() * 1e3:g} ms")
+          + f"; GIL switch interval {switch_ms:g} ms (dashboard.gil_switch_ms; Python's own: "
+          "5 ms)")
     print(f"capacity     {cap.rate:6.0f} streamed requests/s, closed loop ({CAPACITY_REQUESTS} "
           f"requests, 128 at a time); the load sends {rate:.0f}/s " + (
               f"(--rate {a.rate:.0f})" if rate == a.rate else

@@ -10,10 +10,16 @@ one reference write, never changed after. Only when no snapshot is made (no page
 lately) does a poll ask the serving loop for one, once. The page reads nothing else mutable:
 ``Gateway.dashboard_page`` and the admin key check read the config.
 
-Both threads share one GIL: while the serving loop runs Python, this thread waits for it
-(up to ``sys.getswitchinterval()``, 5 ms, before the interpreter makes the other let go); uvloop
-lets go of it whenever its loop waits for I/O. ``benchmarks/bench_dashboard.py`` measures what
-that leaves of the answer time at 1,000 streamed requests/s.
+Both threads share one GIL: while the serving loop runs Python, this thread waits for it, up
+to the interpreter's switch interval before the holder is made to let go (uvloop lets go of it
+whenever its loop waits for I/O), and an answer needs it more than once (woken to read the
+request, to write the answer). With Python's 5 ms and the serving loop saturated (the load
+backlogged at 460-650 of 1,000 requests/s sent), ``benchmarks/bench_dashboard.py`` measured the
+admin listener's answers at a p50 of 10-14 ms as its client saw them; with 0.2 ms, 1.2-1.4 ms
+(its own time, request in to last byte out, 0.1 ms either way; the gateway's port 86-163 ms).
+So ``dashboard.gil_switch_ms`` (0.2 by default) sets the interval while the listener serves: it
+only matters while another thread waits for the GIL, which the admin thread does only while it
+answers.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ import contextlib
 import os
 import socket
 import stat
+import sys
 import threading
 import time
 from typing import TYPE_CHECKING, Any
@@ -54,6 +61,7 @@ class AdminListener:
         self._main: asyncio.AbstractEventLoop | None = None
         self._started = threading.Event()
         self._failed: BaseException | None = None
+        self._switch: tuple[float, float] | None = None  # (before, ours) while serving
 
     def bind(self) -> None:
         """Listen on ``dashboard.listen`` now (before serving, so that a taken port is said at
@@ -83,9 +91,15 @@ class AdminListener:
         self.sock = sock
 
     def start(self) -> None:
-        """On the serving loop: the admin thread up and answering (bounded: 10 s)."""
+        """On the serving loop: the admin thread up and answering (bounded: 10 s), and the
+        GIL switch interval ``dashboard.gil_switch_ms`` set."""
         self.bind()
         self._main = asyncio.get_running_loop()
+        switch = self.gw.cfg.dashboard.gil_switch_ms
+        if switch > 0:
+            before = sys.getswitchinterval()
+            sys.setswitchinterval(switch / 1000)
+            self._switch = (before, sys.getswitchinterval())  # as the interpreter rounded it
         self.thread = threading.Thread(target=self._run, name="tokenpilot-admin", daemon=True)
         self.thread.start()
         if not self._started.wait(10) or self._failed is not None:
@@ -134,7 +148,13 @@ class AdminListener:
         return snap
 
     def stop(self, timeout: float = 10.0) -> None:
-        """The admin server shut down and its thread ended (bounded by ``timeout``)."""
+        """The admin server shut down and its thread ended (bounded by ``timeout``); the
+        switch interval as it was, unless someone changed it since."""
+        if self._switch is not None:
+            before, ours = self._switch
+            if abs(sys.getswitchinterval() - ours) < 2e-6:  # kept in whole microseconds
+                sys.setswitchinterval(before)
+            self._switch = None
         loop, server = self._loop, self._server
         if loop is not None and server is not None and not loop.is_closed():
             with contextlib.suppress(RuntimeError):  # the loop closed meanwhile

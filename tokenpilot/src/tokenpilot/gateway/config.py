@@ -205,6 +205,10 @@ class DashboardConfig:
     # (127.0.0.1), "HOST:PORT", "[V6]:PORT", or a Unix socket's path ("/..." or
     # "unix:PATH"); "": none (the gateway's own port serves the dashboard either way).
     listen: str = ""
+    # With ``listen`` set: the interpreter's GIL switch interval while it serves (Python's is
+    # 5 ms), the longest the admin thread waits for the GIL while the serving thread runs
+    # Python; it costs nothing while no other thread waits for the GIL. 0: left as it is.
+    gil_switch_ms: Annotated[float, Bounds(ge=0, le=100)] = 0.2
 
     def __post_init__(self) -> None:
         if any(not k or any(c.isspace() for c in k) for k in self.admin_keys):

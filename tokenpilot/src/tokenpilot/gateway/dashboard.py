@@ -32,6 +32,7 @@ import itertools
 import json
 import math
 import re
+import secrets
 import threading
 import time
 from collections import deque
@@ -333,6 +334,9 @@ class LiveView:
         self._polled = -OPEN_SAMPLES  # the sample count at the last poll (any thread's)
         self._task: asyncio.Task | None = None
         self.samples = 0
+        # Names this gateway's run in every answer: a page that kept a ring from an earlier
+        # run (a restart starts ``seq`` over) asks for the whole ring, not the newest point.
+        self.run_id = secrets.token_hex(4)
         self.sample_s = 0.0  # the serving thread's CPU time the samples took (the benchmark)
 
     # ---- sampling ---------------------------------------------------------------------------
@@ -501,7 +505,7 @@ class LiveView:
             rejected = {r: v for (k, r), v in last.c.items() if k == "rejected"}
         n = cols.n
         return {"seq": n, "since": None if tail is None else max(n - tail, 0),
-                "ring": cols.maxlen, "t": cols.get(("t",), last=tail),
+                "ring": cols.maxlen, "run": self.run_id, "t": cols.get(("t",), last=tail),
                 "interval_s": self.interval_s,
                 "health_interval_s": gw.cfg.health.interval_ms / 1000,
                 "backends": backends, "fleet": fleet, "tenants": tenants,
