@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 
 import httpx
 import pytest
@@ -12,11 +13,14 @@ from builders import chat
 from tokenpilot.gateway.dashboard import (
     BACKEND_SERIES,
     FLEET_SERIES,
+    BadSince,
     Columns,
     Raw,
+    accepts_gzip,
     dumps_with_raw,
     imbalance,
     quantile,
+    since_of,
 )
 
 
@@ -78,6 +82,7 @@ def test_the_polled_series_are_the_ring_of_points_and_made_only_for_an_open_page
     gw = app.state.gateway
     live, (a, b) = gw.live, [be.name for be in gw.backends]
     live.sample()
+    kept = None  # what a page polling ``?since=`` holds (``merge``, as dashboard.html does)
     for i in range(25):
         pair = gw.metrics.of(a, "default")
         pair.prompt_tokens.inc(100 + i)
@@ -102,13 +107,27 @@ def test_the_polled_series_are_the_ring_of_points_and_made_only_for_an_open_page
             assert data["fleet"][key] == [_r(p["fleet"][key]) for p in pts]
         assert data["fleet"]["rps"] == _by_key([p["fleet"]["rps"] for p in pts])
         assert data["responses"] == _by_key([p["responses"] for p in pts])
+        # A page that has the ring gets the newest point alone, and what it merges is the ring.
+        if kept is not None:
+            part = json.loads(live.data(since=kept["seq"]))
+            assert part["since"] == part["seq"] - 1 and len(part["t"]) == 1
+            kept = merge(kept, part)
+            assert _series(kept) == _series(data)
+            again = json.loads(live.data(since=kept["seq"]))  # nothing new: the same point
+            assert _series(merge(kept, again)) == _series(data)
+        else:
+            kept = data
+        assert data["since"] is None and data["seq"] == live.columns.n
+    # A gap (or a seq from another gateway's life) gets the whole ring.
+    assert json.loads(live.data(since=kept["seq"] - 2))["since"] is None
+    assert json.loads(live.data(since=kept["seq"] + 1))["since"] is None
     # The error outcome's counter stays: a rate of 0 since, as a scrape would show it.
     assert data["fleet"]["rps"]["upstream_error"][-1] == 0.0
     assert data["backends"][0]["series"]["prompt"][-1] > 0
     # Polled no more, the sampler stops making the JSON; the next poll makes it at once.
     for _ in range(4):
         live.sample()
-    assert live._json == b""
+    assert live.snapshot is None
     assert json.loads(live.data())["t"] == [p["t"] for p in live.points]
 
 
@@ -144,3 +163,135 @@ def test_the_dashboard_needs_an_admin_key_once_tenants_are_configured() -> None:
             assert r.status_code == 200 and str(r.url).endswith("/dashboard")
             assert c.get("/dashboard/data").status_code == 200
         assert httpx.get(keyed.url + "/dashboard?key=wrong").status_code == 401
+
+
+def _series(d: dict) -> dict:
+    return {"t": d["t"], "fleet": d["fleet"], "responses": d["responses"],
+            "backends": {b["name"]: b["series"] for b in d["backends"]}}
+
+
+def merge(kept: dict, d: dict) -> dict:
+    """dashboard.html's ``merge``: the newest points of ``d`` appended to ``kept``'s series,
+    a series new in a group padded with zeros, one ``d`` lacks dropped, the ring trimmed."""
+    if d["since"] is None:
+        return d
+    assert d["since"] <= kept["seq"] <= d["seq"] and d["run"] == kept["run"]
+    k, keep, n = d["seq"] - kept["seq"], d["ring"], len(kept["t"])
+
+    def tail(old: list, add: list) -> list:
+        a = old + add[len(add) - k:] if k > 0 else list(old)
+        return a[-keep:]
+
+    def group(old: dict, add: dict) -> dict:
+        return {key: tail(old.get(key, [0] * n), v) for key, v in add.items()}
+
+    d = json.loads(json.dumps(d))
+    d["t"] = tail(kept["t"], d["t"])
+    d["fleet"] = {key: group(kept["fleet"]["rps"], v) if key == "rps" else
+                  tail(kept["fleet"][key], v) for key, v in d["fleet"].items()}
+    old = {b["name"]: b["series"] for b in kept["backends"]}
+    for b in d["backends"]:
+        b["series"] = {key: group(old[b["name"]]["rps"], v) if key == "rps" else
+                       tail(old[b["name"]][key], v) for key, v in b["series"].items()}
+    d["responses"] = group(kept["responses"], d["responses"])
+    return d
+
+
+def test_since_and_accept_encoding_are_read_or_refused_in_one_line() -> None:
+    assert since_of(b"") is None and since_of(b"x=1") is None and since_of(b"since=") is None
+    assert since_of(b"a=b&since=42") == 42 and since_of("since=0") == 0
+    for bad in (b"since=-1", b"since=1.5", b"since=abc", b"since=" + b"9" * 30):
+        with pytest.raises(BadSince, match="not a point's sequence number"):
+            since_of(bad)
+    assert accepts_gzip("gzip, deflate, br") and accepts_gzip("br;q=1.0, gzip;q=0.5")
+    assert accepts_gzip("*") and not accepts_gzip("gzip;q=0") and not accepts_gzip("br")
+    assert not accepts_gzip(None) and not accepts_gzip("gzip;q=x")
+
+
+@pytest.mark.e2e
+def test_the_admin_listener_serves_the_same_dashboard_behind_the_same_key(tmp_path) -> None:
+    import gzip
+
+    from tokenpilot.gateway.fleet import start_gateway, start_sims
+    from tokenpilot.gateway.runner import ServerPool
+
+    before = sys.getswitchinterval()
+    with ServerPool() as pool:
+        sims = start_sims(pool, ("h100-sxm",), speedup=50)
+        gw = start_gateway(pool, sims, extra={
+            "tenants": {"sk-a": "acme"}, "dashboard": {"admin_keys": ["sk-ops"],
+                                                     "sample_ms": 100, "listen": "0"}})
+        admin = gw.app.state.gateway.admin
+        assert sys.getswitchinterval() == pytest.approx(0.0002, rel=0.01)  # gil_switch_ms
+        assert admin is not None and admin.url.startswith("http://127.0.0.1:")
+        assert admin.url != gw.url
+        ops = {"Authorization": "Bearer sk-ops"}
+        assert httpx.post(gw.url + "/v1/chat/completions", json=chat(max_tokens=3),
+                          headers={"Authorization": "Bearer sk-a"}, timeout=30).status_code == 200
+        # The same door: no key, a tenant's key, a wrong key refused; the admin key let in.
+        for headers in ({}, {"Authorization": "Bearer sk-a"}, {"Authorization": "Bearer x"}):
+            for path in ("/dashboard", "/dashboard/data"):
+                r = httpx.get(admin.url + path, headers=headers)
+                assert r.status_code == 401 and r.json()["error"]["code"] == "invalid_admin_key"
+        with httpx.Client(base_url=admin.url) as c:  # ?key= once: a cookie, then no key
+            r = c.get("/dashboard?key=sk-ops", follow_redirects=True)
+            assert r.status_code == 200 and "{{" not in r.text and 'id="tiles"' in r.text
+            assert c.get("/dashboard/data").status_code == 200
+        assert httpx.get(admin.url + "/v1/models", headers=ops).status_code == 404
+        r = httpx.get(admin.url + "/dashboard/data?since=x", headers=ops)
+        assert r.status_code == 400 and r.json()["error"]["param"] == "since"
+        # The same data as the gateway's port: the same snapshot's bytes (a sample may come
+        # between the two reads: then again), gzipped when asked, the newest point by since.
+        plain = {**ops, "Accept-Encoding": "identity"}
+        for _ in range(50):
+            a = httpx.get(admin.url + "/dashboard/data", headers=plain)
+            m = httpx.get(gw.url + "/dashboard/data", headers=plain)
+            if a.json()["seq"] == m.json()["seq"]:
+                break
+        assert a.content == m.content and a.headers.get("content-encoding") is None
+        assert a.json()["backends"][0]["name"] == "h100-sxm-0"
+        z = httpx.get(admin.url + "/dashboard/data", headers={**ops, "Accept-Encoding": "gzip"})
+        assert z.headers["content-encoding"] == "gzip" and z.json()["since"] is None
+        seq = z.json()["seq"]
+        part = httpx.get(admin.url + f"/dashboard/data?since={seq}", headers=plain).json()
+        # The newest point alone, unless more than one came since (a slow machine): the ring.
+        if part["seq"] - 1 <= seq:
+            assert part["since"] == part["seq"] - 1 and len(part["t"]) == 1
+        else:
+            assert part["since"] is None and len(part["t"]) > 2
+        with httpx.stream("GET", gw.url + "/dashboard/data",
+                          headers={**ops, "Accept-Encoding": "gzip"}) as raw:
+            body = b"".join(raw.iter_raw())  # as sent: gzip's own bytes
+        assert raw.headers["content-encoding"] == "gzip"
+        assert json.loads(gzip.decompress(body))["seq"] >= seq
+        # The gateway's metrics count the admin listener's answers too (only it saw 401s).
+        refused = [line for line in httpx.get(gw.url + "/metrics").text.splitlines()
+                   if line.startswith("tokenpilot_responses_total{")
+                   and 'reason="invalid_admin_key"' in line and 'route="dashboard"' in line]
+        assert refused and float(refused[0].rsplit(" ", 1)[1]) >= 6
+        # A Unix socket: the same answers there.
+        sock = str(tmp_path / "admin.sock")
+        ugw = start_gateway(pool, sims, extra={"dashboard": {"listen": f"unix:{sock}"}})
+        assert ugw.app.state.gateway.admin.url == f"unix:{sock}"
+        with httpx.Client(transport=httpx.HTTPTransport(uds=sock)) as c:
+            assert c.get("http://admin/dashboard/data").json()["backends"][0]["name"] == \
+                "h100-sxm-0"
+        pool.stop(ugw)
+        assert not (tmp_path / "admin.sock").exists()
+    assert sys.getswitchinterval() == before  # as it was once the listeners stopped
+
+
+def test_a_bad_admin_listen_address_is_one_line() -> None:
+    from tokenpilot.config_section import from_mapping
+    from tokenpilot.gateway.config import ConfigError, GatewayConfig, admin_address
+
+    assert admin_address("9090") == ("127.0.0.1", 9090)
+    assert admin_address(":9090") == ("127.0.0.1", 9090)
+    assert admin_address("0.0.0.0:1") == ("0.0.0.0", 1)
+    assert admin_address("[::1]:9090") == ("::1", 9090)
+    assert admin_address("/run/tp.sock") == "/run/tp.sock" == admin_address("unix:/run/tp.sock")
+    for bad in ("host:", "x:99999", "localhost", "unix:", "::1:80:x"):
+        with pytest.raises(ConfigError, match="listen"):
+            from_mapping(GatewayConfig, {"backends": ["http://127.0.0.1:9"],
+                                         "dashboard": {"listen": bad}}, "gateway config",
+                         ConfigError)

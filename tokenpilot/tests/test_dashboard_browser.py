@@ -10,6 +10,7 @@ folder is ignored), or under ``$TOKENPILOT_ARTIFACTS``.
 from __future__ import annotations
 
 import gc
+import json
 import os
 import re
 import shutil
@@ -194,3 +195,68 @@ def _run(stop: threading.Event, threads: list[threading.Thread]) -> None:
             for t in loaders:
                 t.join(10)  # no new client threads once the pool closes
             driver.quit()
+
+
+def test_dashboard_on_the_admin_listener_keeps_its_ring_from_the_newest_points() -> None:
+    """The page on ``dashboard.listen``, under load: numbers that change, and the ring it
+    builds from ``?since=`` answers (the newest point each) equal to the whole ring the
+    gateway's port answers for the same point."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    stop = threading.Event()
+    threads: list[threading.Thread] = []
+    try:
+        with ServerPool() as pool:
+            sims = start_sims(pool, ("h100-sxm", "a100-80gb"), speedup=10)
+            cfg = gateway_config(sims, "least-requests", tenants={"sk-acme": "acme"},
+                                 dashboard={"admin_keys": ["sk-ops"], "sample_ms": SAMPLE_MS,
+                                            "history_s": 10, "listen": "127.0.0.1:0"})
+            gw = pool.start(create_app(cfg))
+            admin = gw.app.state.gateway.admin
+            body = {"model": MODEL, "messages": [{"role": "user", "content": "hello " * 300}],
+                    "max_tokens": 60, "stream": True}
+            loader = threading.Thread(target=_load, args=(gw.url, stop, time.monotonic() + 40,
+                                                          body, 0.04, "sk-acme", threads),
+                                      daemon=True)
+            loader.start()
+            threads.append(loader)
+            driver = _browser()
+            try:
+                driver.get(admin.url + "/dashboard?key=sk-ops")
+                assert driver.current_url == admin.url + "/dashboard"
+                first = wait_until(lambda: _number(_text(driver, "#fleet-gen .v")),
+                                   "generation tokens/s on the page", timeout=15, interval=0.1)
+                seen = {first}
+                wait_until(lambda: seen.add(_number(_text(driver, "#fleet-gen .v"))) or
+                           len(seen) >= 3, "the generation rate to change", 15, 0.1)
+                # Past the 10 s ring (40 points): the page trims as the gateway does.
+                wait_until(lambda: driver.execute_script("return kept.seq") > 45,
+                           "the ring to fill", 30, 0.2)
+                ops = {"Authorization": "Bearer sk-ops"}
+                for _ in range(40):
+                    page = driver.execute_script(
+                        "return JSON.stringify({seq: kept.seq, since: kept.since, t: kept.t, "
+                        "fleet: kept.fleet, responses: kept.responses, backends: "
+                        "Object.fromEntries(kept.backends.map(b => [b.name, b.series]))})")
+                    whole = httpx.get(gw.url + "/dashboard/data", headers=ops).json()
+                    mine = json.loads(page)
+                    if mine["seq"] == whole["seq"]:
+                        break
+                    time.sleep(0.03)
+                assert mine["seq"] == whole["seq"], "no poll caught the page at the same point"
+                assert mine["since"] is not None, "the page did not ask for the newest points"
+                assert len(mine["t"]) == 40
+                assert mine["t"] == whole["t"] and mine["fleet"] == whole["fleet"]
+                assert mine["responses"] == whole["responses"]
+                assert mine["backends"] == {b["name"]: b["series"] for b in whole["backends"]}
+                driver.save_screenshot(str(ARTIFACTS / "dashboard-admin.png"))
+                assert not _text(driver, "#error")
+            finally:
+                stop.set()
+                loader.join(10)
+                driver.quit()
+    finally:
+        stop.set()
+        for t in threads:
+            t.join(10)
+        gc.collect()
+        assert not any(t.is_alive() for t in threads), "a load thread did not end"

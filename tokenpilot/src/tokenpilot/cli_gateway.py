@@ -64,6 +64,9 @@ def serve(
 
             probe(cfg.state)  # StateError: Redis unreachable, said in one line
         asgi = create_app(cfg)
+        admin = asgi.gateway.admin
+        if admin is not None:
+            admin.bind()  # OSError: the address, said in one line, before serving
     except (ConfigError, RouterError, OSError, RuntimeError) as exc:
         raise fail(str(exc)) from None
     host = host or cfg.listen.host

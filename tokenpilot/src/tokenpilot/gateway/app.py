@@ -19,6 +19,7 @@ from html import escape
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.datastructures import QueryParams
 from starlette.exceptions import HTTPException
 from starlette.requests import Request as HTTPRequest
 from starlette.requests import cookie_parser
@@ -26,7 +27,16 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 from starlette.routing import Route
 
 from tokenpilot.gateway.accesslog import AccessLog, Exchange, RequestLog
-from tokenpilot.gateway.asgi import GatewayApp, Receive, RelayResponse, Scope, client_gone
+from tokenpilot.gateway.admin import AdminListener
+from tokenpilot.gateway.asgi import (
+    GatewayApp,
+    Receive,
+    RelayResponse,
+    Scope,
+    client_gone,
+    dashboard_data_headers,
+    dashboard_data_request,
+)
 from tokenpilot.gateway.backends import Backend, views
 from tokenpilot.gateway.config import GatewayConfig
 from tokenpilot.gateway.dashboard import LiveView, page
@@ -100,6 +110,8 @@ class Gateway:
         self.last_decision: tuple[Request, list, int] | None = None  # for tests and debugging
         self._models: tuple[tuple[str, ...], list[str]] = ((), [])
         self.live = LiveView(self)
+        # ``dashboard.listen``: the dashboard also served from a thread of its own.
+        self.admin = AdminListener(self, cfg.dashboard.listen) if cfg.dashboard.listen else None
         # Speculated requests' takes, by request id, until ``_dispatch`` has their decision.
         self._gates: dict[int, tuple[asyncio.Future, list, float]] = {}
         # Shared with the other replicas (``gateway.state``), or None: this process alone.
@@ -145,6 +157,27 @@ class Gateway:
                               "Bearer <key>' or open /dashboard?key=<key> once (a key from "
                               "dashboard.admin_keys)", "invalid_admin_key")
 
+    def dashboard_page(self, scope: Scope) -> Response:
+        """``GET /dashboard`` (on the gateway's port or the admin listener's): the page, the
+        redirect that turns ``?key=`` into the cookie, or the refusal. Reads only the config,
+        so any thread may answer it."""
+        key = QueryParams(scope.get("query_string", b"")).get("key")
+        if key is not None and key in self.cfg.dashboard.admin_keys:
+            out = RedirectResponse("/dashboard", 303)  # the key leaves the address bar
+            out.set_cookie(ADMIN_COOKIE, key, httponly=True, samesite="strict",
+                           path="/dashboard")
+            return out
+        refused = self.dashboard_refusal(scope)
+        if refused is not None:
+            return refused
+        d = self.cfg.dashboard
+        html = page()
+        for k, v in {"router": self.policy, "backends": str(len(self.backends)),
+                     "history": str(d.history_s), "interval": f"{d.sample_ms / 1000:g}",
+                     "data_url": "/dashboard/data", "poll_ms": str(d.sample_ms)}.items():
+            html = html.replace("{{" + k + "}}", escape(v))
+        return HTMLResponse(html, headers={"cache-control": "no-store"})
+
     def responded(self, route: str, ex: Exchange) -> None:
         """``ex``'s response is out: count it, and write its access-log line."""
         self.metrics.responded(route, ex.status, ex.reason, ex.latency_s)
@@ -171,10 +204,15 @@ class Gateway:
         self._health = asyncio.create_task(health_loop(self.upstream, self.backends,
                                                        self.cfg.health))
         self.live.start()
+        if self.admin is not None:
+            self.admin.start()  # OSError / RuntimeError: said in one line
+            log.info("dashboard also on %s (admin listener)", self.admin.url)
         log.info("gateway: %d backend(s), router %s, prompt tokens by %s", len(self.backends),
                  self.policy, self.counter.source)
 
     async def stop(self) -> None:
+        if self.admin is not None:  # off this loop: a poll in flight may wait on it
+            await asyncio.to_thread(self.admin.stop)
         await self.live.stop()
         if self._health is not None:
             self._health.cancel()
@@ -510,27 +548,17 @@ def create_app(cfg: GatewayConfig, router: Router | None = None) -> GatewayApp:
         return Response(gw.metrics.render(), media_type="text/plain; version=0.0.4")
 
     async def dashboard(request: HTTPRequest) -> Response:
-        key = request.query_params.get("key")
-        if key is not None and key in gw.cfg.dashboard.admin_keys:
-            out = RedirectResponse("/dashboard", 303)  # the key leaves the address bar
-            out.set_cookie(ADMIN_COOKIE, key, httponly=True, samesite="strict",
-                           path="/dashboard")
-            return out
-        refused = gw.dashboard_refusal(request.scope)
-        if refused is not None:
-            return refused
-        d = gw.cfg.dashboard
-        html = page()
-        for k, v in {"router": gw.policy, "backends": str(len(gw.backends)),
-                     "history": str(d.history_s), "interval": f"{d.sample_ms / 1000:g}",
-                     "data_url": "/dashboard/data", "poll_ms": str(d.sample_ms)}.items():
-            html = html.replace("{{" + k + "}}", escape(v))
-        return HTMLResponse(html, headers={"cache-control": "no-store"})
+        return gw.dashboard_page(request.scope)
 
     async def dashboard_data(request: HTTPRequest) -> Response:
-        # Only other ASGI servers' oddities get here: ``GatewayApp`` serves GETs itself.
-        return gw.dashboard_refusal(request.scope) or Response(
-            gw.live.data(), media_type="application/json", headers={"cache-control": "no-store"})
+        # Only other ASGI servers' oddities (and HEAD) get here: ``GatewayApp`` serves GETs.
+        refused, since, gz = dashboard_data_request(gw, request.scope)
+        if refused is not None:
+            return refused
+        body, gzipped = gw.live.latest().answer(since, gz)
+        out = Response(body)
+        out.raw_headers = dashboard_data_headers(body, gzipped)
+        return out
 
     async def http_error(request: HTTPRequest, exc: Exception) -> Response:
         code = getattr(exc, "status_code", 500)

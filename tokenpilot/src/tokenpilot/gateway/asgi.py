@@ -23,7 +23,8 @@ from typing import TYPE_CHECKING, Any
 from starlette.applications import Starlette
 
 from tokenpilot.gateway.accesslog import Exchange
-from tokenpilot.gateway.openai import COMPLETION_PATHS, REASONS, error_response
+from tokenpilot.gateway.dashboard import BadSince, Snapshot, accepts_gzip, since_of
+from tokenpilot.gateway.openai import COMPLETION_PATHS, REASONS, error_response, header
 
 if TYPE_CHECKING:
     from tokenpilot.gateway.app import Gateway
@@ -238,22 +239,56 @@ class GatewayApp:
         an open page polls it under whatever load the gateway carries."""
         gw = self.gateway
         ex = Exchange("GET", DASHBOARD_DATA, gw.now())
-        refused = gw.dashboard_refusal(scope)
+        reason = "ok"
         try:
-            if refused is not None:
-                ex.status = refused.status_code
-                await refused(scope, receive, send)
-                return
-            body = gw.live.data()
-            ex.status = 200
-            await send({"type": "http.response.start", "status": 200, "headers": [
-                (b"content-type", b"application/json"), (b"cache-control", b"no-store"),
-                (b"content-length", str(len(body)).encode())]})
-            await send({"type": "http.response.body", "body": body})
+            reason = await send_dashboard_data(gw, scope, receive, send, ex, gw.live.latest)
         finally:
-            self._responded("dashboard", ex, getattr(refused, "reason", "ok"))
+            self._responded("dashboard", ex, reason)
 
     def _responded(self, route: str, ex: Exchange, reason: str) -> None:
         ex.reason = reason
         ex.latency_s = time.perf_counter() - ex.t0
         self.gateway.responded(route, ex)
+
+
+def dashboard_data_request(gw: Gateway, scope: Scope) -> tuple[Any, int | None, bool]:
+    """A GET of ``/dashboard/data`` read: (the response that refuses it, or None; its
+    ``since``; whether it takes gzip). The admin key is checked as ``/dashboard``'s."""
+    refused = gw.dashboard_refusal(scope)
+    since = None
+    if refused is None:
+        try:
+            since = since_of(scope.get("query_string", b""))
+        except BadSince as exc:
+            refused = error_response(400, str(exc), "invalid_since", "since")
+    return refused, since, accepts_gzip(header(scope, b"accept-encoding"))
+
+
+def dashboard_data_headers(body: bytes, gzipped: bool) -> list[tuple[bytes, bytes]]:
+    headers = [(b"content-type", b"application/json"), (b"cache-control", b"no-store"),
+               (b"vary", b"accept-encoding"), (b"content-length", str(len(body)).encode())]
+    if gzipped:
+        headers.append((b"content-encoding", b"gzip"))
+    return headers
+
+
+async def send_dashboard_data(gw: Gateway, scope: Scope, receive: Receive, send: Send,
+                              ex: Exchange, latest: Callable[[], Snapshot | Awaitable[Snapshot]]
+                              ) -> str:
+    """Answer a GET of ``/dashboard/data`` (on the gateway's port or the admin listener's)
+    from the snapshot ``latest()`` gives, in two sends; ``ex.status`` set; the reason, for
+    the metrics."""
+    refused, since, gz = dashboard_data_request(gw, scope)
+    if refused is not None:
+        ex.status = refused.status_code
+        await refused(scope, receive, send)
+        return getattr(refused, "reason", "ok")
+    snap = latest()
+    if not isinstance(snap, Snapshot):
+        snap = await snap
+    body, gzipped = snap.answer(since, gz)
+    ex.status = 200
+    await send({"type": "http.response.start", "status": 200,
+                "headers": dashboard_data_headers(body, gzipped)})
+    await send({"type": "http.response.body", "body": body})
+    return "ok"

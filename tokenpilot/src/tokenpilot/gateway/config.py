@@ -29,7 +29,8 @@
     access_log: {enabled: true, path: access.jsonl, fields: [ts, path, status, reason, tenant]}
     log: {requests: requests.jsonl, bodies: hashed}  # per completion request, for `tokenpilot
                                      #   audit`; bodies: false | hashed | full
-    dashboard: {admin_keys: [sk-ops-1], history_s: 300, sample_ms: 1000}
+    dashboard: {admin_keys: [sk-ops-1], history_s: 300, sample_ms: 1000,
+                listen: 127.0.0.1:9090}  # listen: also served off the data path (optional)
     state: {store: redis, url: redis://10.0.0.5:6379/0, key_prefix: "tokenpilot:",
             on_failure: open}        # several replicas share buckets and load (gateway.state)
 """
@@ -199,10 +200,38 @@ class DashboardConfig:
     admin_keys: tuple[str, ...] = field(default=(), repr=False)
     history_s: Annotated[int, Bounds(ge=10, le=3600)] = 300  # how far back the charts go
     sample_ms: Annotated[int, Bounds(ge=100, le=60000)] = 1000  # one point per this
+    # The admin listener: also serve /dashboard and /dashboard/data here, from a thread of
+    # their own, off the data plane's event loop (the same admin keys). "PORT" or ":PORT"
+    # (127.0.0.1), "HOST:PORT", "[V6]:PORT", or a Unix socket's path ("/..." or
+    # "unix:PATH"); "": none (the gateway's own port serves the dashboard either way).
+    listen: str = ""
+    # With ``listen`` set: the interpreter's GIL switch interval while it serves (Python's is
+    # 5 ms), the longest the admin thread waits for the GIL while the serving thread runs
+    # Python; it costs nothing while no other thread waits for the GIL. 0: left as it is.
+    gil_switch_ms: Annotated[float, Bounds(ge=0, le=100)] = 0.2
 
     def __post_init__(self) -> None:
         if any(not k or any(c.isspace() for c in k) for k in self.admin_keys):
             raise ValueError("admin_keys: a key must be non-empty, without spaces")
+        if self.listen:
+            admin_address(self.listen)  # ValueError: says what is wrong with it
+
+
+def admin_address(spec: str) -> tuple[str, int] | str:
+    """``dashboard.listen`` as (host, port), or a Unix socket's path; ValueError if neither."""
+    if spec.startswith("unix:") or spec.startswith("/"):
+        path = spec[5:] if spec.startswith("unix:") else spec
+        if not path or "\0" in path:
+            raise ValueError(f"listen: {spec!r} names no Unix socket path")
+        return path
+    host, sep, port = spec.rpartition(":")
+    if not sep:
+        host, port = "", spec
+    host = host.strip("[]") if host.startswith("[") and host.endswith("]") else host
+    if not port.isdigit() or int(port) > 65535 or (":" in host and not sep):
+        raise ValueError(f"listen: {spec!r} is not PORT, HOST:PORT or a Unix socket path "
+                         "(port 0-65535)")
+    return host or "127.0.0.1", int(port)
 
 
 @dataclass(frozen=True)

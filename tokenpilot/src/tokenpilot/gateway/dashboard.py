@@ -10,9 +10,14 @@ fleet's fake-balance index (token-load imbalance beside request-count imbalance,
 the backends, as ``cluster.metrics`` defines it); tenants' token use against their budgets;
 responses by reason. ``dashboard.history_s`` of points are kept (percentiles and hit rates
 over the last ``WINDOW_S`` of them, rates per point), and kept as series of encoded values
-(``Columns``). ``/dashboard/data`` answers with the JSON made once per sample while a page
-polls (whoever and however many watch), so the answer itself is a cached byte string; with no
-page open for ``OPEN_SAMPLES`` samples the JSON is not made until the next poll asks.
+(``Columns``). ``/dashboard/data`` answers with a ``Snapshot`` made once per sample while a
+page polls (whoever and however many watch, on whichever listener), so the answer itself is a
+cached byte string; with no page open for ``OPEN_SAMPLES`` samples none is made until the next
+poll asks. A snapshot holds the whole ring and the newest point alone: a page that sends
+``?since=<seq>`` (the ``seq`` of its last answer) gets only what it lacks (``since`` >= the
+newest point's), else the whole ring; and either gzipped when it accepts that, compressed once
+per snapshot. A snapshot is never changed once made, so the admin listener's thread
+(``gateway.admin``) serves the latest one as it is.
 
 The page is one HTML document with an inline script and inline SVG: no build step, nothing
 fetched from elsewhere.
@@ -22,9 +27,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gzip
+import itertools
 import json
 import math
 import re
+import secrets
+import threading
 import time
 from collections import deque
 from collections.abc import Iterable
@@ -213,18 +222,93 @@ class Columns:
                 col.append(fill)
         self.n = n + 1
 
-    def get(self, key: tuple[str, ...], fill: float | None = None) -> Raw:
-        """The series ``key`` as a JSON array (of ``fill`` where there is none)."""
+    def get(self, key: tuple[str, ...], fill: float | None = None, last: int | None = None
+            ) -> Raw:
+        """The series ``key`` as a JSON array (of ``fill`` where there is none); ``last``: its
+        last this many values only."""
         col = self._cols.get(key)
-        texts = col[0] if col is not None else [json.dumps(fill)] * min(self.n, self.maxlen)
-        return Raw("[" + ",".join(texts) + "]")
+        size = min(self.n, self.maxlen)
+        texts = col[0] if col is not None else [json.dumps(fill)] * size
+        return Raw("[" + ",".join(_tail(texts, size, last)) + "]")
 
-    def group(self, *prefix: str) -> Raw:
-        """The series named ``(*prefix, name)`` as a JSON object of arrays, by name, sorted."""
-        k = len(prefix)
-        return Raw("{" + ",".join(f"{json.dumps(key[k])}:[{','.join(col)}]"
+    def group(self, *prefix: str, last: int | None = None) -> Raw:
+        """The series named ``(*prefix, name)`` as a JSON object of arrays, by name, sorted;
+        ``last``: their last this many values only."""
+        k, size = len(prefix), min(self.n, self.maxlen)
+        return Raw("{" + ",".join(f"{json.dumps(key[k])}:[{','.join(_tail(col, size, last))}]"
                                   for key, (col, _) in sorted(self._cols.items())
                                   if len(key) == k + 1 and key[:k] == prefix) + "}")
+
+
+def _tail(texts: Iterable[str], size: int, last: int | None) -> Iterable[str]:
+    return texts if last is None or last >= size else itertools.islice(texts, size - last, None)
+
+
+GZIP_MIN = 1024  # bytes: a smaller answer goes as it is (a packet either way)
+
+
+class Snapshot:
+    """One sample's answers to ``/dashboard/data``, made on the serving loop and never changed
+    after (so any thread may serve it): ``full``, the whole ring; ``newest``, the newest point
+    alone (``since`` = ``seq`` - 1), or None before the first point. Each is gzipped once, by
+    whichever thread first asks."""
+
+    __slots__ = ("seq", "full", "newest", "_gz", "_lock")
+
+    def __init__(self, seq: int, full: bytes, newest: bytes | None) -> None:
+        self.seq, self.full, self.newest = seq, full, newest
+        self._gz: dict[bool, bytes] = {}
+        self._lock = threading.Lock()
+
+    def answer(self, since: int | None, gzipped: bool) -> tuple[bytes, bool]:
+        """The body for a poll that has the points before ``since`` (None: none), and whether
+        it is gzipped: the newest point alone when that is all it lacks (or it lacks none:
+        the page keeps what it has, the figures beside the series are new), else the ring."""
+        part = self.newest is not None and since is not None and self.seq - 1 <= since <= self.seq
+        body = self.newest if part else self.full
+        assert body is not None
+        if not gzipped or len(body) < GZIP_MIN:
+            return body, False
+        with self._lock:
+            out = self._gz.get(part)
+            if out is None:
+                out = self._gz[part] = gzip.compress(body, 6, mtime=0)
+        return out, True
+
+
+class BadSince(ValueError):
+    """``?since=`` that is not a point's sequence number."""
+
+
+def since_of(query: bytes | str) -> int | None:
+    """``since`` from a query string: a non-negative integer, or None when not given;
+    ``BadSince`` says what is wrong with it."""
+    if isinstance(query, bytes):
+        query = query.decode("latin-1")
+    value = None
+    for part in query.split("&"):
+        name, _, v = part.partition("=")
+        if name == "since":
+            value = v
+    if value is None or value == "":
+        return None
+    if not value.isdigit() or len(value) > 18:
+        raise BadSince(f"since: {value[:40]!r} is not a point's sequence number (a "
+                       "non-negative integer, the seq of an earlier answer)")
+    return int(value)
+
+
+def accepts_gzip(accept_encoding: str | None) -> bool:
+    """Whether an Accept-Encoding header takes gzip (named, or ``*``, without ``q=0``)."""
+    for item in (accept_encoding or "").lower().split(","):
+        name, _, params = item.partition(";")
+        if name.strip() in ("gzip", "*"):
+            q = params.strip()
+            try:
+                return not q.startswith("q=") or float(q[2:]) > 0
+            except ValueError:
+                return False
+    return False
 
 
 class LiveView:
@@ -244,10 +328,15 @@ class LiveView:
         self._recent: deque[dict[str, Any]] = deque(maxlen=max(1, round(WINDOW_S /
                                                                         self.interval_s)))
         self.columns = Columns(self.points.maxlen or 2)
-        self._json = b""
-        self._polled = -OPEN_SAMPLES  # the sample count at the last poll
+        # The latest sample's answers while a page polls, else None. Replaced whole (one
+        # reference written) on the serving loop; the admin listener's thread reads it.
+        self.snapshot: Snapshot | None = None
+        self._polled = -OPEN_SAMPLES  # the sample count at the last poll (any thread's)
         self._task: asyncio.Task | None = None
         self.samples = 0
+        # Names this gateway's run in every answer: a page that kept a ring from an earlier
+        # run (a restart starts ``seq`` over) asks for the whole ring, not the newest point.
+        self.run_id = secrets.token_hex(4)
         self.sample_s = 0.0  # the serving thread's CPU time the samples took (the benchmark)
 
     # ---- sampling ---------------------------------------------------------------------------
@@ -262,12 +351,17 @@ class LiveView:
             point = self._point(new, old)
             self.points.append(point)
             self._add_columns(point)
-        self._json = self._encode() if self.samples - self._polled < OPEN_SAMPLES else b""
+        self.snapshot = (self._encode() if self.samples - self._polled < OPEN_SAMPLES
+                         else None)
         self.samples += 1
         self.sample_s += time.thread_time() - t0
 
-    def _encode(self) -> bytes:
-        return dumps_with_raw(self._data()).encode()
+    def _encode(self) -> Snapshot:
+        """The answers of now: the whole ring, and its newest point alone."""
+        n = self.columns.n
+        full = dumps_with_raw(self._data()).encode()
+        newest = dumps_with_raw(self._data(1)).encode() if n else None
+        return Snapshot(n, full, newest)
 
     def _add_columns(self, point: dict[str, Any]) -> None:
         cols = self.columns
@@ -366,15 +460,18 @@ class LiveView:
         return {"t": round(new.t, 2), "backends": per, "fleet": fleet, "tenants_tpm": tenants,
                 "responses": reasons, "rejected": rejected}
 
-    def _data(self) -> dict[str, Any]:
-        """The JSON the page polls: the points as series, and the totals since start."""
+    def _data(self, tail: int | None = None) -> dict[str, Any]:
+        """The JSON the page polls: the points as series (``tail``: the last this many only),
+        and the figures of now. ``seq``: the points added so far; ``since``: the first of them
+        the series hold (None: the whole ring); ``ring``: the most the page keeps."""
         pts = self.points
         gw, cols = self.gw, self.columns
         last = self._last
         backends = []
         for b in gw.backends:
-            series: dict[str, Any] = {key: cols.get(("b", b.name, key)) for key in BACKEND_SERIES}
-            series["rps"] = cols.group("b-rps", b.name)
+            series: dict[str, Any] = {key: cols.get(("b", b.name, key), last=tail)
+                                      for key in BACKEND_SERIES}
+            series["rps"] = cols.group("b-rps", b.name, last=tail)
             # Down (its health check fails) before ejected (its requests failed, its health
             # check not yet asked): the cause an operator acts on.
             status = "down" if not b.healthy else "ejected" if b.ejected else "up"
@@ -382,8 +479,8 @@ class LiveView:
             backends.append({"name": b.name, "gpu": b.gpu, "status": status,
                              "inflight": b.inflight, "compute_source": source,
                              "compute_now": _r(share), "series": series})
-        fleet: dict[str, Any] = {key: cols.get(("f", key)) for key in FLEET_SERIES}
-        fleet["rps"] = cols.group("f-rps")
+        fleet: dict[str, Any] = {key: cols.get(("f", key), last=tail) for key in FLEET_SERIES}
+        fleet["rps"] = cols.group("f-rps", last=tail)
         budgets = gw.budgets
         # With a shared store, the whole fleet's figures: its budgets, levels and use.
         shared = gw.state.figures if gw.state is not None else {}
@@ -406,23 +503,38 @@ class LiveView:
         rejected = {}
         if last is not None:
             rejected = {r: v for (k, r), v in last.c.items() if k == "rejected"}
-        return {"t": cols.get(("t",)), "interval_s": self.interval_s,
+        n = cols.n
+        return {"seq": n, "since": None if tail is None else max(n - tail, 0),
+                "ring": cols.maxlen, "run": self.run_id, "t": cols.get(("t",), last=tail),
+                "interval_s": self.interval_s,
                 "health_interval_s": gw.cfg.health.interval_ms / 1000,
                 "backends": backends, "fleet": fleet, "tenants": tenants,
                 "rejected_total": rejected,
-                "responses": cols.group("resp"),
+                "responses": cols.group("resp", last=tail),
                 "swaps": list(self.swaps), "router": gw.policy, "now": round(gw.now(), 2)}
 
     # ---- serving ----------------------------------------------------------------------------
-    def data(self) -> bytes:
-        """The JSON of the latest sample; a poll also keeps it made at each sample."""
+    def watched(self) -> None:
+        """A page polled: keep making the snapshot at each sample (any thread may say so)."""
         self._polled = self.samples
-        if not self._json:
+
+    def latest(self) -> Snapshot:
+        """On the serving loop: the latest sample's snapshot, made now if none is (no page
+        polled lately); a poll also keeps one made at each sample."""
+        self.watched()
+        snap = self.snapshot
+        if snap is None:
             if self._last is None:
                 self.sample()
             else:
-                self._json = self._encode()
-        return self._json
+                self.snapshot = self._encode()
+            snap = self.snapshot
+            assert snap is not None
+        return snap
+
+    def data(self, since: int | None = None, gzipped: bool = False) -> bytes:
+        """On the serving loop: the body of a poll (``Snapshot.answer``), as it is sent."""
+        return self.latest().answer(since, gzipped)[0]
 
     async def run(self) -> None:
         while True:

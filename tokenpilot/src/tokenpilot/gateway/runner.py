@@ -44,9 +44,9 @@ def bind(host: str = LOOPBACK, port: int = 0) -> socket.socket:
     return sock
 
 
-def make_server(app: Any, sock: socket.socket) -> uvicorn.Server:
+def make_server(app: Any, sock: socket.socket, lifespan: str = "on") -> uvicorn.Server:
     config = uvicorn.Config(
-        app, log_level="warning", access_log=False, lifespan="on",
+        app, log_level="warning", access_log=False, lifespan=lifespan,
         timeout_graceful_shutdown=2, backlog=2048, limit_concurrency=None,
         timeout_keep_alive=30, http="auto",  # httptools when installed, else h11
         # No X-Forwarded-* rewriting: nothing here reads the client's address, and the
