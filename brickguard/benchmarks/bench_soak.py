@@ -122,8 +122,10 @@ def fixtures() -> bool:
         cfg = config(case, root)
         want = expected(case)
         marked = no_race_here(case)
-        active = [item.finding for item in run_analysis([case], cfg).active]
-        for f, verdict in confirm(active, [case], cfg, quiet=True):
+        report = run_analysis([case], cfg)
+        active = [item.finding for item in report.active]
+        for f, verdict in confirm(active, [case], cfg, quiet=True,
+                                  interrupts=report.interrupts):
             key = (Path(f.location.file).name, f.location.line, f.rule)
             where = f"{case.relative_to(root)}:{f.location.line} {f.rule}"
             if key not in want:
@@ -192,8 +194,8 @@ def clean_twins() -> bool:
     for case in cases(root):
         cfg = config(case, root)
         want = expected(case)
-        races = [i.finding for i in run_analysis([case], cfg).active
-                 if i.finding.rule in RACE_RULES]
+        report = run_analysis([case], cfg)
+        races = [i.finding for i in report.active if i.finding.rule in RACE_RULES]
         if not races:
             continue
         spans = [(Path(f.location.file).name, _first_line(f), f.location.line) for f in races
@@ -217,7 +219,8 @@ def clean_twins() -> bool:
                 with_args += 1          # (main, a vector) run it as the program calls it
                 continue
             table = SoakTable(scenario=fn, bounded=True, budget=20000, max_seconds=20,
-                              interrupts=[_spec(probe, h) for h in handlers])
+                              interrupts=[_spec(probe, h, report.interrupts.get(h))
+                                          for h in handlers])
             try:
                 image = build([case], cfg, table)
                 result = Explorer(image, table, cfg).explore()
