@@ -336,14 +336,14 @@ def _spec(image, handler: str, context=None) -> InterruptSpec:
     line the static model gives its context (``Context.irq``: ``USART1`` for the callback
     given to ``USART1_ReadCallbackRegister``). In a Zephyr program (it calls ``irq_lock``) a
     handler the static model takes as zero-latency (``Context.unmasked``) is at priority 0,
-    any other at ZEPHYR_ISR_PRIORITY."""
+    any other at ZEPHYR_ISR_PRIORITY (with no static context: as at reset, 0)."""
     stem = handler.removesuffix("_IRQHandler")
     irq = image.enumerators.get(f"{stem}_IRQn") if stem != handler else None
     line = getattr(context, "irq", "") or ""
     if irq is None and line:
         irq = image.enumerators.get(f"{line}_IRQn")
     priority = None
-    if "irq_lock" in image.stubbed:
+    if "irq_lock" in image.stubbed and context is not None:
         priority = 0 if getattr(context, "unmasked", False) else ZEPHYR_ISR_PRIORITY
     after = hal_starts(image, handler)
     if irq is None or not 0 <= irq < 240:

@@ -258,7 +258,7 @@ class Explorer:
         m, image = self.m, self.image
         start = m.snapshot()
         objs = [s for s in image._objects if s.size in (1, 2, 4, 8)
-                and RAM_BASE <= s.addr and s.addr + s.size <= image.stack_bottom
+                and s.addr >= RAM_BASE and s.addr + s.size <= image.stack_bottom
                 and not s.name.startswith("__bg_")]
         seeds: dict[str, tuple[int, int, str]] = {}
 
