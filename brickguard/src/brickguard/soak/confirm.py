@@ -14,9 +14,13 @@ own scenario and interrupts are run. A finding is then
   the witness as its code flow and the replay command;
 - refuted: the exploration was complete and no run landing there broke anything, from the
   reset state and (without a ``[soak]`` table) again from the state one run of the handler
-  leaves and in the second of two calls of the scenario; a run that waits for the interrupt
+  leaves, in the second of two calls of the scenario, and from the seeded state (``[soak]
+  seed = "wrap"``: the counters a handler steps, one step before they wrap; what was still not
+  explored is tried with the stubs of undefined calls returning 1, then all-ones, and the
+  verdict names the state that confirmed it); a run that waits for the interrupt
   (spins to its budget) before the finding's own line has the handler taken there first
-  (``[soak] waits``), and the verdict says where;
+  (``[soak] waits``), and the verdict says where; a run landing inside the wait a bounded
+  run ends in is judged on the round of the loop it lands in (``Explorer.rounds``);
 - not explored: and why (no cross compiler, the code does not build, the scenario is static or
   inlined away, it faults without interrupts, the bounds stopped the exploration).
 """
@@ -220,8 +224,9 @@ def confirm(findings: Sequence[Finding], paths: list[Path], config, *, quiet: bo
         # with the scenario called twice, the second call from the state the first leaves (a
         # mode the first call sets is there when the second clears it).
         # Then from the seeded state (a counter one step before it wraps: a carry into the
-        # high word), then with the stubs of undefined calls returning 1, then all-ones (a
-        # path taken only when an undefined read_sensor() returns non-zero).
+        # high word), then, for what is still not explored, with the stubs of undefined calls
+        # returning 1, then all-ones (a path taken only when an undefined read_sensor()
+        # returns non-zero).
         starts = [Start(0, 1), Start(1, 1), Start(0, 2), Start(seed="wrap")] + (
             [Start(stub=v) for v in STUB_VALUES] if image0.plain_stubs else [])
         if config.soak is not None:
@@ -233,6 +238,9 @@ def confirm(findings: Sequence[Finding], paths: list[Path], config, *, quiet: bo
                     break
                 if st.repeat > 1 and bounded:
                     continue  # run for its budget: the harness calls it once
+                if st.stub and all(verdicts.get(id(f), Verdict("")).status in (
+                        "confirmed", "refuted") for f in group):
+                    continue  # explored completely: the stubs' results did not hide it
             if config.soak is None:
                 table = replace(table, repeat=st.repeat, seed=st.seed, stub_return=st.stub,
                                 interrupts=[replace(i, prime=st.prime) for i in table.interrupts])

@@ -209,6 +209,7 @@ class Explorer:
         self.round_heads: list[int] = []  # boundaries at the head
         self.round_points: set[int] = set()  # boundaries whose runs are cut at the next head
         self._cut: int | None = None
+        self._round_plans: dict[int, tuple[set[int], list[int], int]] = {}  # per handler
         self._skip_head = False
         self.shared_lo = RAM_BASE
         self.shared_hi = max(image.stack_bottom, RAM_BASE + 1)  # globals: RAM below the stack
@@ -578,8 +579,10 @@ class Explorer:
         r.masked = len(wanted - fire)
         if wanted and not fire and not r.note:
             r.note = self.priorities.describe(self.m, i, r.spec.handler, soak.scenario)
+        self.round_points, self.round_heads, self.round_head = set(), [], -1
         if self.rounds and self.main and base.wait_from >= 0:
             self._plan_rounds(base, fire, refs)
+        self._round_plans[i] = (self.round_points, self.round_heads, self.round_head)
         points = sorted(fire | refs)
         # Inside an LDM/STM that makes a conflicting access: after each of its transfers but
         # the last (a v7-M core continues it after the handler, ARMv7-M ICI).
@@ -749,6 +752,9 @@ class Explorer:
         """One injected run again, with the pc of every shared read (for its witness)."""
         handler_index = [s.handler for s in self.soak.interrupts].index(handler)
         self._watch(frozenset(self.footprints[handler_index]))
+        if handler_index in self._round_plans:
+            self.round_points, self.round_heads, self.round_head = (
+                self._round_plans[handler_index])
         self.prefix = _ReadPrefix(self.base.accesses, self.shared)
         (_, snap), = self._snapshots([k])
         self.m.restore(snap)
