@@ -490,3 +490,15 @@ def test_nvic_set_priority_stand_in_honours_the_device_priority_bits(tmp_path):
     assert image.prio_bits == 3
     explorer = Explorer(image, config.soak, config)
     assert explorer.s0.periph.get(0xE000E400 + 28) == 0x20  # level 1 in the top 3 bits
+
+
+def test_cli_seed_names_what_it_set_and_a_bad_seed_is_one_line():
+    args = ("soak", str(SOAK / "counter.c"), "--scenario", "bump", "--handler",
+            "TIM2_IRQHandler", "-q")
+    proc = _cli(*args, "--seed", "wrap")
+    assert "seeded state: count = 0xffffffff (TIM2_IRQHandler steps it by +1" in proc.stdout, (
+        proc.stdout + proc.stderr)
+    assert "--seed wrap --replay TIM2_IRQHandler@" in proc.stdout
+    bad = _cli(*args, "--seed", "max")
+    assert bad.returncode != 0 and "--seed 'max': use one of" in bad.stderr
+    assert "Traceback" not in bad.stderr
