@@ -502,3 +502,12 @@ def test_cli_seed_names_what_it_set_and_a_bad_seed_is_one_line():
     bad = _cli(*args, "--seed", "max")
     assert bad.returncode != 0 and "--seed 'max': use one of" in bad.stderr
     assert "Traceback" not in bad.stderr
+
+
+@pytest.mark.parametrize(("seed", "torn"), [("", False), ("wrap", True)])
+def test_a_64_bit_count_read_as_two_words_on_m0_tears_only_at_a_carry(seed, torn):
+    _, result = _soak("now", files=("torn.c",), cpu="cortex-m0", seed=seed,
+                      interrupts=[{"handler": "SysTick_Handler"}])
+    (r,) = result.handlers
+    assert r.complete and bool(r.failures) is torn
+    assert any(s.startswith("ticks = 0xffffffffffffffff") for s in result.seeded) is torn
