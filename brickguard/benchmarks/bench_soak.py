@@ -14,7 +14,9 @@ Run from the repository root:
   races are counted apart, as not soaked, never as misses. Passes when every other labelled
   race is confirmed.
 - clean: every function of every BG1xx case as a scenario (but those that take parameters:
-  called with none they run on garbage; main or the vector that calls them runs them), the
+  called with none they run on garbage; main or the vector that calls them runs them), from
+  the recorded state and again from the seeded one (`[soak] seed = "wrap"`, where a handler
+  counts something), the
   whole run explored: failing runs landing outside the labelled races' lines (the clean
   look-alikes) are counted and listed.
 - throughput: injected runs per second on a generated scenario of about 200 instructions, with
@@ -122,8 +124,10 @@ def fixtures() -> bool:
         cfg = config(case, root)
         want = expected(case)
         marked = no_race_here(case)
-        active = [item.finding for item in run_analysis([case], cfg).active]
-        for f, verdict in confirm(active, [case], cfg, quiet=True):
+        report = run_analysis([case], cfg)
+        active = [item.finding for item in report.active]
+        for f, verdict in confirm(active, [case], cfg, quiet=True,
+                                  interrupts=report.interrupts):
             key = (Path(f.location.file).name, f.location.line, f.rule)
             where = f"{case.relative_to(root)}:{f.location.line} {f.rule}"
             if key not in want:
@@ -177,6 +181,8 @@ def clean_twins() -> bool:
     """Every function of every BG1xx case as a scenario, unfocused, with the case's handlers
     (those its race findings name): failing runs that land outside every labelled race's lines
     (from its first access to its marked line) are failures on clean look-alikes."""
+    from dataclasses import replace
+
     from bench_fixture_recall import cases, config, expected
 
     from brickguard.cli_check import run_analysis
@@ -187,13 +193,13 @@ def clean_twins() -> bool:
     from brickguard.soak.settings import SoakTable
 
     root = ROOT / "tests" / "cases"
-    ran = skipped = stray = with_args = 0
+    ran = skipped = stray = with_args = with_seed = 0
     started = time.perf_counter()
     for case in cases(root):
         cfg = config(case, root)
         want = expected(case)
-        races = [i.finding for i in run_analysis([case], cfg).active
-                 if i.finding.rule in RACE_RULES]
+        report = run_analysis([case], cfg)
+        races = [i.finding for i in report.active if i.finding.rule in RACE_RULES]
         if not races:
             continue
         spans = [(Path(f.location.file).name, _first_line(f), f.location.line) for f in races
@@ -217,27 +223,37 @@ def clean_twins() -> bool:
                 with_args += 1          # (main, a vector) run it as the program calls it
                 continue
             table = SoakTable(scenario=fn, bounded=True, budget=20000, max_seconds=20,
-                              interrupts=[_spec(probe, h) for h in handlers])
+                              interrupts=[_spec(probe, h, report.interrupts.get(h))
+                                          for h in handlers])
             try:
                 image = build([case], cfg, table)
-                result = Explorer(image, table, cfg).explore()
+                results = [("", Explorer(image, table, cfg).explore())]
+                # Again from the seeded state (counters one step before they wrap), when
+                # the handlers count anything: a clean twin stays clean there too.
+                seeded = Explorer(image, replace(table, seed="wrap"), cfg)
+                if seeded.seeded:
+                    results.append((" (seeded)", seeded.explore()))
+                    with_seed += 1
             except BrickguardError as exc:
                 skipped += 1
                 print(f"  {case.relative_to(root)} {fn}(): not run ({str(exc)[:100]})")
                 continue
             ran += 1
-            for r in result.handlers:
-                for failure in r.failures:
-                    where = image.line_at(failure.pc)
-                    name, line = (Path(where[0]).name, where[1]) if where else ("?", 0)
-                    around = {(Path(f).name, n) for f, n in lines_around(r, failure, image)}
-                    if not any(file == n and lo <= ln <= hi for n, lo, hi in spans
-                               for file, ln in around):
-                        stray += 1
-                        print(f"  {case.relative_to(root)} {fn}(): {r.spec.handler} at "
-                              f"{name}:{line}: {failure.kind} (no labelled race there)")
+            for state, result in results:
+                for r in result.handlers:
+                    for failure in r.failures:
+                        where = image.line_at(failure.pc)
+                        name, line = (Path(where[0]).name, where[1]) if where else ("?", 0)
+                        around = {(Path(f).name, n) for f, n in lines_around(r, failure, image)}
+                        if not any(file == n and lo <= ln <= hi for n, lo, hi in spans
+                                   for file, ln in around):
+                            stray += 1
+                            print(f"  {case.relative_to(root)} {fn}(){state}: "
+                                  f"{r.spec.handler} at {name}:{line}: {failure.kind} "
+                                  "(no labelled race there)")
     print(f"clean twins: {ran} functions soaked unfocused ({skipped} could not run; "
-          f"{with_args} that take parameters left to their callers), "
+          f"{with_args} that take parameters left to their callers; {with_seed} soaked again "
+          "from the seeded state, where a handler counts something), "
           f"{stray} failing runs landing away from every labelled race (its lines, or between "
           f"the conflicting accesses around them); "
           f"{time.perf_counter() - started:.1f} s")

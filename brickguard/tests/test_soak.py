@@ -291,8 +291,9 @@ def _confirm(path: Path) -> dict[int, object]:
     from brickguard.soak.confirm import confirm
 
     config = Config(root=path.parent, include=[CASES / "include"])
-    findings = analyze([path], config).findings
-    return {f.location.line: v for f, v in confirm(findings, [path], config)}
+    result = analyze([path], config)
+    return {f.location.line: v for f, v in confirm(result.findings, [path], config,
+                                                   interrupts=result.interrupts)}
 
 
 def _line(path: Path, text: str) -> int:
@@ -392,3 +393,121 @@ def test_a_main_loop_that_only_reads_is_no_wait_and_its_torn_reads_are_judged():
     # not `handle`, which no code makes non-zero: no witness for the finding on `handle`.
     other = CASES / "bg101/test_then_use.c"
     assert _confirm(other)[_line(other, "log_u32(handle);")].status == "refuted"
+
+
+def test_a_torn_pair_is_confirmed_from_the_seeded_state_where_the_low_word_wraps():
+    # two_words.c: the handler carries into `hi` only when `lo` wraps: from the zero state that
+    # takes 2^32 interrupts. The seeded state sets each counter one step before it wraps.
+    path = CASES / "bg101/two_words.c"
+    v = _confirm(path)[_line(path, "b = lo;")]
+    assert v.status == "confirmed", v.reason
+    assert "from the seeded state: lo = 0xffffffff" in v.reason
+    assert "--seed wrap" in v.replay and "--rounds" in v.replay
+
+
+def test_the_seed_sets_only_what_a_handler_counts():
+    from brickguard.soak.build import build
+    from brickguard.soak.explore import Explorer
+
+    path = CASES / "bg101/two_words.c"
+    config = config_from_dict({"build": {"include": [str(CASES / "include")]},
+                               "soak": {"scenario": "main", "bounded": True, "budget": 2000,
+                                        "seed": "wrap",
+                                        "interrupts": [{"handler": "TIM2_IRQHandler"}]}},
+                              root=path.parent)
+    image = build([path], config, config.soak)
+    explorer = Explorer(image, config.soak, config)
+    seeded = {s.split(" = ")[0] for s in explorer.seeded}
+    # lo, lo2, rx, tx step by 1 each run; hi only on a carry; ready goes 0 -> 1 -> 1.
+    assert seeded == {"lo", "lo2", "rx", "tx"}
+    lo = image.symbols["lo"].addr
+    assert int.from_bytes(explorer.s0.ram[lo - RAM_BASE:lo - RAM_BASE + 4], "little") == (
+        0xFFFFFFFF)
+
+
+def test_a_path_behind_an_undefined_call_is_explored_with_stubs_returning_non_zero():
+    # pointer_either.c: main bumps a.rx only when the undefined read_sensor() returns non-zero.
+    path = CASES / "bg101/pointer_either.c"
+    v = _confirm(path)[_line(path, "*p = *p + 1u;")]
+    assert v.status == "confirmed", v.reason
+    assert "stubs of undefined calls returning 1 (read_sensor)" in v.reason
+    assert "--stub-return 1" in v.replay
+
+
+def _soak_case(case: str, scenario: str, handlers: list[str]):
+    """A fixture case's function soaked whole with the handlers as --confirm injects them."""
+    from brickguard.cli_check import run_analysis
+    from brickguard.soak.build import build
+    from brickguard.soak.confirm import _spec
+    from brickguard.soak.explore import Explorer
+    from brickguard.soak.settings import SoakTable
+
+    path = CASES / case
+    config = Config(root=path.parent, include=[CASES / "include"])
+    report = run_analysis([path], config)
+    probe = build([path], config, SoakTable(scenario="main", interrupts=[]))
+    table = SoakTable(scenario=scenario, bounded=True, budget=20000, interrupts=[
+        _spec(probe, h, report.interrupts.get(h)) for h in handlers])
+    image = build([path], config, table)
+    return path, image, Explorer(image, table, config).explore()
+
+
+def test_a_vendor_line_mask_masks_the_callback_of_that_line():
+    # vendor_harmony.c: on_read is the callback USART1_ReadCallbackRegister takes: the static
+    # model gives it USART1's line, and SYS_INT_SourceDisable(USART1_IRQn) masks it there.
+    path, image, result = _soak_case("bg102/vendor_harmony.c", "main", ["on_read"])
+    (r,) = result.handlers
+    assert r.spec.irq == 14 and r.masked > 0
+    lines = {image.line_at(f.pc)[1] for f in r.failures}
+    assert lines == {_line(path, "reads--;                         /* expect")}
+
+
+def test_a_zephyr_isr_is_masked_by_irq_lock_unless_zero_latency():
+    path, image, result = _soak_case("bg102/vendor_zephyr.c", "main", ["uart_cb"])
+    (r,) = result.handlers
+    assert r.spec.priority == 0x40
+    assert {image.line_at(f.pc)[1] for f in r.failures} == {
+        _line(path, "rx_chars--;                      /* expect")}
+    zero = CASES / "bg101/zero_latency.c"
+    v = _confirm(zero)[_line(zero, "rx_bytes = 0u;")]
+    assert v.status == "confirmed" and "on_uart taken before" in v.reason
+
+
+def test_nvic_set_priority_stand_in_honours_the_device_priority_bits(tmp_path):
+    from brickguard.soak.build import build
+    from brickguard.soak.explore import Explorer
+
+    src = tmp_path / "bits.c"
+    src.write_text("#include <stdint.h>\n#define __NVIC_PRIO_BITS 3U\n"
+                   "typedef enum { TIM2_IRQn = 28 } IRQn_Type;\n"
+                   "void NVIC_SetPriority(IRQn_Type irq, uint32_t priority);\n"
+                   "volatile uint32_t n;\nvoid TIM2_IRQHandler(void) { n++; }\n"
+                   "void init(void) { NVIC_SetPriority(TIM2_IRQn, 1u); }\n"
+                   "void poll(void) { n = n + 1u; }\n")
+    config = config_from_dict({"soak": {"scenario": "poll", "setup": ["init"], "interrupts": [
+        {"handler": "TIM2_IRQHandler", "irq": 28, "enabled": True}]}}, root=tmp_path)
+    image = build([src], config, config.soak)
+    assert image.prio_bits == 3
+    explorer = Explorer(image, config.soak, config)
+    assert explorer.s0.periph.get(0xE000E400 + 28) == 0x20  # level 1 in the top 3 bits
+
+
+def test_cli_seed_names_what_it_set_and_a_bad_seed_is_one_line():
+    args = ("soak", str(SOAK / "counter.c"), "--scenario", "bump", "--handler",
+            "TIM2_IRQHandler", "-q")
+    proc = _cli(*args, "--seed", "wrap")
+    assert "seeded state: count = 0xffffffff (TIM2_IRQHandler steps it by +1" in proc.stdout, (
+        proc.stdout + proc.stderr)
+    assert "--seed wrap --replay TIM2_IRQHandler@" in proc.stdout
+    bad = _cli(*args, "--seed", "max")
+    assert bad.returncode != 0 and "--seed 'max': use one of" in bad.stderr
+    assert "Traceback" not in bad.stderr
+
+
+@pytest.mark.parametrize(("seed", "torn"), [("", False), ("wrap", True)])
+def test_a_64_bit_count_read_as_two_words_on_m0_tears_only_at_a_carry(seed, torn):
+    _, result = _soak("now", files=("torn.c",), cpu="cortex-m0", seed=seed,
+                      interrupts=[{"handler": "SysTick_Handler"}])
+    (r,) = result.handlers
+    assert r.complete and bool(r.failures) is torn
+    assert any(s.startswith("ticks = 0xffffffffffffffff") for s in result.seeded) is torn

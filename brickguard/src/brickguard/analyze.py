@@ -14,7 +14,7 @@ import threading
 import time
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from brickguard.build_flags import load_compile_commands
@@ -24,7 +24,7 @@ from brickguard.facts import UnitFacts
 from brickguard.findings import Finding
 from brickguard.frontend import FrontEnd
 from brickguard.globs import Globs
-from brickguard.program import Program
+from brickguard.program import Context, Program
 from brickguard.rules import all_rules
 from brickguard.rules.base import Rule
 
@@ -43,6 +43,9 @@ class AnalysisResult:
     files: list[str]  # the translation units analysed, as given
     rules: list[Rule]  # the rules that ran (selected and not ignored)
     lines: int = 0  # source lines of the translation units (not headers)
+    # Interrupt contexts by entry name, as the program model has them (its line, how it is
+    # entered, zero-latency): what ``check --confirm`` injects them as (soak/confirm.py).
+    interrupts: dict[str, Context] = field(default_factory=dict)
 
 
 def collect_sources(paths: Sequence[Path], exclude: Globs | None = None) -> list[Path]:
@@ -122,6 +125,8 @@ def analyze(paths: Sequence[Path], config: Config) -> AnalysisResult:
         files=[u.file for u in units],
         rules=rules,
         lines=sum(u.lines for u in units),
+        interrupts={c.name: c for cs in program.contexts.values() for c in cs
+                    if c.is_interrupt},
     )
 
 

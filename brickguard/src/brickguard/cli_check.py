@@ -83,6 +83,7 @@ def run_analysis(
         Path(config.root),
         baseline=baseline,
         show_suppressed=show_suppressed,
+        interrupts=result.interrupts,
     )
 
 
@@ -275,7 +276,8 @@ def confirm_report(report: Report, paths: list[Path], config: Config,
     from brickguard.soak import confirm
 
     active = [item.finding for item in report.active]
-    verdicts = confirm.confirm(active, paths, config, config_path=config_path)
+    verdicts = confirm.confirm(active, paths, config, config_path=config_path,
+                               interrupts=report.interrupts)
     counts = Counter(v.status for _, v in verdicts)
     if not quiet:
         log("soak --confirm: " + (", ".join(f"{counts[s]} {s}" for s in
@@ -285,7 +287,7 @@ def confirm_report(report: Report, paths: list[Path], config: Config,
     suppressed = [item.finding for item in report.items if item.suppression is not None]
     return build_report([*changed, *suppressed], report.files, report.rules,
                         Path(config.root), show_suppressed=report.show_suppressed,
-                        source=report.source)
+                        source=report.source, interrupts=report.interrupts)
 
 
 def _rule_dict(rule: Any) -> dict[str, Any]:

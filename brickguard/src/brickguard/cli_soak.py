@@ -51,10 +51,23 @@ def soak(
     repeat: int | None = typer.Option(
         None, "--repeat", min=1, max=100000, help="Calls of the scenario ([soak] repeat)."
     ),
+    seed: str | None = typer.Option(
+        None, "--seed", help="Start state: 'wrap' sets each counter a handler steps one step "
+        "before it wraps ([soak] seed); '' as recorded."
+    ),
+    stub_return: int | None = typer.Option(
+        None, "--stub-return", min=0, max=0xFFFFFFFF,
+        help="What stubs of undefined functions return ([soak] stub_return)."
+    ),
+    rounds: bool = typer.Option(
+        False, "--rounds", help="Judge a run inside the wait a bounded run ends in by the round "
+        "of the loop it lands in (as check --confirm does)."
+    ),
 ) -> None:
     """Run the scenario on an emulated Cortex-M, the interrupt on every boundary that matters."""
     check_arguments(paths, fmt)
-    overrides = SoakOverrides(scenario, handler, max_runs, max_seconds, prime, waits, repeat)
+    overrides = SoakOverrides(scenario, handler, max_runs, max_seconds, prime, waits, repeat,
+                              seed, stub_return, rounds)
     run_command(lambda: run_soak(paths, config_path, fmt, output, replay, overrides, quiet))
 
 
@@ -69,6 +82,9 @@ class SoakOverrides:
     prime: int = 0
     waits: int | None = None
     repeat: int | None = None
+    seed: str | None = None
+    stub_return: int | None = None
+    rounds: bool = False
 
 
 def load_soak(paths: list[Path], config_path: Path | None, given: SoakOverrides):
@@ -89,6 +105,15 @@ def load_soak(paths: list[Path], config_path: Path | None, given: SoakOverrides)
                                                 ("repeat", given.repeat)) if v}
     if given.waits is not None:
         values["waits"] = given.waits
+    if given.seed is not None:
+        from brickguard.soak.settings import SEEDS
+
+        if given.seed not in SEEDS:
+            raise BrickguardError(f"--seed {given.seed!r}: use one of "
+                                  f"{', '.join(repr(s) for s in SEEDS)}")
+        values["seed"] = given.seed
+    if given.stub_return is not None:
+        values["stub_return"] = given.stub_return
     if given.handlers:
         values["interrupts"] = [InterruptSpec(h, prime=given.prime) for h in given.handlers]
     return config, replace(table, **values)
@@ -124,15 +149,22 @@ def run_soak(paths: list[Path], config_path: Path | None, fmt: str, output: Path
         only, at, part = handlers.index(name), int(k), int(j or 0)
     image = build(paths, config, soak_table)
     if not quiet:
-        stubs = f"; stubbed (return 0): {', '.join(image.stubbed)}" if image.stubbed else ""
+        stubs = (f"; stubbed (return {image.stub_return}): {', '.join(image.stubbed)}"
+                 if image.stubbed else "")
         log(f"soak: built for {image.cpu}{stubs}")
     explorer = Explorer(image, soak_table, config)
+    explorer.rounds = given.rounds
+    if explorer.seeded and not quiet:
+        log(f"soak: seeded state: {'; '.join(explorer.seeded)}")
     result = explorer.explore(progress=_progress(quiet), only=only, at=at, part=part)
     extra = ([f"--scenario {given.scenario}"] if given.scenario else []) + [
         f"--handler {h}" for h in given.handlers] + (
         [f"--prime {given.prime}"] if given.prime and given.handlers else []) + (
         [f"--waits {given.waits}"] if given.waits is not None else []) + (
-        [f"--repeat {given.repeat}"] if given.repeat else [])
+        [f"--repeat {given.repeat}"] if given.repeat else []) + (
+        [f"--seed {given.seed}"] if given.seed else []) + (
+        [f"--stub-return {given.stub_return}"] if given.stub_return is not None else []) + (
+        ["--rounds"] if given.rounds else [])
     base = " ".join([replay_command(paths, config_path), *extra])
     witnessed = findings(result, base, explorer.rerun)
     deliver(_render(result, witnessed, fmt, Path(config.root)), output, fmt)
@@ -181,6 +213,8 @@ def result_dict(result, witnessed) -> dict[str, Any]:
     return {
         "cpu": result.image.cpu,
         "stubbed": result.image.stubbed,
+        "seeded": result.seeded,
+        "stub_return": result.image.stub_return,
         "instructions": result.baseline.total,
         "runs": result.runs,
         "seconds": round(result.seconds, 3),
@@ -209,6 +243,8 @@ def _render(result, witnessed, fmt: str, root: Path) -> str:
         report = build_report([f for _, f in witnessed], files, [SoakRule()], root)
         return json.dumps(render_sarif(report), indent=2) + "\n"
     lines = handler_lines(result)
+    if result.seeded:
+        lines.append(f"seeded state: {'; '.join(result.seeded)}")
     for w, _ in witnessed:
         lines += ["", *w.lines]
     return "\n".join(lines) + "\n"

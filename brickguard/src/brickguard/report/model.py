@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from brickguard.findings import FailOn, Finding, Level
 from brickguard.report.fingerprint import fingerprints
@@ -46,6 +46,8 @@ class Report:
     source: SourceCache
     baselined: int = 0  # findings hidden because the baseline lists them
     show_suppressed: bool = False
+    # Interrupt contexts by entry name (analyze.AnalysisResult.interrupts), for --confirm.
+    interrupts: dict[str, Any] = field(default_factory=dict)
     rule_ids: list[str] = field(init=False)  # the rules, then any other ids the findings use
 
     def __post_init__(self) -> None:
@@ -97,6 +99,7 @@ def build_report(
     baseline: Collection[str] = (),
     show_suppressed: bool = False,
     source: SourceCache | None = None,
+    interrupts: dict[str, Any] | None = None,
 ) -> Report:
     """Apply inline suppressions and the baseline to ``findings`` and fingerprint what is left."""
     source = source or SourceCache(root)
@@ -117,6 +120,7 @@ def build_report(
         source=source,
         baselined=baselined,
         show_suppressed=show_suppressed,
+        interrupts=dict(interrupts or {}),
     )
 
 

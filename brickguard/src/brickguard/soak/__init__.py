@@ -16,14 +16,29 @@ LDM/STM is also interrupted between its transfers and continued after the handle
 does (v6-M restarts it: the boundary before it). A HAL handler (it calls
 ``HAL_X_IRQHandler``) is injected only once its family is started in IT/DMA mode (``after``).
 Peripheral ranges are plain memory with scripted reads; undefined functions are stubs that
-return 0 (the CMSIS and HAL NVIC calls, FreeRTOS's vPortEnter/ExitCritical, BASEPRI to
+return 0 (``[soak] stub_return``, ``--stub-return``: ``--confirm`` tries 1 and all-ones too when
+the reset state leaves a finding unconfirmed; the CMSIS and HAL NVIC calls (NVIC_SetPriority's
+level in the top ``__NVIC_PRIO_BITS``, as the sources define it, else 4), the one-line masks the
+configuration lists (``[critical] masks``: SYS_INT_SourceDisable/Restore, DisableIRQ/EnableIRQ,
+irq_disable/irq_enable, on the NVIC line their first argument numbers; TI's take the exception
+number), FreeRTOS's vPortEnter/ExitCritical, BASEPRI to
 configMAX_SYSCALL_INTERRUPT_PRIORITY on v7-M and PRIMASK on v6-M, and Zephyr's
 irq_lock/irq_unlock, BASEPRI to Z_EXC_PRIO(2) on v7-M, which a handler at priority 0 (a
 zero-latency one) runs above, and PRIMASK on v6-M, are stand-ins that do what they do to
-interrupts. A Zephyr handler injected by name has the NVIC's reset priority 0: IRQ_CONNECT's
-priority is not modelled, so irq_lock masks none that soak injects on v7-M; TI driverlib's
-Interrupt_setPriority (the register byte) and Interrupt_setPriorityMask (BASEPRI) are
-stand-ins too).
+interrupts. Under ``--confirm`` a Zephyr handler is injected at priority 0 when the static
+model has it zero-latency (IRQ_ZERO_LATENCY), else at 0x40, the most urgent a Zephyr ISR can be
+(z_arm_irq_priority_set adds _IRQ_PRIO_OFFSET), which irq_lock masks; a callback a driver calls
+from one line's handler is injected on that line, as the static model gives it; TI
+driverlib's Interrupt_setPriority (the register byte) and Interrupt_setPriorityMask (BASEPRI)
+are stand-ins too).
+
+Seeded state (``[soak] seed = "wrap"``, ``--seed wrap``; ``--confirm`` tries it when the other
+starting states leave a finding unconfirmed): every global scalar a handler counts (steps by the
+same amount in two runs from the start) is set one step before it wraps, the state 2^n
+interrupts reach, where a carry runs into the high word; the values set are in the report and
+the witness. Rounds (``--rounds``; on under ``--confirm``): a bounded run that lands inside the
+wait it ends in is judged on the round of the loop it lands in, its reads there against those of
+the handler taken at the round's start and of no handler in the round.
 
 What is not: an interrupt inside a Thumb-2 IT block (the emulator keeps the condition state in
 translated code, so those boundaries are skipped and counted), an interrupt inside any other
@@ -31,13 +46,18 @@ instruction (LDRD/STRD and the rest complete or restart: no torn LDRD), peripher
 register that clears on read, a timer that counts, DMA), caches and bus timing, the FPU (soft
 float is forced), IPSR, the process stack, tail-chaining and late arrival, more than one
 injected interrupt per run (a handler nesting in the injected one), the implemented priority
-bits (all 8 are kept), and exclusive monitors cleared by exception entry, and writes to flash
-(the emulator keeps them; a real part ignores or faults on them). A handler's footprint is
+bits of a priority register the code writes itself (all 8 are kept), exclusive monitors
+cleared by exception entry, and writes to flash (the emulator keeps them; a real part ignores
+or faults on them). A handler's footprint is
 learnt from two runs, from the scenario's starting state and from where its run ends; accesses
 it makes only in other states are not planned around. A scenario that is a handler starts from
 the reset state (or setup's), not from where ``main``'s initialisation leaves the registers. A
 bounded run that ends in a wait loop (a few instructions that write nothing) is not judged
-against serial orders when the interrupt lands inside that wait: it is what the loop waits for,
-and the budget cuts what follows (a torn read inside such a loop is missed; checks, faults and
-lock-ups still count there).
+against serial orders when the interrupt lands inside that wait, unless judged by rounds: it is
+what the loop waits for, and the budget cuts what follows (a torn read inside such a loop is
+missed without rounds; checks, faults and lock-ups still count there). The serializability
+oracle takes the whole scenario call as the unit: two plain stores of the scenario to two
+locations with the handler's stores to both between them end in a state neither order gives,
+though no location's update is lost and no read is mixed (``bg102/bitfields.c`` main's lines
+26-28, counted by the clean-twin benchmark).
 """

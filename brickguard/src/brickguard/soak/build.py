@@ -50,11 +50,14 @@ STAND_INS = {
                       "1u << (n & 31); }}",
     "NVIC_DisableIRQ": "void {name}(int n) {{ ((volatile unsigned *)0xE000E180u)[n >> 5] = "
                        "1u << (n & 31); }}",
+    # The level in the top __NVIC_PRIO_BITS of the byte, as CMSIS's __NVIC_SetPriority stores it
+    # (the device header's value, read with gcc -E -dM; 4, the STM32 one, when none says).
     "NVIC_SetPriority": "void {name}(int n, unsigned p) {{ if (n >= 0) "
-                        "((volatile unsigned char *)0xE000E400u)[n] = (unsigned char)(p << 4); }}",
+                        "((volatile unsigned char *)0xE000E400u)[n] = "
+                        "(unsigned char)(p << (8u - BG_PRIO_BITS)); }}",
     "HAL_NVIC_SetPriority": "void {name}(int n, unsigned p, unsigned s) {{ (void)s; if (n >= 0) "
                             "((volatile unsigned char *)0xE000E400u)[n] = "
-                            "(unsigned char)(p << 4); }}",
+                            "(unsigned char)(p << (8u - BG_PRIO_BITS)); }}",
     # As the ports do: BASEPRI to configMAX_SYSCALL_INTERRUPT_PRIORITY on v7-M (ARM_CM3/CM4F:
     # a more urgent interrupt still runs inside), PRIMASK on v6-M (ARM_CM0) or when unknown.
     "vPortEnterCritical": "void {name}(void) {{\n#if defined(configMAX_SYSCALL_INTERRUPT_PRIORITY)"
@@ -86,6 +89,11 @@ STAND_INS = {
 # SET_BASEPRI; Interrupt_disableMaster/enableMaster its critical-section pair: PAIR_ENTER,
 # PAIR_EXIT.)
 STAND_INS.update({
+    # TI driverlib's and TivaWare's one-line masks take the exception number too (INT_X).
+    "Interrupt_disableInterrupt": "void {name}(unsigned n) {{ if (n >= 16u) ((volatile unsigned "
+                                  "*)0xE000E180u)[(n - 16u) >> 5] = 1u << ((n - 16u) & 31u); }}",
+    "Interrupt_enableInterrupt": "void {name}(unsigned n) {{ if (n >= 16u) ((volatile unsigned "
+                                 "*)0xE000E100u)[(n - 16u) >> 5] = 1u << ((n - 16u) & 31u); }}",
     "Interrupt_setPriority": "void {name}(unsigned n, unsigned char p) {{ if (n >= 16u) "
                              "((volatile unsigned char *)0xE000E400u)[n - 16u] = p; "
                              "else if (n >= 4u) ((volatile unsigned char *)0xE000ED14u)[n] = p; }}",
@@ -96,8 +104,22 @@ PAIR_ENTER = ("unsigned {name}(void) {{ __asm volatile(\"cpsid i\" ::: \"memory\
 # TI's Interrupt_setPriorityMask, IntPriorityMaskSet...); none on v6-M, which has no BASEPRI.
 SET_BASEPRI = ("void {name}(unsigned v) {{\n#if !defined(__ARM_ARCH_6M__)\n    __asm volatile("
                "\"msr basepri, %0\" : : \"r\"(v) : \"memory\");\n#endif\n    (void)v; }}")
+# The one-line masks the configuration lists (``[critical] masks``, the vendor profiles':
+# SYS_INT_SourceDisable/SYS_INT_SourceRestore, DisableIRQ/EnableIRQ, irq_disable/irq_enable),
+# on the NVIC line their first argument numbers (CMSIS IRQn_Type): the disable clears its enable
+# bit and returns whether it was set (Harmony's "the line's state"); a restore (its name says
+# Restore) sets it again only if its second argument, that state, is non-zero; an enable sets it.
+LINE_OFF = ("unsigned {name}(int n) {{ unsigned was = 0u; if (n >= 0) {{ was = (((volatile "
+            "unsigned *)0xE000E100u)[n >> 5] >> (n & 31)) & 1u; ((volatile unsigned *)"
+            "0xE000E180u)[n >> 5] = 1u << (n & 31); }} return was; }}")
+LINE_ON = ("void {name}(int n) {{ if (n >= 0) ((volatile unsigned *)0xE000E100u)[n >> 5] = "
+           "1u << (n & 31); }}")
+LINE_RESTORE = ("void {name}(int n, unsigned on) {{ if (n >= 0 && on) ((volatile unsigned *)"
+                "0xE000E100u)[n >> 5] = 1u << (n & 31); }}")
 PAIR_EXIT = ("void {name}(void) {{ if (bg_nesting && --bg_nesting == 0u) "
              "__asm volatile(\"cpsie i\" ::: \"memory\"); }}")
+STAND_INS["IntDisable"] = STAND_INS["Interrupt_disableInterrupt"]
+STAND_INS["IntEnable"] = STAND_INS["Interrupt_enableInterrupt"]
 STAND_INS["HAL_NVIC_EnableIRQ"] = STAND_INS["NVIC_EnableIRQ"]
 STAND_INS["HAL_NVIC_DisableIRQ"] = STAND_INS["NVIC_DisableIRQ"]
 V6M = ("cortex-m0", "cortex-m0plus")  # no BASEPRI: FreeRTOS's ARM_CM0 port masks with PRIMASK
@@ -131,6 +153,9 @@ class Image:
     takes_args: set[str] = field(default_factory=set)  # functions DWARF gives parameters
     stubbed: list[str] = field(default_factory=list)
     uses_assert: bool = False  # some source calls BG_SOAK_ASSERT
+    prio_bits: int = 4  # __NVIC_PRIO_BITS as the sources define it (4 when they do not)
+    plain_stubs: list[str] = field(default_factory=list)  # stubbed calls that return stub_return
+    stub_return: int = 0
     _objects: list[Symbol] = field(default_factory=list)
     _functions: list[Symbol] = field(default_factory=list)
 
@@ -342,16 +367,25 @@ def build(paths: list[Path], config: Config, soak: SoakTable,
         elf = out / "soak.elf"
         errors = _link(gcc, arch, objects, out, elf)
         stubbed: list[str] = []
+        plain: list[str] = []
+        prio_bits = 4
         if errors:
             undefined = sorted(set(re.findall(r"undefined reference to `([^']+)'", errors)))
             if not undefined:
                 raise BrickguardError(f"the soak image does not link: {_first_error(errors)}")
             stub = out / "bg_stubs.c"
-            prelude = ""
+            needs = {"vPortEnterCritical", "NVIC_SetPriority", "HAL_NVIC_SetPriority"}
+            macros = (_macros(gcc, [*common, *arch], sources, config, commands)
+                      if needs & set(undefined) or config.interrupt_priorities else {})
+            prio_bits = _prio_bits(macros)
+            prelude = f"#define BG_PRIO_BITS {prio_bits}u\n"
             if "vPortEnterCritical" in undefined and cpu not in V6M:
-                prelude = _freertos_levels(gcc, [*common, *arch], sources, config, commands)
-            stub.write_text(prelude + _stubs(undefined, objects, config.critical_sections,
-                                             config.platform.basepri), encoding="utf-8")
+                prelude += "".join(line + "\n" for name, line in macros.items()
+                                   if name.startswith("config"))
+            text, plain = _stubs(undefined, objects, config.critical_sections,
+                                 config.platform.basepri, config.platform.critical_masks,
+                                 soak.stub_return)
+            stub.write_text(prelude + text, encoding="utf-8")
             obj = out / "zzz_bg_stubs.o"
             _compile(gcc, common, stub, obj, cpu)
             objects.append(obj)
@@ -359,8 +393,13 @@ def build(paths: list[Path], config: Config, soak: SoakTable,
             if errors:
                 raise BrickguardError(f"the soak image does not link: {_first_error(errors)}")
             stubbed = undefined
+        elif config.interrupt_priorities:  # [interrupts] priorities: levels in the top bits
+            prio_bits = _prio_bits(_macros(gcc, [*common, *arch], sources, config, commands))
         image = _read_image(gcc, elf, cpu, stubbed)
         image.uses_assert = "__bg_soak_assert_failed" in _called(objects[:len(sources)])
+        image.prio_bits = prio_bits
+        image.plain_stubs = plain
+        image.stub_return = soak.stub_return
         return image
 
 
@@ -405,11 +444,12 @@ def _called(objects: list[Path]) -> set[str]:
     return called
 
 
-def _freertos_levels(gcc: Path, flags: list[str], sources: list[Path], config: Config,
-                     commands: dict[str, tuple[str, list[str]]]) -> str:
-    """The FreeRTOS ``config*`` macros the sources see (``gcc -E -dM``), for the stand-ins of
-    a v7-M port's critical section, which raises BASEPRI to
-    configMAX_SYSCALL_INTERRUPT_PRIORITY instead of masking every interrupt."""
+def _macros(gcc: Path, flags: list[str], sources: list[Path], config: Config,
+            commands: dict[str, tuple[str, list[str]]]) -> dict[str, str]:
+    """The object-like macros the stand-ins need from what the sources see (``gcc -E -dM``):
+    FreeRTOS's ``config*`` (a v7-M port's critical section raises BASEPRI to
+    configMAX_SYSCALL_INTERRUPT_PRIORITY instead of masking every interrupt) and the device
+    header's ``__NVIC_PRIO_BITS`` (the priority bits the NVIC implements). Name -> line."""
     found: dict[str, str] = {}
     for src in sources:
         if src.suffix != ".c":
@@ -417,22 +457,36 @@ def _freertos_levels(gcc: Path, flags: list[str], sources: list[Path], config: C
         proc = subprocess.run([str(gcc), *flags, *_flags_for(src, config, commands), "-E",
                                "-dM", str(src)], capture_output=True, text=True)
         for line in proc.stdout.splitlines():
-            m = re.match(r"#define (config\w+)\b", line)
+            m = re.match(r"#define (config\w+|__NVIC_PRIO_BITS)\b", line)
             if m and "(" not in m.group(1):
                 found.setdefault(m.group(1), line)
-    return "\n".join(found.values()) + "\n" if found else ""
+    return found
+
+
+def _prio_bits(macros: dict[str, str]) -> int:
+    """``__NVIC_PRIO_BITS`` when the sources define it as a number from 2 to 8, else 4."""
+    m = re.match(r"#define __NVIC_PRIO_BITS\s+\(?\s*(\d+)[uUlL]*\s*\)?\s*$",
+                 macros.get("__NVIC_PRIO_BITS", ""))
+    return int(m.group(1)) if m and 2 <= int(m.group(1)) <= 8 else 4
 
 
 def _stubs(undefined: list[str], objects: list[Path],
-           pairs: list[tuple[str, str]] = (), basepri: list[str] = ()) -> str:
+           pairs: list[tuple[str, str]] = (), basepri: list[str] = (),
+           masks: list[tuple[str, str]] = (), value: int = 0) -> tuple[str, list[str]]:
     """Stubs for the undefined names; a critical-section pair the configuration knows
     (``[critical] pairs``, the vendor profiles': ``DisableGlobalIRQ``/``EnableGlobalIRQ``,
     ``SYS_INT_Disable``/``SYS_INT_Restore``) masks with PRIMASK, nesting, as the static
     analysis takes it to (its enter returns 1: "interrupts were on"); a call it lists as a
-    BASEPRI write (``[critical] basepri``) writes BASEPRI."""
+    BASEPRI write (``[critical] basepri``) writes BASEPRI; a one-line mask (``[critical]
+    masks``) writes the NVIC's enable bits (LINE_OFF, LINE_ON, LINE_RESTORE). Any other called
+    function returns ``value`` (0; ``[soak] stub_return``, ``--stub-return``). Returns the text
+    and the names of those plain stubs."""
     called = _called(objects)
     enters = {enter for enter, _ in pairs}
     exits = {leave for _, leave in pairs} - enters
+    line_off = {off for off, _ in masks}
+    line_on = {on for _, on in masks} - line_off
+    plain: list[str] = []
     lines = ["/* brickguard soak: stand-ins for what the sources use but do not define. */",
              "static unsigned bg_nesting; /* critical-section depth */",
              "static unsigned *volatile bg_keep = &bg_nesting;"]
@@ -445,11 +499,16 @@ def _stubs(undefined: list[str], objects: list[Path],
             lines.append(PAIR_ENTER.format(name=name))
         elif name in exits and name in called:
             lines.append(PAIR_EXIT.format(name=name))
+        elif name in line_off and name in called:
+            lines.append(LINE_OFF.format(name=name))
+        elif name in line_on and name in called:
+            lines.append((LINE_RESTORE if "Restore" in name else LINE_ON).format(name=name))
         elif name in called:
-            lines.append(f"unsigned {name}(void) {{ return 0u; }}")
+            lines.append(f"unsigned {name}(void) {{ return 0x{value & 0xFFFFFFFF:x}u; }}")
+            plain.append(name)
         else:
             lines.append(f"unsigned char {name}[{STUB_BYTES}] __attribute__((aligned(8)));")
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines) + "\n", plain
 
 
 def _read_image(gcc: Path, elf_path: Path, cpu: str, stubbed: list[str]) -> Image:

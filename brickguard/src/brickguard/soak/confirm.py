@@ -14,9 +14,13 @@ own scenario and interrupts are run. A finding is then
   the witness as its code flow and the replay command;
 - refuted: the exploration was complete and no run landing there broke anything, from the
   reset state and (without a ``[soak]`` table) again from the state one run of the handler
-  leaves and in the second of two calls of the scenario; a run that waits for the interrupt
+  leaves, in the second of two calls of the scenario, and from the seeded state (``[soak]
+  seed = "wrap"``: the counters a handler steps, one step before they wrap; what was still not
+  explored is tried with the stubs of undefined calls returning 1, then all-ones, and the
+  verdict names the state that confirmed it); a run that waits for the interrupt
   (spins to its budget) before the finding's own line has the handler taken there first
-  (``[soak] waits``), and the verdict says where;
+  (``[soak] waits``), and the verdict says where; a run landing inside the wait a bounded
+  run ends in is judged on the round of the loop it lands in (``Explorer.rounds``);
 - not explored: and why (no cross compiler, the code does not build, the scenario is static or
   inlined away, it faults without interrupts, the bounds stopped the exploration).
 """
@@ -38,6 +42,7 @@ AUTO_SECONDS = 20
 AUTO_WAITS = 8  # handlers taken where the run waits, to reach the finding's lines
 CONTEXT = re.compile(r" in ([\w, .]+?) \(interrupt\)")
 OBJECT = re.compile(r"`([A-Za-z_]\w*)")
+PAIR = re.compile(r" is read in [^`]* after `([A-Za-z_]\w*)`")  # BG101's pair: the first word
 OWN = re.compile(r" in (?:task context \((\w+)\)|interrupt handler (\w+))")
 
 
@@ -48,6 +53,19 @@ class Verdict:
     replay: str = ""
     flow: tuple[Location, ...] = ()
     stray: bool = False  # (benchmarks) a soak failure that no finding explains
+
+
+@dataclass(frozen=True)
+class Start:
+    """One starting state ``--confirm`` explores from (when no ``[soak]`` table is given)."""
+
+    prime: int = 0  # handler runs first
+    repeat: int = 1  # calls of the scenario
+    seed: str = ""  # [soak] seed
+    stub: int = 0  # what the stubs of undefined calls return
+
+
+STUB_VALUES = (1, 0xFFFFFFFF)
 
 
 @dataclass(frozen=True)
@@ -151,8 +169,11 @@ def _same(a: str, b: str) -> bool:
 
 
 def confirm(findings: Sequence[Finding], paths: list[Path], config, *, quiet: bool = False,
-            config_path: Path | None = None) -> list[tuple[Finding, Verdict]]:
-    """A verdict for each race finding (others are passed through with no verdict)."""
+            config_path: Path | None = None,
+            interrupts: dict | None = None) -> list[tuple[Finding, Verdict]]:
+    """A verdict for each race finding (others are passed through with no verdict).
+    ``interrupts``: the static model's interrupt contexts by name (``Report.interrupts``), for
+    the line and priority a handler is injected with (``_spec``)."""
     from brickguard.soak.build import build
 
     races = [f for f in findings if f.rule in RACE_RULES]
@@ -196,22 +217,33 @@ def confirm(findings: Sequence[Finding], paths: list[Path], config, *, quiet: bo
         else:  # bounded: a main that never returns runs AUTO_BUDGET instructions
             table = replace(base, scenario=scenario, budget=AUTO_BUDGET,
                             max_seconds=AUTO_SECONDS, waits=AUTO_WAITS,
-                            interrupts=[_spec(image0, h) for h in sorted(handlers)])
+                            interrupts=[_spec(image0, h, (interrupts or {}).get(h))
+                                        for h in sorted(handlers)])
         # Automatic: from the reset state, then (for what that leaves unconfirmed) from the
         # state one run of the handler leaves (a lost update of 0 halved is 0 either way), then
         # with the scenario called twice, the second call from the state the first leaves (a
         # mode the first call sets is there when the second clears it).
-        starts = ((0, 1), (1, 1), (0, 2)) if config.soak is None else ((0, 1),)
+        # Then from the seeded state (a counter one step before it wraps: a carry into the
+        # high word), then, for what is still not explored, with the stubs of undefined calls
+        # returning 1, then all-ones (a path taken only when an undefined read_sensor()
+        # returns non-zero).
+        starts = [Start(0, 1), Start(1, 1), Start(0, 2), Start(seed="wrap")] + (
+            [Start(stub=v) for v in STUB_VALUES] if image0.plain_stubs else [])
+        if config.soak is not None:
+            starts = [Start()]
         bounded = scenario == "main"
-        for prime, repeat in starts:
-            if prime or repeat > 1:
+        for n, st in enumerate(starts):
+            if n:
                 if all(verdicts.get(id(f), Verdict("")).status == "confirmed" for f in group):
                     break
-                if repeat > 1 and bounded:
-                    break  # run for its budget: the harness calls it once
+                if st.repeat > 1 and bounded:
+                    continue  # run for its budget: the harness calls it once
+                if st.stub and all(verdicts.get(id(f), Verdict("")).status in (
+                        "confirmed", "refuted") for f in group):
+                    continue  # explored completely: the stubs' results did not hide it
             if config.soak is None:
-                table = replace(table, repeat=repeat, interrupts=[
-                    replace(i, prime=prime) for i in table.interrupts])
+                table = replace(table, repeat=st.repeat, seed=st.seed, stub_return=st.stub,
+                                interrupts=[replace(i, prime=st.prime) for i in table.interrupts])
             bounded = _soak_group(paths, config, config_path, table, scenario, how, group,
                                   verdicts, why) or bounded
         for f in group:
@@ -232,6 +264,8 @@ def _soak_group(paths, config, config_path, table: SoakTable, scenario: str,
         image = build(paths, config, table)
         try:
             explorer = _explorer(image, table, group, config)
+            if table.seed and not explorer.seeded:
+                return table.bounded  # nothing to seed: the state explored already
             result = explorer.explore()
         except BrickguardError as exc:
             if config.soak is not None or "does not return within" not in str(exc):
@@ -251,7 +285,10 @@ def _soak_group(paths, config, config_path, table: SoakTable, scenario: str,
         "--scenario", scenario, *(a for h in handlers for a in ("--handler", h)),
         *(["--prime", str(prime)] if prime else []),
         *(["--repeat", str(table.repeat)] if table.repeat > 1 else []),
-        *(["--waits", str(table.waits)] if result.waited else [])]
+        *(["--waits", str(table.waits)] if result.waited else []),
+        *(["--seed", table.seed] if table.seed else []),
+        *(["--stub-return", str(table.stub_return)] if table.stub_return else []),
+        *(["--rounds"] if explorer.round_heads else [])]
     replay_base = " ".join([replay_command(paths, config_path), *extra])
     notes = [f"after {', '.join(result.waited)}, taken where the run without interrupts "
              "waits"] if result.waited else []
@@ -261,6 +298,11 @@ def _soak_group(paths, config, config_path, table: SoakTable, scenario: str,
     elif config.soak is None and table.repeat > 1:
         start = (f"in call {table.repeat} of the scenario, from the state call "
                  f"{table.repeat - 1} leaves")
+    elif config.soak is None and result.seeded:
+        start = f"from the seeded state: {'; '.join(result.seeded)}"
+    elif config.soak is None and table.stub_return:
+        start = (f"with the stubs of undefined calls returning {table.stub_return} "
+                 f"({', '.join(image.plain_stubs)})")
     for r in result.handlers:
         witnesses = build_witnesses(result, r, replay_base, explorer.rerun)
         for f in group:
@@ -287,16 +329,34 @@ def _soak_group(paths, config, config_path, table: SoakTable, scenario: str,
     return table.bounded or explorer.main
 
 
-def _spec(image, handler: str) -> InterruptSpec:
-    """The handler, with its IRQ number when the sources' enum names it (``USART1_IRQHandler``:
-    ``USART1_IRQn``, as CMSIS device headers do), enabled from the start: masking it one by one
-    (``HAL_NVIC_DisableIRQ``) then masks it in the emulated NVIC."""
+# The priority byte of a Zephyr ISR not connected as zero-latency, at its most urgent: Zephyr's
+# z_arm_irq_priority_set adds _IRQ_PRIO_OFFSET to every priority but a zero-latency one's, so
+# none is above _EXC_IRQ_DEFAULT_PRIO, which irq_lock writes to BASEPRI (the stand-in's 0x40,
+# Z_EXC_PRIO(2) with 3 priority bits): irq_lock masks it, as the static analysis takes it to.
+ZEPHYR_ISR_PRIORITY = 0x40
+
+
+def _spec(image, handler: str, context=None) -> InterruptSpec:
+    """The handler, with its IRQ number when the sources' enum names its line, enabled from the
+    start (masking it one by one, ``HAL_NVIC_DisableIRQ``, ``SYS_INT_SourceDisable``, then
+    masks it in the emulated NVIC). The line: ``USART1_IRQn`` for ``USART1_IRQHandler``, as
+    CMSIS device headers name them, or, for a callback a driver calls from its handler, the
+    line the static model gives its context (``Context.irq``: ``USART1`` for the callback
+    given to ``USART1_ReadCallbackRegister``). In a Zephyr program (it calls ``irq_lock``) a
+    handler the static model takes as zero-latency (``Context.unmasked``) is at priority 0,
+    any other at ZEPHYR_ISR_PRIORITY (with no static context: as at reset, 0)."""
     stem = handler.removesuffix("_IRQHandler")
     irq = image.enumerators.get(f"{stem}_IRQn") if stem != handler else None
+    line = getattr(context, "irq", "") or ""
+    if irq is None and line:
+        irq = image.enumerators.get(f"{line}_IRQn")
+    priority = None
+    if "irq_lock" in image.stubbed and context is not None:
+        priority = 0 if getattr(context, "unmasked", False) else ZEPHYR_ISR_PRIORITY
     after = hal_starts(image, handler)
     if irq is None or not 0 <= irq < 240:
-        return InterruptSpec(handler, after=after)
-    return InterruptSpec(handler, irq=irq, enabled=True, after=after)
+        return InterruptSpec(handler, priority=priority, after=after)
+    return InterruptSpec(handler, irq=irq, enabled=True, priority=priority, after=after)
 
 
 def hal_starts(image, handler: str) -> list[str]:
@@ -335,6 +395,7 @@ def _explorer(image, table: SoakTable, group: list[Finding], config):
     from brickguard.soak.explore import Explorer
 
     explorer = Explorer(image, table, config)
+    explorer.rounds = True  # runs land on the findings' lines only: judge waits by rounds
     explorer.focus = {addr for addr in image.disasm
                       if (where := image.line_at(addr)) is not None
                       and any(_same(where[0], g.location.file)
@@ -351,6 +412,7 @@ def _judge(f: Finding, r, witnesses, image, replay_base: str,
            pcs: list[int]) -> Verdict | None:
     obj = OBJECT.search(f.message)
     name = obj.group(1) if obj else ""
+    pair = PAIR.search(f.message)  # `lo` is read ... after `hi`: the two words, read as one
     lo, hi = _first_line(f), f.location.line
     touched = {image.object_at(b).split("[", 1)[0]
                for b in (*r.footprint_reads, *r.footprint_writes)}
@@ -364,7 +426,7 @@ def _judge(f: Finding, r, witnesses, image, replay_base: str,
             if where is None or not any(_same(file, f.location.file) and lo <= n <= hi
                                         for file, n in lines_around(r, run, image)):
                 continue
-            if not _shows(image, run, name, w.objects):
+            if not _shows(image, run, name, w.objects, pair.group(1) if pair else ""):
                 continue
             head = w.lines[0] if run is w.failure else (
                 f"{r.spec.handler} taken at {Path(where[0]).name}:{where[1]} "
@@ -389,7 +451,7 @@ def _judge(f: Finding, r, witnesses, image, replay_base: str,
                    f"anything (the code there: {code or 'none'})")
 
 
-def _shows(image, run, name: str, objects: list[str]) -> bool:
+def _shows(image, run, name: str, objects: list[str], other: str = "") -> bool:
     """Whether a run that breaks serializability is a witness for the finding: the final
     state is neither serial order's (what the handler saw mid-way shows in what it wrote), or
     the values the scenario read of the object the finding names are neither order's. A loop
@@ -404,10 +466,12 @@ def _shows(image, run, name: str, objects: list[str]) -> bool:
     mine, b, a = (final_objects(image, o.final) for o in (run.outcome, run.before, run.after))
     if any(v != b.get(k) and v != a.get(k) for k, v in mine.items()):
         return True
-    lo, hi = sym.addr, sym.addr + max(sym.size, 1)
+    spans = [(o.addr, o.addr + max(o.size, 1)) for n in (name, other)
+             if (o := image.symbols.get(n)) is not None]
 
     def values(out) -> set[tuple[int, int]]:
-        return {(a, v) for a, _, v in out.reads if lo <= a < hi}
+        reads = out.window if run.rounds and out.window is not None else out.reads
+        return {(a, v) for a, _, v in reads if any(lo <= a < hi for lo, hi in spans)}
 
     seen = values(run.outcome)
     return seen != values(run.before) and seen != values(run.after)

@@ -75,6 +75,10 @@ class Outcome:
     # one, or that gets it inside the wait its budget ends in: the interrupt is what it waited
     # for; no serial reference describes that run.
     progressed: bool = False
+    # Judged by rounds (``Explorer.rounds``): the reads of the round of the wait loop it
+    # landed in (and the pcs that made them, when recorded).
+    window: tuple[Read, ...] | None = None
+    window_pcs: tuple[int, ...] = ()
 
     @property
     def key(self) -> tuple[tuple[Read, ...], bytes]:
@@ -91,6 +95,7 @@ class Failure:
     before: Outcome | None = None  # the serial references of the call it landed in
     after: Outcome | None = None
     part: int = 0  # inside an LDM/STM at the boundary: transfers done before the interrupt
+    rounds: bool = False  # judged on the round of a wait loop it landed in (windows compared)
 
     @property
     def at(self) -> str:
@@ -138,6 +143,7 @@ class SoakResult:
     runs: int
     seconds: float
     waited: list[str] = field(default_factory=list)  # where a handler was taken to end a wait
+    seeded: list[str] = field(default_factory=list)  # [soak] seed: the globals it set
 
 
 Progress = Callable[[str, int, int, float], None]
@@ -167,6 +173,7 @@ class Explorer:
         self.armed = self.armed0
         self.main = soak.scenario == "main" or soak.bounded  # runs for its budget
         self.resumed = False  # S0 is inside the run (past a wait), not before the driver
+        self.seeded: list[str] = []  # [soak] seed: the globals set, and why
         self.waited: list[str] = []
         self.end_state: Snapshot | None = None  # where a baseline that waits stopped
         self.last_state: Snapshot | None = None  # where the baseline ended, however it did
@@ -191,6 +198,19 @@ class Explorer:
             if a not in self.it_block and (op := Multiple.parse(a, text, image.disasm)) is not None}
         self.reads: list[Read] = []
         self.read_pcs: list[int] = []
+        # Rounds: a bounded run that lands inside the wait it ends in is judged on the round
+        # of the loop it lands in (from the loop's head before it to the next), its reads
+        # there against those of the handler taken at the round's start and of no handler in
+        # it (set by --confirm, whose runs land only on a finding's lines; unfocused, every
+        # poll that reads two words a handler writes would fail). Off: such runs are not
+        # judged against serial orders (the budget cuts what follows the interrupt).
+        self.rounds = False
+        self.round_head = -1  # the loop head's pc
+        self.round_heads: list[int] = []  # boundaries at the head
+        self.round_points: set[int] = set()  # boundaries whose runs are cut at the next head
+        self._cut: int | None = None
+        self._round_plans: dict[int, tuple[set[int], list[int], int]] = {}  # per handler
+        self._skip_head = False
         self.shared_lo = RAM_BASE
         self.shared_hi = max(image.stack_bottom, RAM_BASE + 1)  # globals: RAM below the stack
         self.shared: frozenset[int] = frozenset()
@@ -224,7 +244,50 @@ class Explorer:
         m.reg(m.arm.UC_ARM_REG_PC, self.drive)
         m.reg(m.arm.UC_ARM_REG_LR, m.ret | 1)  # the driver returns to where every run stops
         self.armed0 = self.armed  # as setup left it
+        if soak.seed == "wrap":
+            self._seed_wrap()
         return m.snapshot()
+
+    def _seed_wrap(self) -> None:
+        """Seeded state: each global scalar (1, 2, 4 or 8 bytes) that a handler counts, that is
+        steps by the same non-zero amount d in two runs in a row from here, is set one step
+        before it wraps (2^n - d for a count up, d - 1 for a count down, as unsigned n-bit
+        values): a value the program reaches after 2^n / |d| interrupts, where a carry runs
+        into the high word (``if (++lo == 0) hi++``, a 64-bit count read as two words). Only
+        that counter moves: nothing else is changed, and the runs made to learn it are
+        undone."""
+        m, image = self.m, self.image
+        start = m.snapshot()
+        objs = [s for s in image._objects if s.size in (1, 2, 4, 8)
+                and s.addr >= RAM_BASE and s.addr + s.size <= image.stack_bottom
+                and not s.name.startswith("__bg_")]
+        seeds: dict[str, tuple[int, int, str]] = {}
+
+        def values() -> list[int]:
+            return [int.from_bytes(m.ram(o.addr, o.size), "little") for o in objs]
+
+        for spec, addr in zip(self.soak.interrupts, self.handlers, strict=True):
+            m.restore(start)
+            seen = [values()]
+            for _ in range(2):
+                if m.interrupt(addr, self.soak.handler_budget)[0] != Stop.RETURN:
+                    break
+                seen.append(values())
+            if len(seen) < 3:
+                continue
+            for o, v0, v1, v2 in zip(objs, *seen, strict=True):
+                span = 1 << (8 * o.size)
+                d = (v1 - v0) % span
+                if not d or (v2 - v1) % span != d or o.name in seeds:
+                    continue
+                step = d if d < span // 2 else d - span
+                seeds[o.name] = ((span - step) if step > 0 else (-step - 1), step, spec.handler)
+        m.restore(start)
+        for o in objs:
+            if o.name in seeds:
+                m.uc.mem_write(o.addr, seeds[o.name][0].to_bytes(o.size, "little"))
+        self.seeded = [f"{name} = 0x{v:x} ({handler} steps it by {step:+d}: one step before "
+                       "it wraps)" for name, (v, step, handler) in sorted(seeds.items())]
 
     def _arm(self, uc, addr, size, bit) -> None:
         self.armed |= bit
@@ -415,7 +478,7 @@ class Explorer:
             results.append(r)
             runs += self._explore_one(i, r, base, started, progress, at, part)
         return SoakResult(self.image, self.soak, base, results, runs,
-                          time.monotonic() - started, list(self.waited))
+                          time.monotonic() - started, list(self.waited), list(self.seeded))
 
     def _advance(self, base: Baseline) -> bool:
         """A run without interrupts that waits (spins to its budget) waits for an interrupt,
@@ -516,6 +579,10 @@ class Explorer:
         r.masked = len(wanted - fire)
         if wanted and not fire and not r.note:
             r.note = self.priorities.describe(self.m, i, r.spec.handler, soak.scenario)
+        self.round_points, self.round_heads, self.round_head = set(), [], -1
+        if self.rounds and self.main and base.wait_from >= 0:
+            self._plan_rounds(base, fire, refs)
+        self._round_plans[i] = (self.round_points, self.round_heads, self.round_head)
         points = sorted(fire | refs)
         # Inside an LDM/STM that makes a conflicting access: after each of its transfers but
         # the last (a v7-M core continues it after the handler, ARMv7-M ICI).
@@ -582,6 +649,45 @@ class Explorer:
         r.splits = len(split_outcomes)
         return r.explored
 
+    def _plan_rounds(self, base: Baseline, fire: set[int], refs: set[int]) -> None:
+        """The wait loop's head (of the pcs its rounds run most often, the lowest), the
+        boundaries at it, and the round start of each boundary in the wait (a reference run)."""
+        import bisect
+        from collections import Counter
+
+        counts = Counter(base.pcs[base.wait_from:base.total])
+        most = max(counts.values(), default=0)
+        if most < 2:
+            return
+        self.round_head = min(pc for pc, n in counts.items() if n == most)
+        self.round_heads = [n for n in range(base.total) if base.pcs[n] == self.round_head]
+        inside = {k for k in fire if base.wait_from <= k < base.total}
+        starts = set()
+        for k in inside:
+            i = bisect.bisect_right(self.round_heads, k) - 1
+            if i >= 0:
+                starts.add(self.round_heads[i])
+        refs.update(starts)
+        self.round_points = inside | starts
+
+    def _round_of(self, k: int) -> tuple[int, int] | None:
+        """(the head boundary at or before k, the next one after k, or the end)."""
+        import bisect
+
+        i = bisect.bisect_right(self.round_heads, k) - 1
+        if i < 0:
+            return None
+        end = self.round_heads[i + 1] if i + 1 < len(self.round_heads) else self.base.total
+        return self.round_heads[i], end
+
+    def _at_head(self, uc, addr, size, _) -> None:
+        if not self.recording or self._cut is not None:
+            return
+        if self._skip_head:  # the run goes on from the head itself
+            self._skip_head = False
+            return
+        self._cut = len(self.reads)
+
     def _compared(self, touched: set[int], base: Baseline) -> frozenset[int]:
         """The shared bytes whose reads the serializability oracle compares: those the handler
         touches, less those the scenario only ever reads to update (``x++``, ``x |= m``: the
@@ -646,6 +752,9 @@ class Explorer:
         """One injected run again, with the pc of every shared read (for its witness)."""
         handler_index = [s.handler for s in self.soak.interrupts].index(handler)
         self._watch(frozenset(self.footprints[handler_index]))
+        if handler_index in self._round_plans:
+            self.round_points, self.round_heads, self.round_head = (
+                self._round_plans[handler_index])
         self.prefix = _ReadPrefix(self.base.accesses, self.shared)
         (_, snap), = self._snapshots([k])
         self.m.restore(snap)
@@ -671,12 +780,24 @@ class Explorer:
             op, j = split
             finish = self._split(op, j)
             pc, remaining = pc + op.size, remaining - 1
+        cut = k in self.round_points and split is None
         if self.main or ends or remaining <= 0:
             # main stops after exactly as many instructions as the baseline ran: two runs
             stop, why = m.interrupt(handler, soak.handler_budget, self.current.context)
             if stop == Stop.RETURN and remaining > 0 and not ends:
                 finish()
-                stop, why = m.resume(remaining, pc)
+                hooks = []
+                if cut:
+                    from unicorn import UC_HOOK_CODE
+
+                    self._cut, self._skip_head = None, pc == self.round_head
+                    hooks = [m.uc.hook_add(UC_HOOK_CODE, self._at_head, None,
+                                           self.round_head, self.round_head)]
+                try:
+                    stop, why = m.resume(remaining, pc)
+                finally:
+                    if hooks:
+                        m.unhook(hooks)
                 self.recording = False
                 progressed = self.main and stop == Stop.RETURN
         else:
@@ -701,6 +822,13 @@ class Explorer:
         pre_reads, pre_pcs = self.prefix.before(k)
         outcome = Outcome(pre_reads + tuple(self.reads), pre_pcs + tuple(self.read_pcs),
                           self._final(), fault=fault, hung=hung, progressed=progressed)
+        span = self._round_of(k) if cut else None
+        if span is not None:
+            first, _ = self.prefix.before(span[0])
+            n = self._cut if self._cut is not None else len(self.reads)
+            outcome.window = pre_reads[len(first):] + tuple(self.reads[:n])
+            outcome.window_pcs = (pre_pcs[len(first):] + tuple(self.read_pcs[:n])
+                                  if self.want_pcs else ())
         if not fault and not hung:
             outcome.broken = self._checks()
         return outcome
@@ -794,11 +922,30 @@ class Explorer:
         c = _call_of(calls, min(k, base.total - 1) if base.total else 0)
         before = outcomes.get(calls[c])
         after = outcomes.get(calls[min(c + 1, len(calls) - 1)])
+        if out.progressed and out.window is not None:
+            return self._judge_round(handler, k, pc, out, outcomes)
         if before is None or after is None or out.progressed:
             return None
         if out.key in (before.key, after.key):
             return None
         return Failure(handler, k, pc, "not serializable", out, before, after)
+
+
+    def _judge_round(self, handler: str, k: int, pc: int, out: Outcome,
+                     outcomes: dict[int, Outcome]) -> Failure | None:
+        """A run in the wait, by its round: its reads there must be those of the handler taken
+        at the round's start, or of no handler in the round (the baseline's)."""
+        span = self._round_of(k)
+        start = outcomes.get(span[0]) if span is not None else None
+        if span is None or start is None or start.window is None or k == span[0]:
+            return None
+        lo, _ = self.prefix.before(span[0])
+        hi, hi_pcs = self.prefix.before(span[1])
+        none = Outcome(hi, hi_pcs, out.final, window=hi[len(lo):],
+                       window_pcs=hi_pcs[len(lo):])
+        if out.window in (start.window, none.window):
+            return None
+        return Failure(handler, k, pc, "not serializable", out, start, none, rounds=True)
 
 
 # Cores that continue an interrupted LDM/STM after the handler, from the transfer after the
@@ -863,7 +1010,7 @@ class Priorities:
     and SCB priority registers (IPR, SHPR) for an exception whose number is known (``irq``, a
     CMSIS system handler name, or ``X_IRQHandler`` with ``X_IRQn`` in the sources' enums), as
     the code writes them; seeded before setup from ``priority`` in [soak], else from
-    ``[interrupts] priorities`` (preemption numbers, in the top 4 bits as NVIC_SetPriority
+    ``[interrupts] priorities`` (preemption numbers, in the top __NVIC_PRIO_BITS as NVIC_SetPriority
     puts them), else 0 as at reset. A scenario whose name matches ``[interrupts] patterns`` is
     itself a handler and runs at its priority: only more urgent handlers preempt it."""
 
@@ -871,7 +1018,8 @@ class Priorities:
         from brickguard.config import DEFAULT_INTERRUPT_PATTERNS
 
         patterns = config.interrupt_patterns if config else DEFAULT_INTERRUPT_PATTERNS
-        given = {name: (p << 4) & 0xFF
+        shift = 8 - image.prio_bits  # a level in the top __NVIC_PRIO_BITS of the byte
+        given = {name: (p << shift) & 0xFF
                  for name, p in (config.interrupt_priorities if config else {}).items()}
         self.image = image
         self.exc = [16 + spec.irq if spec.irq is not None else self._exception(spec.handler)

@@ -18,6 +18,9 @@ stack = 2048                      # bytes of stack below the scenario
 window = 4                        # boundaries explored either side of each shared access
 max_runs = 200000                 # bounds on one exploration
 max_seconds = 120
+seed = "wrap"                     # "": as setup leaves it; "wrap": every counter the handlers
+                                  # step, one step before it wraps (explore.py: seeded state)
+stub_return = 0                   # what undefined functions return (their stubs)
 
 [[soak.interrupts]]
 handler = "I2C1_EV_IRQHandler"
@@ -44,6 +47,7 @@ from dataclasses import dataclass, field
 
 from brickguard.tables import checked
 
+SEEDS = ("", "wrap")
 CPUS = ("cortex-m0", "cortex-m0plus", "cortex-m3", "cortex-m4", "cortex-m7")
 
 
@@ -96,6 +100,13 @@ class SoakTable:
     window: int = checked(lambda n: 0 <= n <= 1000, "0 to 1000", default=4)
     max_runs: int = checked(lambda n: n > 0, "more than 0", default=200000)
     max_seconds: int = checked(lambda n: n > 0, "more than 0", default=120)
+    # The shared state the exploration starts from: "" as setup and prime leave it; "wrap":
+    # every global a handler counts (steps by the same amount in two runs) set one step before
+    # it wraps, a state 2^n interrupts reach (a torn read of a carry needs it).
+    seed: str = checked(lambda s: s in SEEDS, "one of: " + ", ".join(repr(s) for s in SEEDS),
+                        default="")
+    # What the stubs of undefined functions return (a path taken only on a non-zero result).
+    stub_return: int = checked(lambda n: 0 <= n <= 0xFFFFFFFF, "0 to 0xFFFFFFFF", default=0)
     interrupts: list[InterruptSpec] = field(default_factory=list)
     peripherals: list[Peripheral] = field(default_factory=list)
     reads: list[ReadScript] = field(default_factory=list)

@@ -80,15 +80,17 @@ def final_objects(image: Image, final: bytes) -> dict[str, int]:
     return out
 
 
-def _read_diff(image: Image, out: Outcome, ref: Outcome) -> str:
-    for n, (mine, theirs) in enumerate(zip(out.reads, ref.reads, strict=False)):
+def _read_diff(image: Image, out: Outcome, ref: Outcome, rounds: bool = False) -> str:
+    reads, pcs = (out.window or (), out.window_pcs) if rounds else (out.reads, out.read_pcs)
+    theirs_all = (ref.window or ()) if rounds else ref.reads
+    for n, (mine, theirs) in enumerate(zip(reads, theirs_all, strict=False)):
         if mine != theirs:
-            where = image.line_at(out.read_pcs[n]) if n < len(out.read_pcs) else None
+            where = image.line_at(pcs[n]) if n < len(pcs) else None
             at = f" at {_short(where[0])}:{where[1]}" if where else ""
             return (f"read {image.object_at(mine[0])} = {mine[2]}{at}, "
                     f"where that order reads {image.object_at(theirs[0])} = {theirs[2]}")
-    if len(out.reads) != len(ref.reads):
-        return f"{len(out.reads)} reads of shared memory, where that order makes {len(ref.reads)}"
+    if len(reads) != len(theirs_all):
+        return f"{len(reads)} reads of shared memory, where that order makes {len(theirs_all)}"
     return "the same reads"
 
 
@@ -146,10 +148,14 @@ def _describe(w: Witness, result: SoakResult, r: HandlerResult, replay_base: str
         mine = final_objects(image, out.final)
         b = final_objects(image, f.before.final)
         a = final_objects(image, f.after.final)
-        lines.append("  no order with the handler wholly before or wholly after the scenario "
-                     "gives this run:")
-        lines.append(f"  vs handler before: {_read_diff(image, out, f.before)}")
-        lines.append(f"  vs handler after:  {_read_diff(image, out, f.after)}")
+        if f.rounds:
+            lines.append("  inside the loop the run waits in: no order with the handler wholly "
+                         "before or wholly after this round of the loop gives its reads:")
+        else:
+            lines.append("  no order with the handler wholly before or wholly after the "
+                         "scenario gives this run:")
+        lines.append(f"  vs handler before: {_read_diff(image, out, f.before, f.rounds)}")
+        lines.append(f"  vs handler after:  {_read_diff(image, out, f.after, f.rounds)}")
         for name in w.objects:
             lines.append(f"  at the end {name} = {mine[name]} (handler before: {b.get(name)}, "
                          f"after: {a.get(name)})")
@@ -158,6 +164,11 @@ def _describe(w: Witness, result: SoakResult, r: HandlerResult, replay_base: str
         shown = ", ".join(f"{_short(file)}:{line}" for file, line in others[:8])
         lines.append(f"  {len(w.runs)} failing runs like it; it also lands on {shown}"
                      + (" ..." if len(others) > 8 else ""))
+    if result.seeded:
+        lines.append(f"  from the seeded state: {'; '.join(result.seeded)}")
+    if image.plain_stubs and image.stub_return:
+        lines.append(f"  undefined calls return {image.stub_return} "
+                     f"({', '.join(image.plain_stubs)})")
     lines.append(f"  replay: {w.replay}")
     w.lines = lines
     w.flow = _flow(w, result, r)
