@@ -17,6 +17,12 @@ The simulated instance runs the ``llama.cpp`` engine profile (``data/engines.yam
   KV: a request longer than its slot is refused, and nothing is ever preempted;
 - llama.cpp processes a waiting prompt in the same batch as the running decodes, in ``n_batch``
   (2048) token pieces: ``max_num_batched_tokens = 2048`` with chunked prefill is the same shape;
+- the CPU entry is a serial device (``roofline: serial``): each step streams the weights once
+  and computes every token of the batch, so a step of n tokens takes W/bandwidth + n x per-token
+  compute. The logs show it: a lone request's TPOT (a one-token step) is about twice its TTFT
+  per prompt token, and a two-slot decode step about 1.6 times a one-slot one. With the
+  roofline's max() instead, a one-token step cost the same as one prompt token, and no setting
+  matched both TTFT and TPOT (the fit left TTFT about +17% and TPOT about -22% on the same log);
 
 The real runs are recorded in the order fit-0, predict, fit-1: the held-out run lies between the
 two fitting ones, so contention that drifts over the minutes of a run (the CPU is shared with
