@@ -109,6 +109,13 @@ def main() -> int:
     for lg in rep["fit"]["logs"]:
         errs = " ".join(f"{k} {v * 100:+.1f}%" for k, v in lg["errors"].items())
         print(f"fit residual {Path(lg['path']).name}: {errs}")
+    for name, lone in rep.get("lone", {}).items():
+        if lone:
+            print(f"lone requests of {name} (own clock): {lone['requests']}, TTFT "
+                  f"{lone['ttft_ms_per_prompt_token']:.1f} ms per prompt token, TPOT "
+                  f"{lone['tpot_ms']:.1f} ms: a one-token step costs "
+                  f"{lone['ratio']:.1f} prompt tokens (the fitted profile: "
+                  f"{rep['step_ratio']:.1f})")
     p = rep["predict"]
     print(f"held-out run: {cfg.predict_requests} requests at {cfg.predict_rate} req/s on "
           f"{cfg.predict_slots} slots (fitted on {cfg.fit_slots} slots at {cfg.fit_rates} req/s)")

@@ -184,6 +184,20 @@ def test_a_serial_devices_step_constant_is_fitted_whole_whatever_its_split() -> 
         assert all(abs(e) < 0.03 for e in lf.errors().values()), lf
 
 
+def test_lone_requests_read_the_step_ratio_the_simulator_made(synthetic) -> None:
+    """The harness's physics check: requests that met no other one show a one-token step's
+    cost in prompt tokens; on the simulator's own log it is the cost model's ratio, which the
+    serial roofline (the weight stream in every step) puts well above the overlap one's."""
+    from tokenpilot.calibrate.harness import lone_requests, step_ratio
+
+    lone = lone_requests(synthetic[0])
+    assert lone is not None and lone["requests"] >= 50
+    assert lone["ratio"] == pytest.approx(step_ratio(SPEC, TRUTH), rel=0.05)
+    assert step_ratio(SPEC, TRUTH) > 1.5  # stream + compute + LM head over one prompt token
+    few = replace(synthetic[0], records=synthetic[0].records[:4])
+    assert lone_requests(few) is None
+
+
 def test_fit_that_cannot_converge_says_so(synthetic, tmp_path) -> None:
     assert not fit(SPEC, synthetic, max_evals=3).converged
     # TTFTs alternating between 10 ms and 10 s for the same kind of request: no calibration
