@@ -23,7 +23,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from tokenpilot.calibrate.fit import fit
+from tokenpilot.calibrate.fit import fit, one_seq_constant
 from tokenpilot.calibrate.harness import (
     HarnessConfig,
     config_from_dict,
@@ -42,8 +42,7 @@ TARGET = 0.15
 
 def speed() -> dict:
     spec = instance(2, 512)
-    truth = replace(spec.cost_model().cal, flops_eff=0.25, bw_eff=0.5, step_overhead_s=2e-3,
-                    seq_overhead_s=1e-3)
+    truth = replace(spec.cost_model().cal, flops_eff=0.25, bw_eff=0.5, seq_overhead_s=1e-3)
     logs = [synthetic_log(spec, truth, poisson_requests(300, rate, (16, 64), (8, 32), seed))
             for rate, seed in ((0.3, 1), (0.6, 2))]
     from bench_fleet_speed import calibration  # this folder is on sys.path (a script's own)
@@ -57,7 +56,7 @@ def speed() -> dict:
           f"{calibration():.4f} s after)")
     for p in res.params:
         print(f"  {p.name:<34} {p.value:.5g} (truth "
-              f"{getattr(truth, p.name, truth.step_overhead_s + truth.seq_overhead_s):.5g})"
+              f"{getattr(truth, p.name, one_seq_constant(spec, truth)):.5g})"
               f"  identified: {p.identified}")
     return {"fit_s": wall, "evaluations": res.evaluations, "converged": res.converged}
 
@@ -110,6 +109,13 @@ def main() -> int:
     for lg in rep["fit"]["logs"]:
         errs = " ".join(f"{k} {v * 100:+.1f}%" for k, v in lg["errors"].items())
         print(f"fit residual {Path(lg['path']).name}: {errs}")
+    for name, lone in rep.get("lone", {}).items():
+        if lone:
+            print(f"lone requests of {name} (own clock): {lone['requests']}, TTFT "
+                  f"{lone['ttft_ms_per_prompt_token']:.1f} ms per prompt token, TPOT "
+                  f"{lone['tpot_ms']:.1f} ms: a one-token step costs "
+                  f"{lone['ratio']:.1f} prompt tokens (the fitted profile: "
+                  f"{rep['step_ratio']:.1f})")
     p = rep["predict"]
     print(f"held-out run: {cfg.predict_requests} requests at {cfg.predict_rate} req/s on "
           f"{cfg.predict_slots} slots (fitted on {cfg.fit_slots} slots at {cfg.fit_rates} req/s)")

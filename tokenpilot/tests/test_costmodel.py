@@ -74,7 +74,8 @@ def test_decode_time_matches_iteration():
 
 
 MODELS = st.sampled_from([("llama-3.1-8b", "h100-sxm", 1), ("llama-2-70b", "a100-80gb", 4),
-                          ("mistral-7b", "l4", 1), ("mixtral-8x7b", "h200", 2)])
+                          ("mistral-7b", "l4", 1), ("mixtral-8x7b", "h200", 2),
+                          ("smollm2-135m", "epyc-milan-core", 1)])  # a serial device
 
 
 @settings(max_examples=150, deadline=None)
@@ -95,6 +96,41 @@ def test_decode_steps_within_budget(spec, n, s0, growth, budget):
     assert k >= 0
     assert m.decode_span(n, s0, growth, k) <= budget
     assert m.decode_span(n, s0, growth, k + 1) > budget
+
+
+def test_a_serial_device_takes_compute_plus_memory_and_streams_the_weights_once():
+    """hardware.yaml's CPU core (roofline: serial): a step costs its weight stream plus its
+    compute; a GPU (overlap) the longer of the two. The weights are read once per step, so a
+    one-token step costs the stream more than one token of a prompt does, and a prompt chunk
+    mixed into a decode step adds its compute but no second stream."""
+    cpu, gpu = get_gpu("epyc-milan-core"), get_gpu("a100-80gb")
+    assert (cpu.roofline, gpu.roofline) == ("serial", "overlap")
+    m = CostModel(get_model("smollm2-135m"), cpu, weight_dtype="int4")
+    cal = m.cal
+    stream = m.weights_read(1) / (cpu.hbm_gbps * 1e9 * cal.bw_eff)
+    per_token = 2 * (m.model.body_active_params + m.model.embedding_params) / (
+        cpu.peak_flops() * cal.flops_eff)
+    kv = m.kv_bytes_per_token / (cpu.hbm_gbps * 1e9 * cal.bw_eff)
+    attn = m.model.attn_flops_per_pair(decode=True) / (cpu.peak_flops() * cal.attn_eff)
+    fixed = cal.step_overhead_s + cal.seq_overhead_s
+    assert m.decode_time(1, 40) == pytest.approx(stream + per_token + 41 * kv + 40 * attn + fixed)
+    one, two = m.decode_time(1, 40), m.decode_time(2, 80)
+    assert two - one == pytest.approx(per_token + 41 * kv + 40 * attn + cal.seq_overhead_s)
+    it = m.iteration([(30, 0)], decode_n=1, decode_ctx_sum=40)
+    alone = m.iteration([(30, 0)])
+    assert it.time_s - alone.time_s == pytest.approx(one - stream - cal.step_overhead_s)
+    assert it.time_s == pytest.approx(it.compute_s + it.overhead_s)
+    # Overlap: the longer side alone.
+    g = cm("llama-3.1-8b", "a100-80gb")
+    d = g.iteration(decode_n=8, decode_ctx_sum=8000)
+    assert d.time_s == pytest.approx(max(d.compute_s, d.memory_s) + d.overhead_s)
+
+
+def test_unknown_roofline_is_one_clear_error():
+    from tokenpilot.hardware import GPUSpec
+
+    with pytest.raises(ValueError, match="roofline 'both': expected one of overlap, serial"):
+        GPUSpec("x", "v", "cpu", 1.0, None, 1.0, 1.0, 1.0, 1.0, None, "", roofline="both")
 
 
 def test_decode_span_crosses_from_memory_to_compute():

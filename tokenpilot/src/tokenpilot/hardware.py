@@ -15,6 +15,7 @@ from tokenpilot.catalog import alias_index, norm
 from tokenpilot.config_section import from_mapping
 
 GiB = 1024**3
+ROOFLINES = ("overlap", "serial")
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,18 @@ class GPUSpec:
     source: str
     aliases: tuple[str, ...] = ()
     notes: str = ""
+    # How one iteration's compute and memory traffic combine (``ROOFLINES``): "overlap", the
+    # iteration takes the longer of the two (a GPU streams HBM while its SMs compute); "serial",
+    # it takes both (one CPU core running llama.cpp's dot-product kernels waits on each weight
+    # block it streams from DRAM: the weights are read once per llama_decode, whatever the
+    # number of tokens in the batch, so a decode step costs the weight stream plus per-token
+    # compute, and a one-token step costs far more than one token of a long prompt).
+    roofline: str = "overlap"
+
+    def __post_init__(self) -> None:
+        if self.roofline not in ROOFLINES:
+            raise ValueError(f"hardware {self.name}: roofline {self.roofline!r}: expected one "
+                             f"of {', '.join(ROOFLINES)}")
 
     @property
     def memory_bytes(self) -> float:
@@ -62,6 +75,7 @@ class GPUSpec:
             "host_link_gbps": self.host_link_gbps,
             "price_per_hour": self.price_per_hour,
             "source": self.source,
+            "roofline": self.roofline,
         }
 
 

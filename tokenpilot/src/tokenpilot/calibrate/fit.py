@@ -18,7 +18,10 @@ prompt length (``flops_eff`` and the constant per iteration), decode time at bat
 over ``bw_eff``, plus overheads) and, only if batches of several sequences occur, how decode time
 grows with batch size (``seq_overhead_s``, and ``flops_eff`` where decode is compute-bound).
 Attention efficiency matters only at long contexts, and the tensor-parallel terms only at tp > 1:
-those are held at the start value and said so.
+those are held at the start value and said so. On a serial device (``roofline: serial``, a CPU
+core) a step's weight stream is a per-step constant: bw_eff is then seen, through how much more a
+one-token step costs than one prompt token, and step_overhead_s (the same shape) is held; what
+single requests pin there is the sum ``ONE_SEQ_SERIAL``, split by the two-sequence steps.
 """
 
 from __future__ import annotations
@@ -35,13 +38,21 @@ from tokenpilot.calibrate.solve import PRIOR_SIGMA, Search, solve
 from tokenpilot.cluster.fleet import InstanceSpec
 from tokenpilot.costmodel import Calibration
 from tokenpilot.engine import Engine, RequestResult
+from tokenpilot.hardware import get_gpu
 
 FITTED = ("flops_eff", "bw_eff", "step_overhead_s", "seq_overhead_s")
+# On a serial device (hardware.py GPUSpec.roofline) every iteration streams the weights before
+# (not while) it computes: a dense model's weight stream is a constant per iteration, exactly
+# the shape of step_overhead_s, so no log can tell the two apart. bw_eff carries it (the
+# physical term: it also scales with the KV each step reads), step_overhead_s is held.
+FITTED_SERIAL = ("flops_eff", "bw_eff", "seq_overhead_s")
 OUTLIER_SCALE = 0.1  # soft_l1's f_scale: log errors beyond ~10% count linearly
 IDENTIFIED_REL = 0.10  # relative 1-sigma uncertainty under which a parameter counts identified
 NOISE_FLOOR = 0.02  # the least per-request log error the identifiability analysis assumes
 MAX_EVALS = 400
 ONE_SEQ_OVERHEAD = "step_overhead_s + seq_overhead_s"  # reported beside the fitted parameters
+# Its serial-device counterpart: what a one-sequence step costs beyond its compute, seconds.
+ONE_SEQ_SERIAL = "weight stream + step + seq overhead"
 CONVERGED_MEDIAN = 0.35  # a fit whose median |log error| on a log is above this did not converge
 
 
@@ -105,6 +116,22 @@ class FitResult:
         }
 
 
+def fitted_names(spec: InstanceSpec) -> tuple[str, ...]:
+    """The parameters a fit on ``spec`` moves (``FITTED``, or ``FITTED_SERIAL``)."""
+    return FITTED_SERIAL if get_gpu(spec.gpu).roofline == "serial" else FITTED
+
+
+def one_seq_constant(spec: InstanceSpec, cal: Calibration) -> float:
+    """Seconds a one-sequence step costs beyond its compute: step + seq overhead, plus on a
+    serial device the weights streamed once per step (a dense model's, at ``bw_eff``)."""
+    fixed = cal.step_overhead_s + cal.seq_overhead_s
+    gpu = get_gpu(spec.gpu)
+    if gpu.roofline != "serial":
+        return fixed
+    cm = spec.cost_model(cal)
+    return fixed + cm.weights_read(1) / (gpu.hbm_gbps * 1e9 * cal.bw_eff)
+
+
 def simulate_log(spec: InstanceSpec, cal: Calibration, log: RequestLog) -> list[RequestResult]:
     """The log's requests replayed on one instance of ``spec`` under ``cal``, by request id."""
     engine = Engine(spec.cost_model(cal), spec.engine_config(record_token_times=False),
@@ -123,7 +150,8 @@ class _Problem:
 
     def __init__(self, spec: InstanceSpec, logs: Sequence[RequestLog], start: Calibration):
         self.spec, self.logs, self.start = spec, list(logs), start
-        self.search = Search(start, FITTED)
+        self.names = fitted_names(spec)
+        self.search = Search(start, self.names)
         self.meas = []
         for log in self.logs:
             ttft = np.log([r.ttft_s for r in log.records])
@@ -160,12 +188,13 @@ class _Problem:
 def default_start(spec: InstanceSpec) -> Calibration:
     """The instance's current calibration, each fitted parameter moved well inside its bounds
     (``Search.inside``)."""
-    return replace(Search.inside(spec.cost_model().cal, FITTED), source="")
+    return replace(Search.inside(spec.cost_model().cal, fitted_names(spec)), source="")
 
 
 def fit(spec: InstanceSpec, logs: Sequence[RequestLog], start: Calibration | None = None,
         max_evals: int = MAX_EVALS) -> FitResult:
-    """Fit ``FITTED`` so that replaying each log on ``spec`` reproduces its TTFT and TPOT."""
+    """Fit ``fitted_names(spec)`` so that replaying each log on ``spec`` reproduces its TTFT
+    and TPOT."""
     if not logs:
         raise FitError("no logs to fit")
     t0 = time.perf_counter()
@@ -193,7 +222,7 @@ def fit(spec: InstanceSpec, logs: Sequence[RequestLog], start: Calibration | Non
     else:
         converged, msg = True, f"converged in {prob.evaluations} simulations ({sol.message})"
     cal = replace(cal, source=f"tokenpilot calibrate --fit on {', '.join(lg.path for lg in logs)}")
-    return FitResult(cal, converged, msg, params, logs_fit, _held(spec, logs),
+    return FitResult(cal, converged, msg, params, logs_fit, _held(spec, logs, start),
                      prob.evaluations, time.perf_counter() - t0)
 
 
@@ -225,25 +254,32 @@ def _identify(prob: _Problem, x: np.ndarray, cal: Calibration) -> list[ParamFit]
     cov = np.linalg.inv(info)
     std = np.sqrt(np.diag(cov))
     corr = cov / np.outer(std, std)
-    # The overhead of a one-sequence iteration, step + seq: what single-request logs show
-    # even when they cannot split it.
-    i, j = FITTED.index("step_overhead_s"), FITTED.index("seq_overhead_s")
-    step, seq = cal.step_overhead_s, cal.seq_overhead_s
-    w = np.zeros(k)
-    w[i], w[j] = step / (step + seq), seq / (step + seq)
-    both = float(np.sqrt(w @ cov @ w))
-    out = [ParamFit(ONE_SEQ_OVERHEAD, step + seq,
-                    prob.start.step_overhead_s + prob.start.seq_overhead_s, both,
-                    both < IDENTIFIED_REL)]
-    for i, name in enumerate(FITTED):
+    names = prob.names
+    out = []
+    for i, name in enumerate(names):
         ident = bool(std[i] < IDENTIFIED_REL)
         other, c = "", 0.0
         if not ident and k > 1:
             j = max((j for j in range(k) if j != i), key=lambda j: abs(corr[i, j]))
-            other, c = FITTED[j], float(corr[i, j])
+            other, c = names[j], float(corr[i, j])
         out.append(ParamFit(name, float(getattr(cal, name)), float(getattr(prob.start, name)),
                             float(std[i]), ident, other, c))
-    return out[1:] + out[:1]
+    # What a one-sequence step costs beyond its compute (``one_seq_constant``): single-request
+    # logs show that sum even where they cannot split it.
+    if "step_overhead_s" in names:
+        name, parts = ONE_SEQ_OVERHEAD, {"step_overhead_s": cal.step_overhead_s}
+    else:  # serial: the weight stream, W / bandwidth, falls as bw_eff grows
+        stream = one_seq_constant(prob.spec, cal) - cal.step_overhead_s - cal.seq_overhead_s
+        name, parts = ONE_SEQ_SERIAL, {"bw_eff": -stream}
+    parts["seq_overhead_s"] = cal.seq_overhead_s
+    total = one_seq_constant(prob.spec, cal)
+    w = np.zeros(k)
+    for n, v in parts.items():
+        w[names.index(n)] = v / total  # d log(total) / d log(parameter)
+    both = float(np.sqrt(w @ cov @ w))
+    out.append(ParamFit(name, total, one_seq_constant(prob.spec, prob.start), both,
+                        both < IDENTIFIED_REL))
+    return out
 
 
 def _noise(r: np.ndarray) -> float:
@@ -261,7 +297,8 @@ def _log_fits(prob: _Problem, cal: Calibration) -> list[LogFit]:
     return out
 
 
-def _held(spec: InstanceSpec, logs: Sequence[RequestLog]) -> dict[str, str]:
+def _held(spec: InstanceSpec, logs: Sequence[RequestLog], start: Calibration
+          ) -> dict[str, str]:
     cm = spec.cost_model()
     mean_prompt = sum(r.prompt_tokens for lg in logs for r in lg.records) / sum(
         len(lg.records) for lg in logs)
@@ -276,4 +313,9 @@ def _held(spec: InstanceSpec, logs: Sequence[RequestLog]) -> dict[str, str]:
               "not fitted: the logs come from one tp, which cannot separate the all-reduce "
               "terms from the per-iteration overhead")
     held["allreduce_latency_s"] = held["link_eff"] = reason
+    if "step_overhead_s" not in fitted_names(spec):
+        held["step_overhead_s"] = (
+            f"held at {start.step_overhead_s:.3g} s: {spec.gpu} streams the weights before it "
+            "computes (roofline: serial), a constant per iteration the logs cannot tell apart "
+            "from a fixed host time; bw_eff carries both")
     return held

@@ -17,6 +17,12 @@ The simulated instance runs the ``llama.cpp`` engine profile (``data/engines.yam
   KV: a request longer than its slot is refused, and nothing is ever preempted;
 - llama.cpp processes a waiting prompt in the same batch as the running decodes, in ``n_batch``
   (2048) token pieces: ``max_num_batched_tokens = 2048`` with chunked prefill is the same shape;
+- the CPU entry is a serial device (``roofline: serial``): each step streams the weights once
+  and computes every token of the batch, so a step of n tokens takes W/bandwidth + n x per-token
+  compute. The logs show it: a lone request's TPOT (a one-token step) is about twice its TTFT
+  per prompt token, and a two-slot decode step about 1.6 times a one-slot one. With the
+  roofline's max() instead, a one-token step cost the same as one prompt token, and no setting
+  matched both TTFT and TPOT (the fit left TTFT about +17% and TPOT about -22% on the same log);
 
 The real runs are recorded in the order fit-0, predict, fit-1: the held-out run lies between the
 two fitting ones, so contention that drifts over the minutes of a run (the CPU is shared with
@@ -129,6 +135,39 @@ def measured(log_path: Path) -> dict[str, float]:
                        [r.tpot_s for r in log.records if r.tpot_s is not None])
 
 
+def lone_requests(log: RequestLog) -> dict[str, float] | None:
+    """What the requests that met no other request show of one step's cost (the serial
+    roofline's signature, module doc): their TTFT's slope per prompt token (least squares, ms),
+    their median TPOT (a one-token step, ms) and the ratio; None with fewer than 5 of them.
+    The slope is Theil-Sen's (the median of the pairwise slopes): one request slowed by the
+    machine moves it little."""
+    from scipy.stats import theilslopes
+
+    recs = log.records
+    spans = [(r.arrival_s, r.arrival_s + r.ttft_s + (r.tpot_s or 0.0) * (r.output_tokens - 1))
+             for r in recs]
+    lone = [r for i, r in enumerate(recs)
+            if r.tpot_s and all(min(e, spans[i][1]) <= max(a, spans[i][0])
+                                for j, (a, e) in enumerate(spans) if j != i)]
+    if len(lone) < 5 or len({r.prompt_tokens for r in lone}) < 2:
+        return None
+    p = np.array([r.prompt_tokens for r in lone], dtype=float)
+    slope = float(theilslopes([r.ttft_s * 1e3 for r in lone], p)[0])
+    tpot = float(np.median([r.tpot_s * 1e3 for r in lone if r.tpot_s]))
+    return {"requests": len(lone), "ttft_ms_per_prompt_token": slope, "tpot_ms": tpot,
+            "ratio": tpot / slope if slope > 0 else float("nan")}
+
+
+def step_ratio(spec: InstanceSpec, cal: Any, context: int = 40) -> float:
+    """What a one-token decode step costs in prompt tokens under ``cal`` (``lone_requests``'
+    ratio, as the cost model has it): about 1.3 on an overlap roofline for SmolLM2 (the
+    per-token compute plus the LM head), more on a serial one (plus the weight stream)."""
+    cm = spec.cost_model(cal)
+    per_token = (cm.iteration_time([(3 * context // 2, 0)])
+                 - cm.iteration_time([(context // 2, 0)])) / context
+    return cm.decode_time(1, context) / per_token
+
+
 def synthetic_log(spec: InstanceSpec, cal: Any, requests: Any) -> RequestLog:
     """What the simulator itself measures for ``requests`` on ``spec`` under ``cal``: a log
     with known parameters behind it (for testing and timing the fit)."""
@@ -226,9 +265,12 @@ def compare(cfg: HarnessConfig, out_dir: Path, log: Any = print) -> dict[str, An
     result = fit(fit_spec, [read_log(out_dir / f"{n}.own.csv") for n in names])
     blind = fit(fit_spec, [read_log(out_dir / f"{n}.csv") for n in names])
     log(f"fit: {result.message} in {result.wall_s:.1f} s (contention-blind: {blind.message})")
-    out: dict[str, Any] = {"fit": result.to_dict(), "blind_fit": blind.to_dict()}
+    out: dict[str, Any] = {"fit": result.to_dict(), "blind_fit": blind.to_dict(),
+                           "lone": {n: lone_requests(read_log(out_dir / f"{n}.own.csv"))
+                                    for n in [*names, "predict"]}}
     if not result.converged:
         return out
+    out["step_ratio"] = step_ratio(fit_spec, result.calibration)
     write_profile(out_dir / "profile.yaml",
                   Profile(result.calibration, HARDWARE, MODEL, result.to_dict()))
     timeline = json.loads((out_dir / "predict.waits.json").read_text(encoding="utf-8"))

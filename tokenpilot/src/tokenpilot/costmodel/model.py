@@ -145,6 +145,10 @@ class CostModel:
         # engine's hot path (``iteration_timing``).
         self._dense = not m.is_moe
         self._dense_weights_s = self.weights_read(0) / self._bw
+        # A "serial" device (hardware.py GPUSpec.roofline: one CPU core) takes compute plus
+        # memory time per iteration, not the longer of the two: the compute side then carries
+        # the memory time too, so every max(compute, memory) below is their sum.
+        self._serial = gpu.roofline == "serial"
         self._coeff_cache: dict[int, tuple[float, float, float, float, float]] = {}
 
     # ---- memory ---------------------------------------------------------------------------
@@ -184,13 +188,19 @@ class CostModel:
 
     # ---- time -----------------------------------------------------------------------------
     def _decode_coeffs(self, n: int) -> tuple[float, float, float, float, float]:
-        """(a_c, b_c, a_m, b_m, c): decode_time(n, S) = max(a_c + b_c S, a_m + b_m S) + c."""
+        """(a_c, b_c, a_m, b_m, c): decode_time(n, S) = max(a_c + b_c S, a_m + b_m S) + c.
+
+        On a serial device the compute line carries the memory line too (their sum), so the
+        max is the sum and every closed form over these lines holds unchanged.
+        """
         a_c = n * (self._body_flops_per_token + self._head_flops_per_seq) / self._linear_rate
         b_c = self._attn_pair_decode / self._attn_rate
         a_m = (self.weights_read(n) + n * self.kv_bytes_per_token) / self._bw
         b_m = self.kv_bytes_per_token / self._bw
         c = self.cal.step_overhead_s + self.cal.seq_overhead_s * n
         c += self._ar_latency + self._ar_per_token * n
+        if self._serial:
+            a_c, b_c = a_c + a_m, b_c + b_m
         return a_c, b_c, a_m, b_m, c
 
     def decode_coeffs(self, n: int) -> tuple[float, float, float, float, float]:
@@ -240,14 +250,20 @@ class CostModel:
         pc += pairs * self._attn_pair_prefill / self._attn_rate
         pm_kv = (kv_ctx + t_p) * kvb / bw
         if n:
-            a_c, b_c = (self._coeff_cache.get(n) or self.decode_coeffs(n))[:2]
+            a_c, b_c, a_m, b_m = (self._coeff_cache.get(n) or self.decode_coeffs(n))[:4]
             dc = a_c + b_c * decode_ctx_sum
+            if self._serial:  # the decode's compute alone: the memory is added once below
+                dc -= a_m + b_m * decode_ctx_sum
         else:
             dc = 0.0
         const = self.cal.step_overhead_s + self.cal.seq_overhead_s * (n_p + n)
         const += self._ar_latency + self._ar_per_token * (t_p + n)
-        return (pc + dc, weights + pm_kv + dm_kv, const, pc, weights + pm_kv, dc,
-                weights + dm_kv, n_p, t_p, pairs)
+        memory = weights + pm_kv + dm_kv
+        if self._serial:
+            return (pc + dc + memory, memory, const, pc, weights + pm_kv, dc, weights + dm_kv,
+                    n_p, t_p, pairs)
+        return (pc + dc, memory, const, pc, weights + pm_kv, dc, weights + dm_kv, n_p, t_p,
+                pairs)
 
     def iteration(
         self,
