@@ -13,8 +13,11 @@ Run from the repository root:
   case gcc does not compile (a BG000 case, e.g. an undeclared BSP call) is not a program: its
   races are counted apart, as not soaked, never as misses. Passes when every other labelled
   race is confirmed.
-- clean: every function of every BG1xx case as a scenario (but those that take parameters:
-  called with none they run on garbage; main or the vector that calls them runs them), from
+- clean (``--cases a,b``: only the cases whose path contains one of them): every function of
+  every BG1xx case as a scenario, with the handlers its race findings name or, in a case with
+  none (a clean look-alike file), every interrupt context of the static model (but functions
+  that take parameters: called with none they run on garbage; main or the vector that calls
+  them runs them), from
   the recorded state and again from the seeded one (`[soak] seed = "wrap"`, where a handler
   counts something), the
   whole run explored: failing runs landing outside the labelled races' lines (the clean
@@ -177,9 +180,13 @@ def no_race_here(case: Path) -> dict[tuple[str, int], str]:
             if (m := NO_RACE.search(line))}
 
 
+ONLY: list[str] = []  # --cases
+
+
 def clean_twins() -> bool:
     """Every function of every BG1xx case as a scenario, unfocused, with the case's handlers
-    (those its race findings name): failing runs that land outside every labelled race's lines
+    (those its race findings name; in a case with none, the static model's interrupt contexts):
+    failing runs that land outside every labelled race's lines
     (from its first access to its marked line) are failures on clean look-alikes."""
     from dataclasses import replace
 
@@ -196,11 +203,13 @@ def clean_twins() -> bool:
     ran = skipped = stray = with_args = with_seed = 0
     started = time.perf_counter()
     for case in cases(root):
+        if ONLY and not any(o in str(case.relative_to(root)) for o in ONLY):
+            continue
         cfg = config(case, root)
         want = expected(case)
         report = run_analysis([case], cfg)
         races = [i.finding for i in report.active if i.finding.rule in RACE_RULES]
-        if not races:
+        if not races and not report.interrupts:
             continue
         spans = [(Path(f.location.file).name, _first_line(f), f.location.line) for f in races
                  if (Path(f.location.file).name, f.location.line, f.rule) in want]
@@ -210,7 +219,11 @@ def clean_twins() -> bool:
             skipped += 1
             print(f"  {case.relative_to(root)}: not run ({str(exc)[:100]})")
             continue
-        handlers = sorted({h for f in races for h in injected(probe, f)})
+        # The handlers the race findings name; in a case with none (a clean look-alike file),
+        # every interrupt context of the static model, entered through what the core enters.
+        handlers = sorted({h for f in races for h in injected(probe, f)} if races else
+                          {r for name in report.interrupts if name in probe.symbols
+                           for r in ([r for r in probe.roots(name) if r != "main"] or [name])})
         if not handlers:
             continue
         files = {p.name for p in ([case] if case.is_file() else case.rglob("*.c"))}
@@ -263,7 +276,10 @@ def clean_twins() -> bool:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--part", default="i2c,fixtures,clean,throughput")
+    ap.add_argument("--cases", default="", help="clean part: only the cases whose path under "
+                    "tests/cases contains one of these comma-separated strings")
     args = ap.parse_args()
+    ONLY[:] = [c for c in args.cases.split(",") if c]
     sys.path.insert(0, str(HERE))
     print(f"calibration: {calibration():.4f} s for 1M loop steps (min of 5)")
     ok = True
