@@ -10,14 +10,26 @@ The profiles list the known ones (``registrations``); a call none lists is read 
 - the function is passed to a call whose own name, or the name or declared type of the
   parameter it is passed as, says *isr*, *irq* or *interrupt*; or says *handler*, *callback* or
   *cb* and the call's name says it sets something up (init, register, create, set, attach,
-  connect, install, enable, start, open) — ``lv_obj_add_event_cb`` adds a UI event, not that;
+  connect, install, enable, start, open) or the call or parameter says *timer* or *alarm*
+  (``add_repeating_timer_ms(ms, cb, ...)``: a hardware timer's callback) —
+  ``lv_obj_add_event_cb`` adds a UI event, not that;
 - the call is not one the program defines (the driver's source is not there; a function the
   program defines is judged by its body: a callback it stores in a field is reached from the
   interrupt handler that calls through that field, which ``stored_callbacks`` follows), nor a task
   creator, nor one the profiles' ``task_callbacks`` name as calling back in a thread (an event
-  loop such as ``esp_event_handler_register``, a work queue);
+  loop such as ``esp_event_handler_register``, a work queue), nor a listed registration that
+  took its function from this call (a call that matches a registration's name but holds no
+  function where it says, emlib's ``GPIOINT_CallbackRegister(intNo, cb)`` against Harmony's
+  ``*_CallbackRegister(cb, ctx)``, is judged by its words);
 - the function itself is never called directly: one the task code calls too is not only
   an interrupt handler, and its direct calls are judged as task code.
+
+A function stored in a field of a struct variable (its initializer ``{.p_callback = uart_cb}``
+or an assignment ``cfg.p_callback = uart_cb``) that is passed to such a call (``R_SCI_UART_Open(
+&ctrl, &cfg)``, Renesas FSP) is read the same way, the field's name and type standing for the
+parameter's. The risk of reading words: a set-up call whose callback runs in the caller's loop
+(a UI toolkit's ``lv_disp_drv_register`` with ``flush_cb``) is taken for an interrupt's; the
+profiles' ``task_callbacks`` name those.
 
 Its interrupt line is inferred where the call names it: the peripheral the call's name starts
 with (``USART1_ReadCallbackRegister``) or its first argument names (``LPUART1``), when the code
@@ -39,6 +51,10 @@ STRONG = re.compile(r"isr|irq|interrupt", re.IGNORECASE)
 WEAK = re.compile(r"handler|callback|(?:^|_)cb(?:_|$)|[a-z]Cb\b|Cb_", re.IGNORECASE)
 SETUP = re.compile(r"init|register|create|set|attach|connect|install|enable|start|open",
                    re.IGNORECASE)
+# A hardware timer's or alarm's callback (pico-sdk's add_repeating_timer_ms(ms, cb, ...), Zephyr's
+# k_timer_init): run from the timer's interrupt; an RTOS's software timers (FreeRTOS xTimer*,
+# run in the timer task) are named in the profiles' task_callbacks.
+TIMED = re.compile(r"timer|alarm", re.IGNORECASE)
 
 
 def says_interrupt(hint: str) -> bool:
@@ -47,7 +63,8 @@ def says_interrupt(hint: str) -> bool:
     param = rest[0]
     if STRONG.search(hint):
         return True
-    return bool(WEAK.search(param) or WEAK.search(callee)) and bool(SETUP.search(callee))
+    return bool(WEAK.search(param) or WEAK.search(callee)) and bool(
+        SETUP.search(callee) or TIMED.search(callee) or TIMED.search(param))
 
 
 def inferred_entries(program: Program, context_cls) -> dict[str, Context]:
@@ -55,16 +72,18 @@ def inferred_entries(program: Program, context_cls) -> dict[str, Context]:
     (see above) that is not an entry point already."""
     plat = program.config.platform
     creators = [r.function for r in program.config.task_creators]
-    registrars = [r.function for r in program.config.interrupt_registrations]
-    not_isr = [*creators, *registrars, *plat.task_callbacks]
+    not_isr = [*creators, *plat.task_callbacks]
     called = {c.callee for c in program.calls}
+    # A call a listed registration took its function from: its other function arguments are
+    # that SDK's business (request_threaded_irq's thread_fn runs in a thread).
+    taken = {(pf.callee, pf.where) for pf in program.passed_functions if pf.registered}
     out: dict[str, Context] = {}
     for pf in program.passed_functions:
         fn = _resolve(program, pf.function)
         if fn is None or fn in program.entries or fn in out or fn in called:
             continue
         callee = pf.hint.split(" ", 1)[0]
-        if pf.callee in program.functions or not callee:
+        if pf.callee in program.functions or not callee or (pf.callee, pf.where) in taken:
             continue
         if any(fnmatch.fnmatchcase(callee, p) for p in not_isr):
             continue
@@ -113,8 +132,13 @@ def stored_callbacks(program: Program, context_cls) -> dict[str, Context]:
 def _context(program: Program, context_cls, pf: PassedFunction, name: str,
              callee: str) -> Context:
     where = f" (line {pf.where.line})" if pf.where is not None else ""
-    how = (f"passed to {callee}{where} as its {_param(pf.hint)}: the driver calls it from "
-           "its interrupt handler")
+    if pf.holder:
+        field = pf.hint.split(" ")[1]
+        how = (f"stored in field {field} of {pf.holder}, passed to {callee}{where}: the driver "
+               "calls it from its interrupt handler")
+    else:
+        how = (f"passed to {callee}{where} as its {_param(pf.hint)}: the driver calls it "
+               "from its interrupt handler")
     return context_cls(name, "interrupt", how, irq=_irq(program, pf, callee))
 
 

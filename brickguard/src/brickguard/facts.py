@@ -395,6 +395,12 @@ class PassedFunction:
     hint: str = ""
     instance: str = ""  # the first argument when it names a macro (LPUART1, USART1_BASE), or ""
     where: Where | None = None
+    # Passed where a registration or task creation the configuration lists takes its function
+    # (that made it an entry already); False for any other argument, even of such a call.
+    registered: bool = False
+    # Passed inside a struct: the variable given as the argument, whose field (the hint's
+    # second word) holds the function (FSP's ``R_SCI_UART_Open(&ctrl, &cfg)``); "" if direct.
+    holder: str = ""
 
 
 @dataclass(kw_only=True)
