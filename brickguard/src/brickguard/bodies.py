@@ -45,6 +45,7 @@ from brickguard.facts import (
     stride_index,
 )
 from brickguard.sections import (
+    CROSS_CORE,
     EMPTY,
     LEVEL,
     Sections,
@@ -96,6 +97,10 @@ BLOCK_ARGS = {
     "strcpy": (BLOCK_WRITE, BLOCK_READ),
     "strncpy": (BLOCK_WRITE, BLOCK_READ),
 }
+# Cross-core locks, by name (``sections.CROSS_CORE``).
+CORE_LOCK = re.compile(r"spin_?lock|hsem_?(?:fast_?)?take", re.IGNORECASE)
+CORE_LOCK_NOT = re.compile(r"init|claim|instance|num|unused|is_|get_", re.IGNORECASE)
+CORE_UNLOCK = re.compile(r"spin_?unlock|hsem_?release", re.IGNORECASE)
 NO_BARRIER = frozenset({"__NOP", "__nop"})  # calls that do not make the compiler reload memory
 ASSIGN_OPS = {"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>="}
 
@@ -629,6 +634,10 @@ class BodyWalker:
             self.priority(name, c, args, where)
         if irq:
             return mask(states, irq) if name in self.u.mask_on else unmask(states, irq)
+        if CORE_LOCK.search(name) and not CORE_LOCK_NOT.search(name):
+            return mask(states, CROSS_CORE)
+        if CORE_UNLOCK.search(name):
+            return unmask(states, CROSS_CORE)
         if name in self.u.basepri and args:
             value = self.u.eval_const(self.arg_text(c, args, 0))
             if value is not None:

@@ -57,6 +57,18 @@ SETUP = re.compile(r"init|register|create|set|attach|connect|install|enable|star
 TIMED = re.compile(r"timer|alarm", re.IGNORECASE)
 
 
+# A call that starts a function on another core (pico-sdk's multicore_launch_core1(entry),
+# multicore_launch_core1_with_stack; a start_cpu1 / app_cpu start): that function is a context
+# of its own, running in parallel with the caller from the call on (``Context.concurrent``).
+LAUNCH = re.compile(r"multicore|(?:core|cpu)_?[1-9]|app_?cpu|second_?core|other_?core",
+                    re.IGNORECASE)
+
+
+def launches_core(callee: str) -> bool:
+    """Whether a call the program does not define, by its name, starts another core."""
+    return bool(LAUNCH.search(callee)) and not STRONG.search(callee)
+
+
 def says_interrupt(hint: str) -> bool:
     """Whether a call's words (``PassedFunction.hint``) say it takes an interrupt handler."""
     callee, *rest = hint.split(" ", 1) + [""]
@@ -79,13 +91,20 @@ def inferred_entries(program: Program, context_cls) -> dict[str, Context]:
     taken = {(pf.callee, pf.where) for pf in program.passed_functions if pf.registered}
     out: dict[str, Context] = {}
     for pf in program.passed_functions:
-        fn = _resolve(program, pf.function)
+        fn = resolve(program, pf.function)
         if fn is None or fn in program.entries or fn in out or fn in called:
             continue
         callee = pf.hint.split(" ", 1)[0]
         if pf.callee in program.functions or not callee or (pf.callee, pf.where) in taken:
             continue
         if any(fnmatch.fnmatchcase(callee, p) for p in not_isr):
+            continue
+        if launches_core(callee) and pf.arg == 0 and not pf.holder:
+            where = f" (line {pf.where.line})" if pf.where is not None else ""
+            out[fn] = context_cls(
+                program.functions[fn].name, "interrupt",
+                f"launched by {callee}{where}: it runs on another core, in parallel with the "
+                "caller, and this core's interrupt masks do not hold it off", concurrent=True)
             continue
         if not says_interrupt(pf.hint):
             continue
@@ -117,13 +136,13 @@ def stored_callbacks(program: Program, context_cls) -> dict[str, Context]:
             out[fn] = context_cls(program.functions[fn].name, "interrupt", how, irq=irq)
 
     for usr, field in direct.items():
-        add(_resolve(program, usr),
+        add(resolve(program, usr),
             f"stored in field {field}, which an interrupt handler calls through")
     for pf in program.passed_functions:
         field = by_param.get((pf.callee, pf.arg))
         if field is not None:
             callee = pf.hint.split(" ", 1)[0]
-            add(_resolve(program, pf.function),
+            add(resolve(program, pf.function),
                 f"passed to {callee}, which stores it in field {field}; an interrupt "
                 "handler calls through it", _irq(program, pf, callee))
     return out
@@ -159,7 +178,7 @@ def _irq(program: Program, pf: PassedFunction, callee: str) -> str:
     return ""
 
 
-def _resolve(program: Program, usr: str) -> str | None:
+def resolve(program: Program, usr: str) -> str | None:
     """The definition of a function known here by a declaration's USR, when there is one."""
     if usr in program.functions:
         return usr

@@ -69,10 +69,12 @@ Whether the object is ``volatile`` is BG104's question, asked once at the declar
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from brickguard.facts import AccessKind, ObjectFact, irq_key, paths_overlap
+from brickguard import order as _order
+from brickguard.facts import AccessKind, CallFact, ObjectFact, irq_key, paths_overlap
+from brickguard.sections import CROSS_CORE
 
 if TYPE_CHECKING:
     from brickguard.program import Access, Program
@@ -101,6 +103,8 @@ class Race:
     # Who is preempted: "task context (main)", or "interrupt handler X (priority 5)" when a
     # more urgent handler preempts a less urgent one.
     victim: str = ""
+    # pattern "late" (``order``): the call before the write that lets the handler run
+    start: CallFact | None = None
 
     @property
     def harm(self) -> str:
@@ -149,6 +153,10 @@ def _groups(program: Program, accs: list[Access]):
     the handlers of each known priority against the more urgent ones."""
     isr = sorted((a for a in accs if a.in_interrupt), key=source_order)
     task = [a for a in accs if a.in_task]
+    other = [i for i in isr if all(c.concurrent for c in i.contexts if c.is_interrupt)]
+    if other:
+        isr = [i for i in isr if i not in other]
+        yield _off_core(task, other), other, lambda a: a.task_protected or a.before_start, None
     yield task, isr, lambda a: a.task_protected or a.before_start, None
     for level in sorted(_levels(program, accs), reverse=True):
         victims = [a for a in accs
@@ -159,6 +167,20 @@ def _groups(program: Program, accs: list[Access]):
         if victims and urgent:
             yield (victims, urgent,
                    lambda a, lv=level: _handler_guard(program, a, lv) is not None, level)
+
+
+def _off_core(task: list[Access], other: list[Access]) -> list[Access]:
+    """The task accesses as a context on another core sees them: no interrupt mask of this
+    core (a critical section, BASEPRI, a masked line) holds that core off; only a cross-core
+    lock (``bodies.CROSS_CORE``) held on both sides does, so an access counts as protected
+    when it holds one and every access of the other core to the object does too."""
+    both = all(CROSS_CORE in i.fact.masked for i in other)
+    out = []
+    for a in task:
+        locked = both and CROSS_CORE in a.fact.masked
+        out.append(replace(a, task_protected=locked, fact=replace(
+            a.fact, protected=locked, level=0, by_level=False, masked=())))
+    return out
 
 
 def find_races(program: Program) -> list[Race]:
@@ -206,6 +228,9 @@ def find_races(program: Program) -> list[Race]:
                 keep(race)
         race = _order_violation(program, gates, obj, shared.accesses)
         if race is not None:
+            keep(race)
+        for race in _order.late_writes(program, obj, shared.accesses, Race,
+                                       lambda a: _victim(program, a, None)):
             keep(race)
         race = _torn_copy(program, gates, obj, shared.accesses)
         if race is not None:

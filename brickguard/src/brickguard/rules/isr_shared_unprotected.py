@@ -8,7 +8,7 @@ from brickguard.config import Config
 from brickguard.findings import Finding, Level
 from brickguard.program import Program
 from brickguard.rules.base import Rule
-from brickguard.rules.messages import at, does, isr_step, loc, task_step, verb
+from brickguard.rules.messages import at, does, here, isr_step, loc, task_step, verb
 
 
 def check(program: Program, config: Config) -> Iterable[Finding]:
@@ -30,6 +30,20 @@ def check(program: Program, config: Config) -> Iterable[Finding]:
             first = loc(r.first, "read in task context, first word") if r.first else task
             yield Finding("BG101", RULE.level, message, task, related=(isr, first),
                           flow=(first, isr, task))
+            continue
+        if r.pattern == "late" and r.start is not None:
+            st = r.start
+            message = (
+                f"`{t.text}` is written in {r.victim} only after {st.callee_name}() "
+                f"({at(st.where)}) lets interrupt handler {handler} run, and the handler reads "
+                f"`{i.text}` ({at(i.where)}) without testing it: if it runs before this "
+                f"store (an interrupt already pending, another core starting at once), it uses "
+                f"the value from before (write it before {st.callee_name}())"
+            )
+            start = here(st.where, f"{st.callee_name}(): interrupt handler {handler} can run "
+                                   "from here")
+            yield Finding("BG101", RULE.level, message, task, related=(isr, start),
+                          flow=(start, isr, task))
             continue
         if r.pattern in ("order", "torn"):
             message = (

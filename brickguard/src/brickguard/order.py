@@ -1,0 +1,101 @@
+"""Order violations on the interrupt timeline: state written after the point where the handler
+that uses it can already run (BG101, pattern ``late``).
+
+A task function that starts a handler (opens one of the handler's own gates, ``timeline``: its
+NVIC line ``NVIC_EnableIRQ(USART1_IRQn)``, its HAL family's start, the launch of a context on
+another core ``multicore_launch_core1(fn)``) and only then writes an object that handler reads
+hands the handler the old value: an interrupt already pending (a byte received during boot) runs
+at once, a second core starts at once. The finding is anchored at the late write, with the start
+and the handler's read in its code flow. Reported only where the handler cannot have run before
+the start in that function (the gate is closed there: ``timeline.closed_until``) and:
+
+- the handler reads the object without testing it first (``if (g_cmd != NULL)`` makes the old
+  value harmless), in no arm of its own test of another flag the task writes after the late
+  write (a flag that publishes the object);
+- the function writes no part of the object before the start (then the handler reads that
+  value, and the late write is an update), and a function that runs once from reset (``main``)
+  writes an object with no initializer (the handler reads zero: a NULL pointer, a zero
+  length or divisor), not one whose initializer is a value meant to be used.
+
+A gate that any call may open (``*``: some interrupt, opened by the first call brickguard cannot
+see) is no start: only the calls that start this handler by name count.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from brickguard.facts import AccessKind, CallFact, paths_overlap
+
+if TYPE_CHECKING:
+    from brickguard.program import Access, Program
+    from brickguard.races import Race
+
+
+def late_writes(program: Program, obj, accs: list[Access], race_cls, victim) -> list[Race]:
+    """The late writes of one shared object (see above), one race per write site."""
+    reads = [i for i in accs if i.in_interrupt and i.fact.kind is AccessKind.read
+             and not i.fact.tests]
+    if not reads:
+        return []
+    tested = {i.fact.function for i in accs if i.in_interrupt and i.fact.tests}
+    early = program.closed_until
+    out = []
+    for w in accs:
+        f = w.fact
+        if not (w.in_task and f.kind.writes) or w.task_protected or w.before_start:
+            continue
+        for i in reads:
+            if i.fact.function in tested or not paths_overlap(f.path, i.fact.path):
+                continue
+            start = _start(program, early, w, i)
+            if start is None or _written_before(accs, w, start):
+                continue
+            if obj.initialized and _from_reset(program, f.function):
+                continue
+            if _published(program, w, i):
+                continue
+            out.append(race_cls("BG101", obj, w, i, pattern="late", victim=victim(w),
+                                start=start))
+            break
+    return out
+
+
+def _start(program: Program, early: dict, w: Access, i: Access) -> CallFact | None:
+    """The call in the write's function, before it, that opens a gate of the handler's own
+    (not ``*``) closed until then, when there is one."""
+    f = w.fact
+    for c in (x for x in i.contexts if x.is_interrupt):
+        for g in program.gates.get(c, ()):
+            if g == "*":
+                continue
+            first = early.get(g, {}).get(f.function)
+            if first is None or f.seq < first:
+                continue
+            call = next((k for k in program.calls_by_caller.get(f.function, ())
+                         if k.earliest == first), None)
+            if call is not None and call.seq < f.seq:
+                return call
+    return None
+
+
+def _written_before(accs: list[Access], w: Access, start: CallFact) -> bool:
+    f = w.fact
+    return any(a.in_task and a.fact.kind.writes and a.fact.function == f.function
+               and a.fact.seq < start.seq and paths_overlap(a.fact.path, f.path) for a in accs)
+
+
+def _from_reset(program: Program, fn: str) -> bool:
+    """A function that runs once from reset: a start root (bare-metal ``main``)."""
+    f = program.functions.get(fn)
+    return f is not None and f.name in program.config.platform.start_off
+
+
+def _published(program: Program, w: Access, i: Access) -> bool:
+    """The handler's read sits in an arm of its test of another object the task writes after
+    the late write (``g_len = n; g_ready = 1;`` against ``if (g_ready) use(g_len)``)."""
+    arms = {off for off, _ in i.fact.branch}
+    flags = {t.fact.obj for t in program.accesses_by_function.get(i.fact.function, ())
+             if t.fact.tests in arms and t.fact.obj != w.fact.obj}
+    return any(a.fact.obj in flags and a.fact.kind.writes and a.fact.seq > w.fact.seq
+               for a in program.accesses_by_function.get(w.fact.function, ()))
