@@ -158,7 +158,10 @@ def _context(program: Program, context_cls, pf: PassedFunction, name: str,
     else:
         how = (f"passed to {callee}{where} as its {_param(pf.hint)}: the driver calls it "
                "from its interrupt handler")
-    return context_cls(name, "interrupt", how, irq=_irq(program, pf, callee))
+    site = next((c for c in program.calls_by_caller_site.get((pf.callee, pf.where), ())), None)
+    t = site.targets[0] if site is not None and site.targets and pf.arg > 0 else None
+    instance = t[0] if t is not None and t[0] in program.objects else ""
+    return context_cls(name, "interrupt", how, irq=_irq(program, pf, callee), instance=instance)
 
 
 def _param(hint: str) -> str:

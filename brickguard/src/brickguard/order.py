@@ -34,16 +34,18 @@ if TYPE_CHECKING:
 
 def late_writes(program: Program, obj, accs: list[Access], race_cls, victim) -> list[Race]:
     """The late writes of one shared object (see above), one race per write site."""
+    out = _lost_handshakes(program, obj, accs, race_cls, victim)
     reads = [i for i in accs if i.in_interrupt and i.fact.kind is AccessKind.read
              and not i.fact.tests]
     if not reads:
-        return []
+        return out
     tested = {i.fact.function for i in accs if i.in_interrupt and i.fact.tests}
     early = program.closed_until
-    out = []
+    done = {r.task.fact.where for r in out}
     for w in accs:
         f = w.fact
-        if not (w.in_task and f.kind.writes) or w.task_protected or w.before_start:
+        if not (w.in_task and f.kind.writes) or w.task_protected or w.before_start or (
+                f.where in done):
             continue
         for i in reads:
             if i.fact.function in tested or not paths_overlap(f.path, i.fact.path):
@@ -99,3 +101,60 @@ def _published(program: Program, w: Access, i: Access) -> bool:
              if t.fact.tests in arms and t.fact.obj != w.fact.obj}
     return any(a.fact.obj in flags and a.fact.kind.writes and a.fact.seq > w.fact.seq
                for a in program.accesses_by_function.get(w.fact.function, ()))
+
+
+def _drives(c: CallFact, instance: str) -> bool:
+    """Whether a call works on the driver instance (its first argument points to it)."""
+    return bool(instance) and bool(c.targets) and c.targets[0] is not None and (
+        c.targets[0][0] == instance)
+
+
+def _instances(i: Access) -> set[str]:
+    return {c.instance for c in i.contexts if c.is_interrupt and c.instance}
+
+
+def _lost_handshakes(program: Program, obj, accs: list[Access], race_cls, victim) -> list[Race]:
+    """A flag a driver callback stores a constant in (``g_tx_busy = false`` on TX complete),
+    written by the task with another constant just after a call that starts an operation on
+    the callback's driver instance (``R_SCI_UART_Write(&g_uart0_ctrl, ...); g_tx_busy =
+    true;``): the operation can end, and the callback store its value, before the task's
+    store, which then overwrites it (the wait for the flag never ends)."""
+    writes = [i for i in accs if i.in_interrupt and i.fact.kind is AccessKind.write
+              and i.fact.stored is not None and _instances(i)]
+    out = []
+    for w in accs:
+        f = w.fact
+        if not (w.in_task and f.kind is AccessKind.write) or f.stored is None or (
+                w.task_protected or w.before_start):
+            continue
+        for i in writes:
+            if i.fact.stored == f.stored or not paths_overlap(f.path, i.fact.path):
+                continue
+            calls = program.calls_by_caller.get(f.function, ())
+            start = max((c for c in calls if c.seq < f.seq and any(
+                _drives(c, n) for n in _instances(i))), key=lambda c: c.seq, default=None)
+            if start is None or any(start.seq < a.fact.seq < f.seq and a.fact.obj == f.obj
+                                    for a in program.accesses_by_function.get(f.function, ())):
+                continue
+            out.append(race_cls("BG101", obj, w, i, pattern="late", victim=victim(w),
+                                start=start))
+            break
+    return out
+
+
+def no_new_start(program: Program, first: Access, second: Access, near: list[Access]) -> bool:
+    """A poll of a flag the driver callbacks of ``near`` store (``while (g_tx_busy) {}``),
+    then a task write of it with no call on the callbacks' driver instance between: the poll
+    saw the callback's store for the last operation started, and the callback runs again only
+    for an operation started after it, so no handler store comes between (an R-W-W that is
+    the serial order). True only when every such callback has a known instance."""
+    if not first.fact.in_loop_cond or not near:
+        return False
+    names = set()
+    for i in near:
+        got = _instances(i)
+        if not got or i.fact.kind is not AccessKind.write or i.fact.stored is None:
+            return False
+        names |= got
+    return not any(first.fact.seq < c.seq < second.fact.seq and any(_drives(c, n) for n in names)
+                   for c in program.calls_by_caller.get(first.fact.function, ()))

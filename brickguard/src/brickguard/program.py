@@ -89,6 +89,10 @@ class Context:
     # multicore_launch_core1): no interrupt mask of this core holds it off, only a cross-core
     # lock that both sides take (``races``); it cannot run before its launch (``timeline``).
     concurrent: bool = False
+    # A callback handed to a driver call: the global its first argument points to (the driver
+    # instance, FSP's ``&g_uart0_ctrl``); a later call on it may start what the callback
+    # reports (``order``). "" when not known.
+    instance: str = ""
 
     @property
     def is_interrupt(self) -> bool:
@@ -416,6 +420,14 @@ class Program(HardwareFacts):  # the hardware facts (BG3xx, stack depth): every 
         out: dict[str, list[CallFact]] = defaultdict(list)
         for c in self.calls:
             out[c.caller].append(c)
+        return dict(out)
+
+    @cached_property
+    def calls_by_caller_site(self) -> dict[tuple[str, object], list[CallFact]]:
+        """(callee USR, call site) -> the calls made there (the one a PassedFunction names)."""
+        out: dict[tuple[str, object], list[CallFact]] = defaultdict(list)
+        for c in self.calls:
+            out[(c.callee, c.where)].append(c)
         return dict(out)
 
     @cached_property

@@ -191,8 +191,9 @@ def find_races(program: Program) -> list[Race]:
     def keep(race: Race) -> None:
         f = race.task.fact
         site = (race.obj.usr, f.where.file, f.where.line)
-        if site not in best or PRIORITY[race.rule] < PRIORITY[best[site].rule]:
-            best[site] = race
+        if site not in best or PRIORITY[race.rule] < PRIORITY[best[site].rule] or (
+                race.pattern == "late" and race.rule == best[site].rule):
+            best[site] = race  # a late write says more than the pair it also makes
 
     calls = program.calls_by_caller
     gates = program.gates
@@ -478,7 +479,8 @@ def _pairs(program: Program, gates: dict, calls: dict[str, list], names: dict[st
                     f1.seq, f2.seq, near):
                 continue
             if one == "R" and two == "W" and near and (
-                    _idempotent_flag(program, first, second, near)
+                    _order.no_new_start(program, first, second, near)
+                    or _idempotent_flag(program, first, second, near)
                     or _owned_flag(program, first, second, near)):
                 continue
             if one == "R" and two == "R" and near and (

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from brickguard.config import Config
+from brickguard.facts import AccessKind
 from brickguard.findings import Finding, Level
 from brickguard.program import Program
 from brickguard.rules.base import Rule
@@ -39,6 +40,12 @@ def check(program: Program, config: Config) -> Iterable[Finding]:
                 f"`{i.text}` ({at(i.where)}) without testing it: if it runs before this "
                 f"store (an interrupt already pending, another core starting at once), it uses "
                 f"the value from before (write it before {st.callee_name}())"
+            ) if i.kind is AccessKind.read else (
+                f"`{t.text}` is written in {r.victim} only after {st.callee_name}() "
+                f"({at(st.where)}) starts what interrupt handler {handler} reports by storing "
+                f"`{i.text}` ({at(i.where)}): if the operation ends before this store, this "
+                f"store overwrites the handler's and the hand-over is lost (write it before "
+                f"{st.callee_name}())"
             )
             start = here(st.where, f"{st.callee_name}(): interrupt handler {handler} can run "
                                    "from here")
