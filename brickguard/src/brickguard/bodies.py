@@ -97,6 +97,11 @@ BLOCK_ARGS = {
     "strcpy": (BLOCK_WRITE, BLOCK_READ),
     "strncpy": (BLOCK_WRITE, BLOCK_READ),
 }
+# A peripheral's own interrupt sources switched on or off (emlib USART_IntEnable, LL
+# LL_USART_EnableIT_RXNE, GD32 usart_interrupt_enable, TI UARTIntDisable): ``CallFact.instance``.
+SOURCE_SWITCH = re.compile(
+    r"(?:int|it|irq|interrupt)s?_?(?:en|dis)able|(?:en|dis)able_?(?:int|it\b|it_|irq|interrupt)",
+    re.IGNORECASE)
 # Cross-core locks, by name (``sections.CROSS_CORE``).
 CORE_LOCK = re.compile(r"spin_?lock|hsem_?(?:fast_?)?take", re.IGNORECASE)
 CORE_LOCK_NOT = re.compile(r"init|claim|instance|num|unused|is_|get_", re.IGNORECASE)
@@ -621,10 +626,12 @@ class BodyWalker:
                             self.passed.append(PassedFunction(
                                 ref.get_usr(), n, fn.get_usr(), f"{name} {fld} {ftype}",
                                 "", where, n in taken, holder=r.spelling))
+            inst = old.instance if old is not None else (
+                self.arg_text(c, args, 0).strip() if args and SOURCE_SWITCH.search(name) else "")
             self.calls[key] = CallFact(
                 self.usr, ref.get_usr(), name, where, prot, argf, seq, earliest, targets, irq,
                 name in EXCLUSIVE_STORES and self.result_discarded(c),
-                level=self.level_of(states) if prot else 0,
+                level=self.level_of(states) if prot else 0, instance=inst,
             )
         elif ref is None or ref.kind in (K.VAR_DECL, K.PARM_DECL, K.FIELD_DECL):
             field_name = ref.spelling if ref is not None and ref.kind == K.FIELD_DECL else ""
@@ -634,10 +641,6 @@ class BodyWalker:
             self.priority(name, c, args, where)
         if irq:
             return mask(states, irq) if name in self.u.mask_on else unmask(states, irq)
-        if CORE_LOCK.search(name) and not CORE_LOCK_NOT.search(name):
-            return mask(states, CROSS_CORE)
-        if CORE_UNLOCK.search(name):
-            return unmask(states, CROSS_CORE)
         if name in self.u.basepri and args:
             value = self.u.eval_const(self.arg_text(c, args, 0))
             if value is not None:
@@ -668,6 +671,10 @@ class BodyWalker:
             return states  # __set_PRIMASK(1) masks interrupts: it restores no saved state
         if not self.crit_off:
             states = self.sections.apply(name, states, where, bool(self.in_cond))
+        if CORE_LOCK.search(name) and not CORE_LOCK_NOT.search(name):
+            return mask(states, CROSS_CORE)
+        if CORE_UNLOCK.search(name):
+            return unmask(states, CROSS_CORE)
         return states
 
     def irq_line(self, c: Cursor, args: list[Cursor], at: int | None) -> str:

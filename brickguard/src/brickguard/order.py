@@ -18,14 +18,15 @@ the start in that function (the gate is closed there: ``timeline.closed_until``)
   length or divisor), not one whose initializer is a value meant to be used.
 
 A gate that any call may open (``*``: some interrupt, opened by the first call brickguard cannot
-see) is no start: only the calls that start this handler by name count.
+see; ``irq:?``, a line no call enables by name) is no start: only the calls that start this
+handler by name count.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from brickguard.facts import AccessKind, CallFact, paths_overlap
+from brickguard.facts import AccessKind, CallFact, irq_key, paths_overlap
 
 if TYPE_CHECKING:
     from brickguard.program import Access, Program
@@ -35,11 +36,15 @@ if TYPE_CHECKING:
 def late_writes(program: Program, obj, accs: list[Access], race_cls, victim) -> list[Race]:
     """The late writes of one shared object (see above), one race per write site."""
     out = _lost_handshakes(program, obj, accs, race_cls, victim)
-    reads = [i for i in accs if i.in_interrupt and i.fact.kind is AccessKind.read
-             and not i.fact.tests]
+    reads = [i for i in accs if i.in_interrupt and i.fact.kind is AccessKind.read]
     if not reads:
         return out
-    tested = {i.fact.function for i in accs if i.in_interrupt and i.fact.tests}
+    # A handler that tests the object against a constant (``if (g_cmd != NULL)``, ``if (n ==
+    # 0)``) copes with the old value; a comparison with another value (``if (pos < len)``) is
+    # a use.
+    pointer = obj.type.rstrip().endswith("*")  # a test of a pointer: a NULL check
+    tested = {i.fact.function for i in accs if i.in_interrupt and i.fact.tests
+              and (i.fact.sense or pointer)}
     early = program.closed_until
     done = {r.task.fact.where for r in out}
     for w in accs:
@@ -50,7 +55,7 @@ def late_writes(program: Program, obj, accs: list[Access], race_cls, victim) -> 
         for i in reads:
             if i.fact.function in tested or not paths_overlap(f.path, i.fact.path):
                 continue
-            start = _start(program, early, w, i)
+            start = _start(program, early, w, i) or _source_start(program, w, i)
             if start is None or _written_before(accs, w, start):
                 continue
             if obj.initialized and _from_reset(program, f.function):
@@ -69,7 +74,7 @@ def _start(program: Program, early: dict, w: Access, i: Access) -> CallFact | No
     f = w.fact
     for c in (x for x in i.contexts if x.is_interrupt):
         for g in program.gates.get(c, ()):
-            if g == "*":
+            if g in ("*", "irq:?"):  # opened by any call not seen: no start by name
                 continue
             first = early.get(g, {}).get(f.function)
             if first is None or f.seq < first:
@@ -78,6 +83,33 @@ def _start(program: Program, early: dict, w: Access, i: Access) -> CallFact | No
                          if k.earliest == first), None)
             if call is not None and call.seq < f.seq:
                 return call
+    return None
+
+
+def _source_start(program: Program, w: Access, i: Access) -> CallFact | None:
+    """The call before the write that switches the handler's peripheral sources on
+    (``USART_IntEnable(USART0, USART_IF_TXBL)`` for ``USART0_TX_IRQHandler``), in a function
+    that first reads an object the handler writes (the hand-back it waits for), where the
+    handler switches those sources off itself (``USART_IntDisable(USART0, ...)``): until the
+    task's own switch-on, the handler that handed back cannot run."""
+    f = w.fact
+    usr_of = {ctx: usr for usr, ctx in program.entries.items()}
+    handed = {a.fact.obj for a in program.accesses_by_function.get(i.fact.function, ())
+              if a.fact.kind.writes}
+    mine = program.accesses_by_function.get(f.function, ())
+    for c in i.contexts:
+        if not c.is_interrupt or c.concurrent or c not in usr_of:
+            continue
+        line = c.irq or irq_key(c.name)
+        offs = {k.instance for fn in {usr_of[c], i.fact.function}
+                for k in program.calls_by_caller.get(fn, ())
+                if k.instance and "disable" in k.callee_name.lower()
+                and (line == k.instance or line.startswith(k.instance + "_"))}
+        for k in program.calls_by_caller.get(f.function, ()):
+            if k.instance in offs and "disable" not in k.callee_name.lower() and (
+                    k.seq < f.seq) and any(a.fact.kind.reads and a.fact.seq < k.seq
+                                           and a.fact.obj in handed for a in mine):
+                return k
     return None
 
 
@@ -143,18 +175,44 @@ def _lost_handshakes(program: Program, obj, accs: list[Access], race_cls, victim
 
 
 def no_new_start(program: Program, first: Access, second: Access, near: list[Access]) -> bool:
-    """A poll of a flag the driver callbacks of ``near`` store (``while (g_tx_busy) {}``),
-    then a task write of it with no call on the callbacks' driver instance between: the poll
-    saw the callback's store for the last operation started, and the callback runs again only
-    for an operation started after it, so no handler store comes between (an R-W-W that is
-    the serial order). True only when every such callback has a known instance."""
+    """A poll of a flag the handlers of ``near`` store (``while (g_tx_busy) {}``), then a task
+    write of it with nothing between that starts them again: the poll saw the handler's store
+    for the last operation, and the handler runs again only once started again, so no handler
+    store comes between (an R-W-W that is the serial order). A start is a call on a driver
+    callback's instance (``R_SCI_UART_Write(&ctrl, ...)``), or the switch-on of the sources
+    a handler switched off before its store (``USART_IntEnable(USART0, ...)``). True only when
+    every such handler is one of these."""
     if not first.fact.in_loop_cond or not near:
         return False
-    names = set()
+    names: set[str] = set()
+    sources: set[str] = set()
     for i in near:
         got = _instances(i)
-        if not got or i.fact.kind is not AccessKind.write or i.fact.stored is None:
+        if i.fact.kind is not AccessKind.write or i.fact.stored is None:
             return False
-        names |= got
-    return not any(first.fact.seq < c.seq < second.fact.seq and any(_drives(c, n) for n in names)
-                   for c in program.calls_by_caller.get(first.fact.function, ()))
+        if got:
+            names |= got
+            continue
+        off = _switched_off(program, i)
+        if not off:
+            return False
+        sources |= off
+    return not any(first.fact.seq < c.seq < second.fact.seq and (
+        any(_drives(c, n) for n in names)
+        or (c.instance in sources and "disable" not in c.callee_name.lower()))
+        for c in program.calls_by_caller.get(first.fact.function, ()))
+
+
+def _switched_off(program: Program, i: Access) -> set[str]:
+    """The peripheral instances whose sources the handler switches off before its write
+    ``i`` (``USART_IntDisable(USART0, ...); owner = APP;``): once the task has seen that
+    write, the handler stays off until the task switches them on again."""
+    out = set()
+    for c in i.contexts:
+        if not c.is_interrupt or c.concurrent:
+            continue
+        line = c.irq or irq_key(c.name)
+        out |= {k.instance for k in program.calls_by_caller.get(i.fact.function, ())
+                if k.instance and "disable" in k.callee_name.lower() and k.seq < i.fact.seq
+                and (line == k.instance or line.startswith(k.instance + "_"))}
+    return out

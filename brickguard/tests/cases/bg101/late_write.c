@@ -6,7 +6,8 @@
    after it, an initialized object, a busy flag set before the start. */
 #include "cmsis_stub.h"
 
-void NVIC_EnableIRQ(int irq);
+typedef enum { USART1_IRQn = 37 } IRQn_Type;
+void NVIC_EnableIRQ(IRQn_Type irq);
 typedef struct { uint32_t event; } uart_callback_args_t;
 typedef struct { void (*p_callback)(uart_callback_args_t *); } uart_cfg_t;
 typedef struct { uint32_t open; } uart_ctrl_t;
@@ -54,7 +55,7 @@ static uint8_t frame[8];
 int main(void)
 {
     g_early = &port1;
-    NVIC_EnableIRQ(37);
+    NVIC_EnableIRQ(USART1_IRQn);
     g_rx = &port2;                   /* expect: BG101 `g_rx` */
     g_checked = &port3;
     g_len = 8u;
