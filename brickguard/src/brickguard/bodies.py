@@ -869,6 +869,7 @@ class BodyWalker:
             sense=self.sense if self.tested(kind) else (),
             loop=self.real_loop(),
             by_level=protected and level_only(states, self.u.config.platform.critical_levels),
+            looped=bool(self.loops),
         )
         if self.real_loop() and self.polled() and kind is A_READ:
             self.poll_loop[key] = self.real_loop()

@@ -166,6 +166,8 @@ class AccessFact:
     # Protected, but on some path only by sections that raise BASEPRI (irq_lock, __set_BASEPRI):
     # a zero-latency interrupt (``Context.unmasked``) still fires here.
     by_level: bool = False
+    # Inside a loop of its function (any loop): made again on every turn (``order``).
+    looped: bool = False
 
 
 @dataclass(frozen=True, slots=True)

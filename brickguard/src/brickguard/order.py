@@ -12,6 +12,8 @@ the start in that function (the gate is closed there: ``timeline.closed_until``)
 - the handler reads the object without testing it first (``if (g_cmd != NULL)`` makes the old
   value harmless), in no arm of its own test of another flag the task writes after the late
   write (a flag that publishes the object);
+- the write is in no loop of its function (made again on every turn, it is an update of
+  state the handler shares, BG101-BG103's question, not a set-up);
 - the function writes no part of the object before the start (then the handler reads that
   value, and the late write is an update), and a function that runs once from reset (``main``)
   writes an object with no initializer (the handler reads zero: a NULL pointer, a zero
@@ -50,11 +52,13 @@ def late_writes(program: Program, obj, accs: list[Access], race_cls, victim) -> 
     for w in accs:
         f = w.fact
         if not (w.in_task and f.kind.writes) or w.task_protected or w.before_start or (
-                f.where in done):
-            continue
+                f.where in done or f.looped):
+            continue  # a write in a loop is made again each turn: an update, not a set-up
         for i in reads:
             if i.fact.function in tested or not paths_overlap(f.path, i.fact.path):
                 continue
+            if not _fires(program, i, w):
+                continue  # another of its gates is still closed there (a HAL family not started)
             start = _start(program, early, w, i) or _source_start(program, w, i)
             if start is None or _written_before(accs, w, start):
                 continue
@@ -111,6 +115,13 @@ def _source_start(program: Program, w: Access, i: Access) -> CallFact | None:
                                            and a.fact.obj in handed for a in mine):
                 return k
     return None
+
+
+def _fires(program: Program, i: Access, w: Access) -> bool:
+    """Whether some context of handler access ``i`` has every gate open at ``w``."""
+    shut = w.closed | w.shut
+    return any(c.is_interrupt and not (program.gates.get(c, frozenset({"*"})) & shut)
+               for c in i.contexts)
 
 
 def _written_before(accs: list[Access], w: Access, start: CallFact) -> bool:
