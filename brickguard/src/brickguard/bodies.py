@@ -1378,23 +1378,25 @@ def touches_memory(body: Cursor) -> bool:
     """Whether a function body may read or write memory the compiler must reload around it:
     a call, an asm statement with a ``memory`` clobber, a global named, an access through a
     pointer (``*p``, ``p->f``, ``a[i]``). An empty body, or one of locals only, does not."""
-    for d in body.walk_preorder():
-        k = d.kind
-        if k in _MEMORY:
-            return True
-        if k in _ASM:
-            if any(t.spelling.strip('"') == "memory" for t in d.get_tokens()):
-                return True
-        elif k == K.DECL_REF_EXPR:
-            r = d.referenced
-            if r is not None and r.kind == K.VAR_DECL and (
-                    r.semantic_parent is None or r.semantic_parent.kind != K.FUNCTION_DECL
-                    or r.storage_class == StorageClass.STATIC):
-                return True
-        elif k == K.UNARY_OPERATOR and any(t.spelling == "*" for t in list(d.get_tokens())[:1]):
-            return True
-        elif k == K.MEMBER_REF_EXPR and any(t.spelling == "->" for t in d.get_tokens()):
-            return True
+    return any(_touches(d) for d in body.walk_preorder())
+
+
+def _touches(d: Cursor) -> bool:
+    k = d.kind
+    if k in _MEMORY:
+        return True
+    if k in _ASM:
+        return any(t.spelling.strip('"') == "memory" for t in d.get_tokens())
+    if k == K.DECL_REF_EXPR:
+        r = d.referenced
+        return r is not None and r.kind == K.VAR_DECL and (
+            r.semantic_parent is None or r.semantic_parent.kind != K.FUNCTION_DECL
+            or r.storage_class == StorageClass.STATIC)
+    if k == K.UNARY_OPERATOR:
+        first = next(iter(d.get_tokens()), None)
+        return first is not None and first.spelling == "*"
+    if k == K.MEMBER_REF_EXPR:
+        return any(t.spelling == "->" for t in d.get_tokens())
     return False
 
 
