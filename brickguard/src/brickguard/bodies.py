@@ -1341,7 +1341,9 @@ def _eval_lib():
 def _init_functions(var: Cursor) -> list[tuple[str, Cursor, str]]:
     """(field, function, field type) for each function a struct variable's initializer
     stores in a field (``{.p_callback = uart_cb}``, or by position), nested structs included;
-    [] for a variable of another type or with no initializer in sight."""
+    [] for a variable of another type (an array of entries) or with no initializer in sight."""
+    if var.type.get_canonical().kind != TypeKind.RECORD:
+        return []  # a table of entries (a command list) is not one configuration
     d = var.get_definition() or var
     init = next((ch for ch in d.get_children() if ch.kind == K.INIT_LIST_EXPR), None)
     if init is None:
