@@ -22,7 +22,7 @@ from enum import StrEnum
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from clang.cindex import Cursor, CursorKind, TypeKind, conf
+from clang.cindex import Cursor, CursorKind, StorageClass, TypeKind, conf
 
 from brickguard.exclusive import EXCLUSIVE_STORES
 from brickguard.facts import (
@@ -45,6 +45,7 @@ from brickguard.facts import (
     stride_index,
 )
 from brickguard.sections import (
+    CROSS_CORE,
     EMPTY,
     LEVEL,
     Sections,
@@ -96,6 +97,15 @@ BLOCK_ARGS = {
     "strcpy": (BLOCK_WRITE, BLOCK_READ),
     "strncpy": (BLOCK_WRITE, BLOCK_READ),
 }
+# A peripheral's own interrupt sources switched on or off (emlib USART_IntEnable, LL
+# LL_USART_EnableIT_RXNE, GD32 usart_interrupt_enable, TI UARTIntDisable): ``CallFact.instance``.
+SOURCE_SWITCH = re.compile(
+    r"(?:int|it|irq|interrupt)s?_?(?:en|dis)able|(?:en|dis)able_?(?:int|it\b|it_|irq|interrupt)",
+    re.IGNORECASE)
+# Cross-core locks, by name (``sections.CROSS_CORE``).
+CORE_LOCK = re.compile(r"spin_?lock|hsem_?(?:fast_?)?take", re.IGNORECASE)
+CORE_LOCK_NOT = re.compile(r"init|claim|instance|num|unused|is_|get_", re.IGNORECASE)
+CORE_UNLOCK = re.compile(r"spin_?unlock|hsem_?release", re.IGNORECASE)
 NO_BARRIER = frozenset({"__NOP", "__nop"})  # calls that do not make the compiler reload memory
 ASSIGN_OPS = {"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>="}
 
@@ -159,6 +169,8 @@ class BodyWalker:
         # path); spoiled: also assigned anything else or their address taken.
         # Parameters are not followed (that needs the call sites).
         self.points: dict[int, tuple[ObjectFact, tuple[str, ...]] | None] = {}
+        # Variable hash -> (field, function) stored into a field of it here (``cfg.cb = f``).
+        self.field_fns: dict[int, list[tuple[str, Cursor]]] = {}
         self.spoiled: set[int] = set()
         self.moved: set[int] = set()  # moved along an array: p++, p += n, p = p + 1
         self.through: dict[tuple[int, AccessKind], tuple] = {}  # accesses through them
@@ -223,10 +235,12 @@ class BodyWalker:
         return [replace(a, exits=ex) if (ex := tuple(b for b in a.branch if b in self.returning))
                 else a for a in self.accesses.values()]
 
-    def barrier(self, name: str) -> None:
+    def barrier(self, name: str, ref: Cursor | None = None) -> None:
         """A call: the compiler must assume it changes any global, so every loop it is in
-        loads them again on each turn (``__NOP`` is an asm statement with no memory clobber)."""
-        if name not in NO_BARRIER:
+        loads them again on each turn (``__NOP`` is an asm statement with no memory clobber).
+        Not a call whose body the compiler sees and that touches no memory (pico-sdk's
+        ``static inline void tight_loop_contents(void) {}``): inlined, it is nothing."""
+        if name not in NO_BARRIER and not (ref is not None and self.u.inert(ref)):
             self.called_loops.update(self.loops)
 
     def call_facts(self) -> list[CallFact]:
@@ -491,6 +505,7 @@ class BodyWalker:
                             self.note_lock(lhs, kind, made, self.where(rhs))
                 elif lhs.kind == K.MEMBER_REF_EXPR:
                     self.note_stored(lhs.spelling, ch[1])
+                    self.note_field_function(lhs, ch[1])
                 mark, mark2 = len(self.recent), len(self.recent_through)
                 states = self.expr(ch[1], states, READ, None, start)
                 reads = {
@@ -561,7 +576,7 @@ class BodyWalker:
             states = self.expr(a, states, modes[i] if i < len(modes) else READ, None, start)
         where = self.where(c)
         protected = fully_protected(states)
-        self.barrier(name)
+        self.barrier(name, ref if ref is not None and ref.kind == K.FUNCTION_DECL else None)
         irq = ""
         if (name in self.u.mask_on or name in self.u.mask_off) and args:
             arg = _strip(args[0])
@@ -587,6 +602,12 @@ class BodyWalker:
             earliest = old.earliest if old is not None else (self.loops[0] if self.loops else seq)
             targets = old.targets if old is not None else self.arg_targets(args)
             if old is None:
+                # The arguments a registration the profiles list takes its function from: a
+                # function passed there is its entry; one passed elsewhere (emlib's
+                # GPIOINT_CallbackRegister(intNo, cb) matches Harmony's *_CallbackRegister(cb,
+                # ctx) by name only) is left to ``callbacks`` to judge by its words.
+                taken = {reg.arg if reg.arg >= 0 else len(args) + reg.arg
+                         for _, reg in self.u.registrations_for(name)}
                 for n, a in enumerate(args):
                     fa = _strip(a)
                     if fa.kind == K.UNARY_OPERATOR:
@@ -595,11 +616,22 @@ class BodyWalker:
                     if r is not None and r.kind == K.FUNCTION_DECL:
                         self.passed.append(PassedFunction(
                             ref.get_usr(), n, r.get_usr(), _param_hint(ref, name, n),
-                            self.u.macro_name(self.arg_text(c, args, 0)) if n else "", where))
+                            self.u.macro_name(self.arg_text(c, args, 0)) if n else "", where,
+                            n in taken))
+                    elif r is not None and r.kind == K.VAR_DECL:
+                        # A configuration struct handed over with a function in a field
+                        # (FSP's R_SCI_UART_Open(&ctrl, &cfg), cfg.p_callback = uart_cb).
+                        fns = _init_functions(r) + self.field_fns.get(r.hash, [])
+                        for fld, fn, ftype in fns:
+                            self.passed.append(PassedFunction(
+                                ref.get_usr(), n, fn.get_usr(), f"{name} {fld} {ftype}",
+                                "", where, n in taken, holder=r.spelling))
+            inst = old.instance if old is not None else (
+                self.arg_text(c, args, 0).strip() if args and SOURCE_SWITCH.search(name) else "")
             self.calls[key] = CallFact(
                 self.usr, ref.get_usr(), name, where, prot, argf, seq, earliest, targets, irq,
                 name in EXCLUSIVE_STORES and self.result_discarded(c),
-                level=self.level_of(states) if prot else 0,
+                level=self.level_of(states) if prot else 0, instance=inst,
             )
         elif ref is None or ref.kind in (K.VAR_DECL, K.PARM_DECL, K.FIELD_DECL):
             field_name = ref.spelling if ref is not None and ref.kind == K.FIELD_DECL else ""
@@ -639,6 +671,10 @@ class BodyWalker:
             return states  # __set_PRIMASK(1) masks interrupts: it restores no saved state
         if not self.crit_off:
             states = self.sections.apply(name, states, where, bool(self.in_cond))
+        if CORE_LOCK.search(name) and not CORE_LOCK_NOT.search(name):
+            return mask(states, CROSS_CORE)
+        if CORE_UNLOCK.search(name):
+            return unmask(states, CROSS_CORE)
         return states
 
     def irq_line(self, c: Cursor, args: list[Cursor], at: int | None) -> str:
@@ -833,6 +869,7 @@ class BodyWalker:
             sense=self.sense if self.tested(kind) else (),
             loop=self.real_loop(),
             by_level=protected and level_only(states, self.u.config.platform.critical_levels),
+            looped=bool(self.loops),
         )
         if self.real_loop() and self.polled() and kind is A_READ:
             self.poll_loop[key] = self.real_loop()
@@ -1071,6 +1108,20 @@ class BodyWalker:
             self.spoiled.add(var.hash)
         self.points[var.hash] = got
 
+    def note_field_function(self, lhs: Cursor, rhs: Cursor) -> None:
+        """``cfg.p_callback = uart_cb``: a function stored in a field of a variable named
+        directly (not through a pointer), kept for the calls that take the variable."""
+        base = _strip(_first(lhs)) if list(lhs.get_children()) else None
+        e = _strip(rhs)
+        if e.kind == K.UNARY_OPERATOR:
+            e = _strip(_first(e))
+        fn = e.referenced if e.kind == K.DECL_REF_EXPR else None
+        var = base.referenced if base is not None and base.kind == K.DECL_REF_EXPR else None
+        if fn is not None and fn.kind == K.FUNCTION_DECL and var is not None \
+                and var.kind == K.VAR_DECL:
+            self.field_fns.setdefault(var.hash, []).append(
+                (lhs.spelling, fn, lhs.type.spelling))
+
     def note_stored(self, field_name: str, rhs: Cursor) -> None:
         """``h->XferCpltCallback = f``: a call through that field may reach f (stack depth)."""
         e = _strip(rhs)
@@ -1285,6 +1336,70 @@ def _eval_lib():
     lib.clang_EvalResult_getAsInt.restype = ctypes.c_int
     lib.clang_EvalResult_dispose.argtypes = [ctypes.c_void_p]
     return lib
+
+
+def _init_functions(var: Cursor) -> list[tuple[str, Cursor, str]]:
+    """(field, function, field type) for each function a struct variable's initializer
+    stores in a field (``{.p_callback = uart_cb}``, or by position), nested structs included;
+    [] for a variable of another type (an array of entries) or with no initializer in sight."""
+    if var.type.get_canonical().kind != TypeKind.RECORD:
+        return []  # a table of entries (a command list) is not one configuration
+    d = var.get_definition() or var
+    init = next((ch for ch in d.get_children() if ch.kind == K.INIT_LIST_EXPR), None)
+    if init is None:
+        return []
+    out: list[tuple[str, Cursor, str]] = []
+
+    def walk(lst: Cursor, depth: int) -> None:
+        fields = list(lst.type.get_canonical().get_fields())
+        for n, item in enumerate(lst.get_children()):
+            fld = fields[n] if n < len(fields) else None
+            name, ftype, value = (fld.spelling, fld.type.spelling, item) if fld else ("", "", item)
+            ch = list(item.get_children())
+            if item.kind == K.UNEXPOSED_EXPR and len(ch) == 2 and ch[0].kind == K.MEMBER_REF:
+                name, ftype, value = ch[0].spelling, ch[0].type.spelling, ch[1]
+            v = _strip(value)
+            if v.kind == K.UNARY_OPERATOR:
+                v = _strip(_first(v))
+            if v.kind == K.INIT_LIST_EXPR and depth < 3:
+                walk(v, depth + 1)
+                continue
+            ref = v.referenced if v.kind == K.DECL_REF_EXPR else None
+            if ref is not None and ref.kind == K.FUNCTION_DECL and name:
+                out.append((name, ref, ftype))
+
+    walk(init, 0)
+    return out
+
+
+_ASM = (K.ASM_STMT, K.MS_ASM_STMT)
+_MEMORY = (K.CALL_EXPR, K.ARRAY_SUBSCRIPT_EXPR)
+
+
+def touches_memory(body: Cursor) -> bool:
+    """Whether a function body may read or write memory the compiler must reload around it:
+    a call, an asm statement with a ``memory`` clobber, a global named, an access through a
+    pointer (``*p``, ``p->f``, ``a[i]``). An empty body, or one of locals only, does not."""
+    return any(_touches(d) for d in body.walk_preorder())
+
+
+def _touches(d: Cursor) -> bool:
+    k = d.kind
+    if k in _MEMORY:
+        return True
+    if k in _ASM:
+        return any(t.spelling.strip('"') == "memory" for t in d.get_tokens())
+    if k == K.DECL_REF_EXPR:
+        r = d.referenced
+        return r is not None and r.kind == K.VAR_DECL and (
+            r.semantic_parent is None or r.semantic_parent.kind != K.FUNCTION_DECL
+            or r.storage_class == StorageClass.STATIC)
+    if k == K.UNARY_OPERATOR:
+        first = next(iter(d.get_tokens()), None)
+        return first is not None and first.spelling == "*"
+    if k == K.MEMBER_REF_EXPR:
+        return any(t.spelling == "->" for t in d.get_tokens())
+    return False
 
 
 def _function_refs(arg: Cursor) -> list[Cursor]:

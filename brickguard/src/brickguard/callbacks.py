@@ -10,14 +10,26 @@ The profiles list the known ones (``registrations``); a call none lists is read 
 - the function is passed to a call whose own name, or the name or declared type of the
   parameter it is passed as, says *isr*, *irq* or *interrupt*; or says *handler*, *callback* or
   *cb* and the call's name says it sets something up (init, register, create, set, attach,
-  connect, install, enable, start, open) — ``lv_obj_add_event_cb`` adds a UI event, not that;
+  connect, install, enable, start, open) or the call or parameter says *timer* or *alarm*
+  (``add_repeating_timer_ms(ms, cb, ...)``: a hardware timer's callback) —
+  ``lv_obj_add_event_cb`` adds a UI event, not that;
 - the call is not one the program defines (the driver's source is not there; a function the
   program defines is judged by its body: a callback it stores in a field is reached from the
   interrupt handler that calls through that field, which ``stored_callbacks`` follows), nor a task
   creator, nor one the profiles' ``task_callbacks`` name as calling back in a thread (an event
-  loop such as ``esp_event_handler_register``, a work queue);
+  loop such as ``esp_event_handler_register``, a work queue), nor a listed registration that
+  took its function from this call (a call that matches a registration's name but holds no
+  function where it says, emlib's ``GPIOINT_CallbackRegister(intNo, cb)`` against Harmony's
+  ``*_CallbackRegister(cb, ctx)``, is judged by its words);
 - the function itself is never called directly: one the task code calls too is not only
   an interrupt handler, and its direct calls are judged as task code.
+
+A function stored in a field of a struct variable (its initializer ``{.p_callback = uart_cb}``
+or an assignment ``cfg.p_callback = uart_cb``) that is passed to such a call (``R_SCI_UART_Open(
+&ctrl, &cfg)``, Renesas FSP) is read the same way, the field's name and type standing for the
+parameter's. The risk of reading words: a set-up call whose callback runs in the caller's loop
+(a UI toolkit's ``lv_disp_drv_register`` with ``flush_cb``) is taken for an interrupt's; the
+profiles' ``task_callbacks`` name those.
 
 Its interrupt line is inferred where the call names it: the peripheral the call's name starts
 with (``USART1_ReadCallbackRegister``) or its first argument names (``LPUART1``), when the code
@@ -39,6 +51,22 @@ STRONG = re.compile(r"isr|irq|interrupt", re.IGNORECASE)
 WEAK = re.compile(r"handler|callback|(?:^|_)cb(?:_|$)|[a-z]Cb\b|Cb_", re.IGNORECASE)
 SETUP = re.compile(r"init|register|create|set|attach|connect|install|enable|start|open",
                    re.IGNORECASE)
+# A hardware timer's or alarm's callback (pico-sdk's add_repeating_timer_ms(ms, cb, ...), Zephyr's
+# k_timer_init): run from the timer's interrupt; an RTOS's software timers (FreeRTOS xTimer*,
+# run in the timer task) are named in the profiles' task_callbacks.
+TIMED = re.compile(r"timer|alarm", re.IGNORECASE)
+
+
+# A call that starts a function on another core (pico-sdk's multicore_launch_core1(entry),
+# multicore_launch_core1_with_stack; a start_cpu1 / app_cpu start): that function is a context
+# of its own, running in parallel with the caller from the call on (``Context.concurrent``).
+LAUNCH = re.compile(r"multicore|(?:core|cpu)_?[1-9]|app_?cpu|second_?core|other_?core",
+                    re.IGNORECASE)
+
+
+def launches_core(callee: str) -> bool:
+    """Whether a call the program does not define, by its name, starts another core."""
+    return bool(LAUNCH.search(callee)) and not STRONG.search(callee)
 
 
 def says_interrupt(hint: str) -> bool:
@@ -47,7 +75,8 @@ def says_interrupt(hint: str) -> bool:
     param = rest[0]
     if STRONG.search(hint):
         return True
-    return bool(WEAK.search(param) or WEAK.search(callee)) and bool(SETUP.search(callee))
+    return bool(WEAK.search(param) or WEAK.search(callee)) and bool(
+        SETUP.search(callee) or TIMED.search(callee) or TIMED.search(param))
 
 
 def inferred_entries(program: Program, context_cls) -> dict[str, Context]:
@@ -55,18 +84,27 @@ def inferred_entries(program: Program, context_cls) -> dict[str, Context]:
     (see above) that is not an entry point already."""
     plat = program.config.platform
     creators = [r.function for r in program.config.task_creators]
-    registrars = [r.function for r in program.config.interrupt_registrations]
-    not_isr = [*creators, *registrars, *plat.task_callbacks]
+    not_isr = [*creators, *plat.task_callbacks]
     called = {c.callee for c in program.calls}
+    # A call a listed registration took its function from: its other function arguments are
+    # that SDK's business (request_threaded_irq's thread_fn runs in a thread).
+    taken = {(pf.callee, pf.where) for pf in program.passed_functions if pf.registered}
     out: dict[str, Context] = {}
     for pf in program.passed_functions:
-        fn = _resolve(program, pf.function)
+        fn = resolve(program, pf.function)
         if fn is None or fn in program.entries or fn in out or fn in called:
             continue
         callee = pf.hint.split(" ", 1)[0]
-        if pf.callee in program.functions or not callee:
+        if pf.callee in program.functions or not callee or (pf.callee, pf.where) in taken:
             continue
         if any(fnmatch.fnmatchcase(callee, p) for p in not_isr):
+            continue
+        if launches_core(callee) and pf.arg == 0 and not pf.holder:
+            where = f" (line {pf.where.line})" if pf.where is not None else ""
+            out[fn] = context_cls(
+                program.functions[fn].name, "interrupt",
+                f"launched by {callee}{where}: it runs on another core, in parallel with the "
+                "caller, and this core's interrupt masks do not hold it off", concurrent=True)
             continue
         if not says_interrupt(pf.hint):
             continue
@@ -98,13 +136,13 @@ def stored_callbacks(program: Program, context_cls) -> dict[str, Context]:
             out[fn] = context_cls(program.functions[fn].name, "interrupt", how, irq=irq)
 
     for usr, field in direct.items():
-        add(_resolve(program, usr),
+        add(resolve(program, usr),
             f"stored in field {field}, which an interrupt handler calls through")
     for pf in program.passed_functions:
         field = by_param.get((pf.callee, pf.arg))
         if field is not None:
             callee = pf.hint.split(" ", 1)[0]
-            add(_resolve(program, pf.function),
+            add(resolve(program, pf.function),
                 f"passed to {callee}, which stores it in field {field}; an interrupt "
                 "handler calls through it", _irq(program, pf, callee))
     return out
@@ -113,9 +151,17 @@ def stored_callbacks(program: Program, context_cls) -> dict[str, Context]:
 def _context(program: Program, context_cls, pf: PassedFunction, name: str,
              callee: str) -> Context:
     where = f" (line {pf.where.line})" if pf.where is not None else ""
-    how = (f"passed to {callee}{where} as its {_param(pf.hint)}: the driver calls it from "
-           "its interrupt handler")
-    return context_cls(name, "interrupt", how, irq=_irq(program, pf, callee))
+    if pf.holder:
+        field = pf.hint.split(" ")[1]
+        how = (f"stored in field {field} of {pf.holder}, passed to {callee}{where}: the driver "
+               "calls it from its interrupt handler")
+    else:
+        how = (f"passed to {callee}{where} as its {_param(pf.hint)}: the driver calls it "
+               "from its interrupt handler")
+    site = next((c for c in program.calls_by_caller_site.get((pf.callee, pf.where), ())), None)
+    t = site.targets[0] if site is not None and site.targets and pf.arg > 0 else None
+    instance = t[0] if t is not None and t[0] in program.objects else ""
+    return context_cls(name, "interrupt", how, irq=_irq(program, pf, callee), instance=instance)
 
 
 def _param(hint: str) -> str:
@@ -135,7 +181,7 @@ def _irq(program: Program, pf: PassedFunction, callee: str) -> str:
     return ""
 
 
-def _resolve(program: Program, usr: str) -> str | None:
+def resolve(program: Program, usr: str) -> str | None:
     """The definition of a function known here by a declaration's USR, when there is one."""
     if usr in program.functions:
         return usr

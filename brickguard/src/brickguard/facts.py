@@ -166,6 +166,8 @@ class AccessFact:
     # Protected, but on some path only by sections that raise BASEPRI (irq_lock, __set_BASEPRI):
     # a zero-latency interrupt (``Context.unmasked``) still fires here.
     by_level: bool = False
+    # Inside a loop of its function (any loop): made again on every turn (``order``).
+    looped: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,6 +204,10 @@ class CallFact:
     branch: tuple[tuple[int, int], ...] = ()
     sources: tuple[str, ...] = ()
     level: int = 0  # protected only by BASEPRI masking from this priority (AccessFact.level)
+    # For a call that switches a peripheral's own interrupt sources on or off by name
+    # (``order.SOURCE_SWITCH``: emlib's USART_IntEnable(USART0, ...)): its first argument as
+    # written (the peripheral instance, "USART0"); "" for any other call.
+    instance: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -395,6 +401,12 @@ class PassedFunction:
     hint: str = ""
     instance: str = ""  # the first argument when it names a macro (LPUART1, USART1_BASE), or ""
     where: Where | None = None
+    # Passed where a registration or task creation the configuration lists takes its function
+    # (that made it an entry already); False for any other argument, even of such a call.
+    registered: bool = False
+    # Passed inside a struct: the variable given as the argument, whose field (the hint's
+    # second word) holds the function (FSP's ``R_SCI_UART_Open(&ctrl, &cfg)``); "" if direct.
+    holder: str = ""
 
 
 @dataclass(kw_only=True)

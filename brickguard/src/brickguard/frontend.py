@@ -44,7 +44,7 @@ from clang.cindex import (
 )
 
 from brickguard import uses
-from brickguard.bodies import ARRAYS, IT_SOURCE, BodyWalker
+from brickguard.bodies import ARRAYS, IT_SOURCE, BodyWalker, touches_memory
 from brickguard.build_flags import (
     BUILTIN_HEADER,
     RESOURCE_HINT,
@@ -234,6 +234,7 @@ class UnitContext:
         self._obj_cache: dict[int, ObjectFact | None] = {}
         self._sources: dict[str, bytes] = {}
         self._reg_cache: dict[str, list[tuple[str, Registration]]] = {}
+        self._inert: dict[str, bool] = {}
         self.unit = UnitFacts(file=file)
         # Uses of the API names the profiles watch, as written (xSemaphoreGive is a macro over
         # xQueueGenericSend): offset in the main file -> name. Calls to arg_calls keep args.
@@ -271,6 +272,18 @@ class UnitContext:
             except OSError:
                 self._sources[name] = b""
         return self._sources[name]
+
+    def inert(self, fn: Cursor) -> bool:
+        """Whether a called function's body is in sight and touches no memory
+        (``bodies.touches_memory``): no compiler barrier. A body not in this unit may do
+        anything."""
+        usr = fn.get_usr()
+        if usr not in self._inert:
+            d = fn.get_definition()
+            body = next((ch for ch in d.get_children() if ch.kind == K.COMPOUND_STMT),
+                        None) if d is not None else None
+            self._inert[usr] = body is not None and not touches_memory(body)
+        return self._inert[usr]
 
     def registrations_for(self, name: str) -> list[tuple[str, Registration]]:
         if name not in self._reg_cache:

@@ -85,6 +85,14 @@ class Context:
     # Zero-latency (Zephyr IRQ_ZERO_LATENCY): sections that only raise BASEPRI (irq_lock) do
     # not mask it; disabling interrupts outright (PRIMASK) does.
     unmasked: bool = False
+    # Runs on another core, in parallel with the task code (a function handed to
+    # multicore_launch_core1): no interrupt mask of this core holds it off, only a cross-core
+    # lock that both sides take (``races``); it cannot run before its launch (``timeline``).
+    concurrent: bool = False
+    # A callback handed to a driver call: the global its first argument points to (the driver
+    # instance, FSP's ``&g_uart0_ctrl``); a later call on it may start what the callback
+    # reports (``order``). "" when not known.
+    instance: str = ""
 
     @property
     def is_interrupt(self) -> bool:
@@ -120,7 +128,8 @@ class Access:
         return any(not c.is_interrupt for c in self.contexts)
 
     def context_names(self, interrupt: bool) -> str:
-        names = sorted(c.name for c in self.contexts if c.is_interrupt == interrupt)
+        names = sorted(c.name + (" (on another core)" if c.concurrent else "")
+                       for c in self.contexts if c.is_interrupt == interrupt)
         return ", ".join(names[:3]) + (", ..." if len(names) > 3 else "")
 
 
@@ -141,6 +150,9 @@ class Program(HardwareFacts):  # the hardware facts (BG3xx, stack depth): every 
     # (None: set to different values in different places, so not known).
     priorities: dict[str, int | None] = field(default_factory=dict)
     functions_by_name: dict[str, list[str]] = field(default_factory=dict)  # name -> USRs
+    # gate -> (function USR -> walk number of its first call opening it), for the functions
+    # that run with the gate closed until then (``timeline.closed_until``; ``order``)
+    closed_until: dict[str, dict[str, int]] = field(default_factory=dict)
 
     @classmethod
     def build(cls, units: Iterable[UnitFacts], config: Config) -> Program:
@@ -193,7 +205,7 @@ class Program(HardwareFacts):  # the hardware facts (BG3xx, stack depth): every 
             p.contexts = {}
             p._reach()
         p._protect()
-        early = _timeline.closed_until(p)
+        early = p.closed_until = _timeline.closed_until(p)
         gated = {usr for fs in early.values() for usr in fs}
         through = p._param_targets()
 
@@ -377,6 +389,18 @@ class Program(HardwareFacts):  # the hardware facts (BG3xx, stack depth): every 
         return _timeline.gates_of(self)
 
     @cached_property
+    def launched(self) -> dict[tuple[str, object], set[str]]:
+        """(callee USR, call site) -> the names of the other-core contexts that call launches
+        (``Context.concurrent``; ``timeline``'s ``run:`` gates)."""
+        out: dict[tuple[str, object], set[str]] = defaultdict(set)
+        for pf in self.passed_functions:
+            ctx = self.entries.get(pf.function) or self.entries.get(
+                _callbacks.resolve(self, pf.function) or "")
+            if ctx is not None and ctx.concurrent:
+                out[(pf.callee, pf.where)].add(ctx.name)
+        return dict(out)
+
+    @cached_property
     def known_irqs(self) -> set[str]:
         """The interrupt lines the code names: given a priority, masked or enabled."""
         return set(self.priorities) | {c.irq for c in self.calls if c.irq}
@@ -396,6 +420,14 @@ class Program(HardwareFacts):  # the hardware facts (BG3xx, stack depth): every 
         out: dict[str, list[CallFact]] = defaultdict(list)
         for c in self.calls:
             out[c.caller].append(c)
+        return dict(out)
+
+    @cached_property
+    def calls_by_caller_site(self) -> dict[tuple[str, object], list[CallFact]]:
+        """(callee USR, call site) -> the calls made there (the one a PassedFunction names)."""
+        out: dict[tuple[str, object], list[CallFact]] = defaultdict(list)
+        for c in self.calls:
+            out[(c.callee, c.where)].append(c)
         return dict(out)
 
     @cached_property

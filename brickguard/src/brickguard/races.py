@@ -69,10 +69,12 @@ Whether the object is ``volatile`` is BG104's question, asked once at the declar
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from brickguard.facts import AccessKind, ObjectFact, irq_key, paths_overlap
+from brickguard import order as _order
+from brickguard.facts import AccessKind, CallFact, ObjectFact, irq_key, paths_overlap
+from brickguard.sections import CROSS_CORE
 
 if TYPE_CHECKING:
     from brickguard.program import Access, Program
@@ -101,6 +103,8 @@ class Race:
     # Who is preempted: "task context (main)", or "interrupt handler X (priority 5)" when a
     # more urgent handler preempts a less urgent one.
     victim: str = ""
+    # pattern "late" (``order``): the call before the write that lets the handler run
+    start: CallFact | None = None
 
     @property
     def harm(self) -> str:
@@ -149,6 +153,10 @@ def _groups(program: Program, accs: list[Access]):
     the handlers of each known priority against the more urgent ones."""
     isr = sorted((a for a in accs if a.in_interrupt), key=source_order)
     task = [a for a in accs if a.in_task]
+    other = [i for i in isr if all(c.concurrent for c in i.contexts if c.is_interrupt)]
+    if other:
+        isr = [i for i in isr if i not in other]
+        yield _off_core(task, other), other, lambda a: a.task_protected or a.before_start, None
     yield task, isr, lambda a: a.task_protected or a.before_start, None
     for level in sorted(_levels(program, accs), reverse=True):
         victims = [a for a in accs
@@ -161,6 +169,20 @@ def _groups(program: Program, accs: list[Access]):
                    lambda a, lv=level: _handler_guard(program, a, lv) is not None, level)
 
 
+def _off_core(task: list[Access], other: list[Access]) -> list[Access]:
+    """The task accesses as a context on another core sees them: no interrupt mask of this
+    core (a critical section, BASEPRI, a masked line) holds that core off; only a cross-core
+    lock (``bodies.CROSS_CORE``) held on both sides does, so an access counts as protected
+    when it holds one and every access of the other core to the object does too."""
+    both = all(CROSS_CORE in i.fact.masked for i in other)
+    out = []
+    for a in task:
+        locked = both and CROSS_CORE in a.fact.masked
+        out.append(replace(a, task_protected=locked, fact=replace(
+            a.fact, protected=locked, level=0, by_level=False, masked=())))
+    return out
+
+
 def find_races(program: Program) -> list[Race]:
     """Every racing task-side access site, one race per site, in source order."""
     word = program.config.word_bits // 8
@@ -169,8 +191,9 @@ def find_races(program: Program) -> list[Race]:
     def keep(race: Race) -> None:
         f = race.task.fact
         site = (race.obj.usr, f.where.file, f.where.line)
-        if site not in best or PRIORITY[race.rule] < PRIORITY[best[site].rule]:
-            best[site] = race
+        if site not in best or PRIORITY[race.rule] < PRIORITY[best[site].rule] or (
+                race.pattern == "late" and race.rule == best[site].rule):
+            best[site] = race  # a late write says more than the pair it also makes
 
     calls = program.calls_by_caller
     gates = program.gates
@@ -206,6 +229,9 @@ def find_races(program: Program) -> list[Race]:
                 keep(race)
         race = _order_violation(program, gates, obj, shared.accesses)
         if race is not None:
+            keep(race)
+        for race in _order.late_writes(program, obj, shared.accesses, Race,
+                                       lambda a: _victim(program, a, None)):
             keep(race)
         race = _torn_copy(program, gates, obj, shared.accesses)
         if race is not None:
@@ -453,7 +479,8 @@ def _pairs(program: Program, gates: dict, calls: dict[str, list], names: dict[st
                     f1.seq, f2.seq, near):
                 continue
             if one == "R" and two == "W" and near and (
-                    _idempotent_flag(program, first, second, near)
+                    _order.no_new_start(program, first, second, near)
+                    or _idempotent_flag(program, first, second, near)
                     or _owned_flag(program, first, second, near)):
                 continue
             if one == "R" and two == "R" and near and (

@@ -16,6 +16,12 @@ EMPTY: States = frozenset()
 MAX_STATES = 16  # more distinct paths than this are cut, the shallowest kept
 
 
+# A lock that holds another core off (pico-sdk's spin_lock_blocking/spin_unlock, Zephyr's
+# k_spin_lock, an STM32 hardware semaphore), kept as a mask of this pseudo-interrupt: on every
+# path, the access's ``masked`` holds it, the one protection against a context on another core
+# (``Context.concurrent``).
+CROSS_CORE = "@other-core"
+
 MASK = "mask:"  # a state entry (MASK + IRQ, -1): that one interrupt is masked on this path
 
 

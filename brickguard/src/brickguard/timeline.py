@@ -12,6 +12,8 @@ After reset no interrupt can fire until the code lets one. An interrupt context 
   ``HAL_NVIC_EnableIRQ(USART1_IRQn)`` (the profiles' mask/unmask pairs, with an IRQn constant;
   another argument opens every line) and by the profiles' ``line_enables``
   (``SysTick_Config`` opens ``irq:SysTick``).
+- ``run:F``: a context on another core (``multicore_launch_core1(F)``): opened by the call
+  that launches it, and by nothing else.
 - ``fam:F``: the peripheral's own interrupt sources, for a handler that hands over to the HAL
   driver of family F (``HAL_I2C_EV_IRQHandler``: I2C) and for that family's callbacks
   (``HAL_I2C_MasterTxCpltCallback``). A HAL peripheral raises no interrupt until a transfer is
@@ -41,6 +43,7 @@ if TYPE_CHECKING:
     from brickguard.program import Access, Context, Program
 
 ALL = "*"
+RUN = "run:"  # a context on another core (``Context.concurrent``): opened by its launch alone
 NEVER = 1 << 62
 _HANDLER_OF = re.compile(r"HAL_([A-Za-z0-9]+?)(?:Ex)?_\w*IRQHandler")
 _ENABLE_IT = re.compile(r"__HAL_([A-Za-z0-9]+?)(?:Ex)?_(?:\w+_)?ENABLE_IT")
@@ -97,6 +100,9 @@ def gates_of(program: Program) -> dict[Context, frozenset[str]]:
     for usr, ctx in program.entries.items():
         if not ctx.is_interrupt:
             continue
+        if ctx.concurrent:  # another core: from its launch on, whatever this core masks
+            out[ctx] = frozenset({RUN + ctx.name})
+            continue
         gates: set[str] = set()
         fams: set[str] = set()
         if ctx.how.startswith("HAL callback") or _HANDLER_OF.fullmatch(ctx.name):
@@ -124,6 +130,9 @@ def _direct(program: Program, c: CallFact) -> tuple[set[str], bool]:
     opens line X although its body passes a variable on)."""
     plat = program.config.platform
     name = c.callee_name
+    launched = program.launched.get((c.callee, c.where))
+    if launched:
+        return {ALL, *(RUN + n for n in launched)}, True
     if c.callee.startswith("macro:"):
         fams = start_families(name) if is_enable_macro(name) else set()
         return {f"fam:{f}" for f in fams}, True
@@ -164,7 +173,7 @@ def closed_until(program: Program) -> dict[str, dict[str, int]]:
              and ((e := program.entries.get(usr)) is None or not e.is_interrupt)]
     # What opens every gate (unknown code, __enable_irq) leaves the lines the program's own
     # timeline enables by name closed until that call: the code enables them itself.
-    anything = gates - _own_lines(program, roots)
+    anything = {g for g in gates - _own_lines(program, roots) if not g.startswith(RUN)}
     firsts: dict[str, dict[str, int]] = defaultdict(dict)  # function -> gate -> first opening
     for usr, calls in by_caller.items():
         for c in calls:

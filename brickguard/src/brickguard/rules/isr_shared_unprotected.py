@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from brickguard.config import Config
+from brickguard.facts import AccessKind
 from brickguard.findings import Finding, Level
 from brickguard.program import Program
 from brickguard.rules.base import Rule
-from brickguard.rules.messages import at, does, isr_step, loc, task_step, verb
+from brickguard.rules.messages import at, does, here, isr_step, loc, task_step, verb
 
 
 def check(program: Program, config: Config) -> Iterable[Finding]:
@@ -30,6 +31,26 @@ def check(program: Program, config: Config) -> Iterable[Finding]:
             first = loc(r.first, "read in task context, first word") if r.first else task
             yield Finding("BG101", RULE.level, message, task, related=(isr, first),
                           flow=(first, isr, task))
+            continue
+        if r.pattern == "late" and r.start is not None:
+            st = r.start
+            message = (
+                f"`{t.text}` is written in {r.victim} only after {st.callee_name}() "
+                f"({at(st.where)}) lets interrupt handler {handler} run, and the handler reads "
+                f"`{i.text}` ({at(i.where)}) without testing it: if it runs before this "
+                f"store (an interrupt already pending, another core starting at once), it uses "
+                f"the value from before (write it before {st.callee_name}())"
+            ) if i.kind is AccessKind.read else (
+                f"`{t.text}` is written in {r.victim} only after {st.callee_name}() "
+                f"({at(st.where)}) starts what interrupt handler {handler} reports by storing "
+                f"`{i.text}` ({at(i.where)}): if the operation ends before this store, this "
+                f"store overwrites the handler's and the hand-over is lost (write it before "
+                f"{st.callee_name}())"
+            )
+            start = here(st.where, f"{st.callee_name}(): interrupt handler {handler} can run "
+                                   "from here")
+            yield Finding("BG101", RULE.level, message, task, related=(isr, start),
+                          flow=(start, isr, task))
             continue
         if r.pattern in ("order", "torn"):
             message = (
