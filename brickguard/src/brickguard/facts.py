@@ -166,6 +166,11 @@ class AccessFact:
     # Protected, but on some path only by sections that raise BASEPRI (irq_lock, __set_BASEPRI):
     # a zero-latency interrupt (``Context.unmasked``) still fires here.
     by_level: bool = False
+    # For a read in an if's condition that compares it with a local (``if (x == last)``): the
+    # local's declaration hash (0: none); for a plain read stored into a local (``last = x``):
+    # that local's (0: none). A change test and the record of the new value (races' R-W-R).
+    versus: int = 0
+    into: int = 0
 
 
 @dataclass(frozen=True, slots=True)

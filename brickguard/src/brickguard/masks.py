@@ -1,0 +1,167 @@
+"""What a function does to the interrupt mask, read from its body: critical sections an SDK
+defines itself, found without a table per SDK.
+
+A vendor SDK wraps the core's mask registers in its own calls, inline in its headers
+(``save_and_disable_interrupts``, ``CORE_EnterCritical``, ``Cy_SysLib_EnterCriticalSection``,
+``ulPortRaiseBASEPRI``) or behind macros that expand to them (``CORE_ENTER_CRITICAL()``,
+``FSP_CRITICAL_SECTION_ENTER``). Each function the unit defines is summarised by the mask
+writes its body makes, in order, following the calls it makes to functions summarised before:
+
+- *off*: PRIMASK set (``__disable_irq()``, ``cpsid i``, ``__set_PRIMASK(1)``): every
+  configurable interrupt masked; or BASEPRI raised to a constant (``__set_BASEPRI(0x40)``,
+  ``msr basepri`` with an ``"i"`` operand, a local initialised with a constant): the
+  priorities at that level and less urgent masked;
+- *on*: PRIMASK or BASEPRI cleared (``__enable_irq()``, ``cpsie i``, ``__set_PRIMASK(0)``), or
+  written from a value not known here (``__set_PRIMASK(saved)``, ``msr primask, %0``): a restore
+  of a saved state.
+
+A function whose body leaves a mask set that it did not find set (every *off* not undone) is an
+enter routine (at the weakest level it leaves, 0 for PRIMASK); one that undoes more than it
+sets (``restore_interrupts(s)``, ``CORE_ExitCritical(s)``) is an exit routine. The section
+machinery (``sections``) then treats a call to it like a call to ``__disable_irq`` or
+``__set_PRIMASK``. A function that masks and unmasks inside (a balanced section of its own)
+is neither; reading the mask (``__get_PRIMASK``, ``mrs``) is no write. A call with no body here
+(``osKernelLock``, ``vTaskSuspendAll``, ``tx_mutex_get``) is judged by the tables alone.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from clang.cindex import Cursor, CursorKind
+
+if TYPE_CHECKING:
+    from brickguard.frontend import UnitContext
+
+K = CursorKind
+_CPSID = re.compile(r"\bcpsid\s+i\b", re.IGNORECASE)
+_CPSIE = re.compile(r"\bcpsie\s+i\b", re.IGNORECASE)
+_MSR_PRIMASK = re.compile(r"\bmsr\s+primask\b", re.IGNORECASE)
+_MSR_BASEPRI = re.compile(r"\bmsr\s+basepri(?:_max)?\b", re.IGNORECASE)
+PRIMASK_WRITES = {"__set_PRIMASK"}
+BASEPRI_WRITES = {"__set_BASEPRI", "__set_BASEPRI_MAX"}
+MAX_BODY = 4000  # characters: a mask wrapper is short; longer bodies are not summarised
+
+
+@dataclass(frozen=True)
+class MaskRoutine:
+    """A function whose body masks interrupts and leaves them masked (``enter``), or unmasks
+    more than it masks (``exit``); ``basepri``: the BASEPRI value an enter routine leaves (0:
+    PRIMASK, every interrupt); ``how``: what in the body says so."""
+
+    kind: str
+    basepri: int = 0
+    how: str = ""
+
+
+def infer(unit: UnitContext, top: list[Cursor]) -> dict[str, MaskRoutine]:
+    """Function name -> what it does to the mask, for the unit's functions that do something
+    (definitions in this unit and its headers; earlier definitions summarised first, so a
+    wrapper of a wrapper is followed)."""
+    known: dict[str, MaskRoutine | None] = {}
+    out: dict[str, MaskRoutine] = {}
+    for c in top:
+        if c.kind != K.FUNCTION_DECL or not c.is_definition():
+            continue
+        body = next((ch for ch in c.get_children() if ch.kind == K.COMPOUND_STMT), None)
+        if body is None or body.extent.end.offset - body.extent.start.offset > MAX_BODY:
+            continue
+        got = _summarise(unit, body, known)
+        known[c.spelling] = got
+        if got is not None:
+            out[c.spelling] = got
+    return out
+
+
+def _summarise(unit: UnitContext, body: Cursor, known: dict) -> MaskRoutine | None:
+    effects: list[tuple[str, int, str]] = []  # ("off", basepri, how) | ("on", 0, how)
+    locals_: dict[int, int | None] = {}
+    for d in body.walk_preorder():
+        if d.kind == K.VAR_DECL:
+            init = [ch for ch in d.get_children() if ch.kind.is_expression()]
+            locals_[d.hash] = _value(init[-1], locals_) if init else None
+        elif d.kind == K.ASM_STMT:
+            effects.extend(_asm(unit, d, locals_))
+        elif d.kind == K.CALL_EXPR:
+            effects.extend(_call(unit, d, known, locals_))
+    depth: list[tuple[int, str]] = []
+    undone = ""
+    for kind, basepri, how in effects:
+        if kind == "off":
+            depth.append((basepri, how))
+        elif depth:
+            depth.pop()
+        else:
+            undone = undone or how
+    if depth:
+        level = 0 if any(b == 0 for b, _ in depth) else min(b for b, _ in depth)
+        return MaskRoutine("enter", level, depth[-1][1])
+    return MaskRoutine("exit", 0, undone) if undone else None
+
+
+def _call(unit: UnitContext, c: Cursor, known: dict, locals_: dict) -> list[tuple[str, int, str]]:
+    ref = c.referenced
+    name = ref.spelling if ref is not None else c.spelling
+    args = list(c.get_arguments())
+    if name in PRIMASK_WRITES | BASEPRI_WRITES and args:
+        v = _value(args[0], locals_)
+        if v is None:
+            return [("on", 0, f"{name}(saved state)")]
+        if v == 0:
+            return [("on", 0, f"{name}(0)")]
+        return [("off", 0 if name in PRIMASK_WRITES else v, f"{name}({v:#x})")]
+    if name in known:
+        got = known[name]
+        if got is None:
+            return []
+        return [("off" if got.kind == "enter" else "on", got.basepri, f"{name}() ({got.how})")]
+    if ref is not None and ref.is_definition():
+        return []  # a body summarised as doing nothing to the mask (or too long to be a wrapper)
+    if name in unit.table_enters and not name.startswith("__get_"):
+        lv = unit.table_basepri.get(name, 0)
+        return [("off", lv, f"{name}()")]
+    if name in unit.exits:
+        return [("on", 0, f"{name}()")]
+    return []
+
+
+def _asm(unit: UnitContext, a: Cursor, locals_: dict) -> list[tuple[str, int, str]]:
+    ext = a.extent
+    if ext.start.file is None or ext.end.file is None or (
+            ext.start.file.name != ext.end.file.name):
+        return []
+    src = unit.source(ext.start.file.name)[ext.start.offset:ext.end.offset]
+    text = src.decode("utf-8", "replace")
+    if len(text) > 400 or not text.lstrip().startswith(("__asm", "asm")):
+        return []  # spelled by a macro (``__COMPILER_BARRIER()``): its text is elsewhere
+    if _CPSID.search(text):
+        return [("off", 0, "cpsid i")]
+    if _CPSIE.search(text):
+        return [("on", 0, "cpsie i")]
+    operands = [ch for ch in a.get_children() if ch.kind.is_expression()]
+    consts = [v for ch in operands if ch.kind != K.DECL_REF_EXPR
+              and (v := _value(ch, locals_)) is not None]
+    for pattern, reg in ((_MSR_PRIMASK, "primask"), (_MSR_BASEPRI, "basepri")):
+        if pattern.search(text):
+            if consts and consts[-1]:
+                return [("off", 0 if reg == "primask" else consts[-1],
+                         f"msr {reg} ({consts[-1]:#x})")]
+            return [("on", 0, f"msr {reg} (saved state)")]
+    return []
+
+
+def _value(e: Cursor, locals_: dict) -> int | None:
+    """An integer constant expression's value, or a local initialised with one."""
+    from brickguard.bodies import _evaluate, _strip
+
+    s = _strip(e)
+    while s.kind == K.CSTYLE_CAST_EXPR:
+        s = _strip(list(s.get_children())[-1])
+    if s.kind == K.DECL_REF_EXPR and s.referenced is not None:
+        if s.referenced.kind == K.VAR_DECL and s.referenced.hash in locals_:
+            return locals_[s.referenced.hash]
+        if s.referenced.kind in (K.PARM_DECL, K.VAR_DECL):
+            return None
+    return _evaluate(e)
