@@ -639,7 +639,7 @@ class BodyWalker:
             self.calls[key] = CallFact(
                 self.usr, ref.get_usr(), name, where, prot, argf, seq, earliest, targets, irq,
                 name in EXCLUSIVE_STORES and self.result_discarded(c),
-                level=self.level_of(states) if prot else 0,
+                branch=tuple(self.branch), level=self.level_of(states) if prot else 0,
             )
         elif ref is None or ref.kind in (K.VAR_DECL, K.PARM_DECL, K.FIELD_DECL):
             field_name = ref.spelling if ref is not None and ref.kind == K.FIELD_DECL else ""
@@ -684,8 +684,27 @@ class BodyWalker:
         if name in self.u.exits and args and _arg_value(args[0]) not in (None, 0):
             return states  # __set_PRIMASK(1) masks interrupts: it restores no saved state
         if not self.crit_off:
-            states = self.sections.apply(name, states, where, bool(self.in_cond))
+            states = self.sections.apply(self.posture(name, ref, c, args), states, where,
+                                         bool(self.in_cond))
         return states
+
+    def posture(self, name: str, ref, c: Cursor, args: list[Cursor]) -> str:
+        """The routine name a call counts as: an interrupt posture call with no body here,
+        named so (interrupt, irq), that takes a constant named as a disable and whose result
+        is kept (ThreadX's ``old = tx_interrupt_control(TX_INT_DISABLE)``) opens a section,
+        and the same call given a variable back (``tx_interrupt_control(old)``) closes it."""
+        if (name in self.u.enters or name in self.u.exits or not args or ref is None
+                or ref.kind != K.FUNCTION_DECL or ref.get_definition() is not None
+                or not _POSTURE_CALL.search(name)):
+            return name
+        arg = _strip(args[0])
+        if arg.kind == K.DECL_REF_EXPR and self.local_hash(arg) and name in self.u.postures:
+            return self.u.posture_routine(name, "restore")
+        text = self.arg_text(c, args, 0)
+        if _DISABLE_WORD.search(text) and not self.result_discarded(c):
+            self.u.postures.add(name)
+            return self.u.posture_routine(name, "disable")
+        return name
 
     def irq_line(self, c: Cursor, args: list[Cursor], at: int | None) -> str:
         """The interrupt line argument ``at`` names: an IRQn enumerator or a macro (``""``)."""
@@ -1218,6 +1237,8 @@ class BodyWalker:
 
 
 _COMMENTS = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
+_POSTURE_CALL = re.compile(r"interrupt|irq", re.IGNORECASE)
+_DISABLE_WORD = re.compile(r"^[A-Za-z_]\w*DISABLE\w*$")
 _IRQ_PARAM = re.compile(r"irq|intr|^num$|^int_?num|vector|^line$")
 IT_SOURCE = re.compile(r"\b[A-Z][A-Z0-9]*_IT_[A-Z0-9_]+\b")  # I2C_IT_ERR, UART_IT_RXNE
 _DIRECTIVE = re.compile(r"^\s*#", re.M)

@@ -202,7 +202,7 @@ class CallFact:
     irq: str = ""  # for a mask/unmask call (HAL_NVIC_EnableIRQ(USART1_IRQn)): "USART1"
     # For an exclusive store (__STREXW): its result (0 stored, 1 failed) is thrown away (BG106).
     discarded: bool = False
-    # For __HAL_X_ENABLE_IT / _DISABLE_IT: the if arms it sits in (as AccessFact.branch) and
+    # The if arms it sits in (as AccessFact.branch); for __HAL_X_ENABLE_IT / _DISABLE_IT,
     # the interrupt sources its arguments name ("I2C_IT_EVT", "I2C_IT_ERR").
     branch: tuple[tuple[int, int], ...] = ()
     sources: tuple[str, ...] = ()

@@ -44,6 +44,7 @@ from clang.cindex import (
 )
 
 from brickguard import masks, uses
+from brickguard.masks import config_priorities
 from brickguard.bodies import ARRAYS, IT_SOURCE, BodyWalker
 from brickguard.build_flags import (
     BUILTIN_HEADER,
@@ -215,6 +216,7 @@ class UnitContext:
         # profiles' levels, and the bodies' BASEPRI writes (masks.infer).
         self.level_routines = set(config.platform.critical_levels)
         self._inferred_levels: dict[str, int] = {}
+        self.postures: set[str] = set()  # posture calls seen disabling (BodyWalker.posture)
         self.handover = set(config.platform.critical_handover)
         self.priority_setters = {r.function: r for r in config.platform.priority_setters}
         self.mask_on = {a for a, _ in config.platform.critical_masks}
@@ -368,6 +370,7 @@ class UnitContext:
                     self.function(c)
             elif c.kind == K.VAR_DECL and not c.location.is_in_system_header:
                 self.vector_table(c)
+                self.unit.priorities.extend(config_priorities(self, c))
         unit.objects = list(self.objects.values())
         unit.incomplete = self.incomplete(top)
         if self.config.collect_uses:
@@ -399,6 +402,20 @@ class UnitContext:
             if name not in self.table_exits:
                 self.pairs[name].update(self.enters)
         self._levels = None
+
+    def posture_routine(self, call: str, how: str) -> str:
+        """The section routine an interrupt posture call stands for (``BodyWalker.posture``):
+        ``tx_interrupt_control(disable)`` an enter, ``tx_interrupt_control(restore)`` an exit
+        that closes it."""
+        name = f"{call}({how})"
+        if how == "disable":
+            self.enters.add(name)
+            for exit_ in self.exits:
+                self.pairs.setdefault(exit_, set()).add(name)
+        else:
+            self.exits.add(name)
+            self.pairs.setdefault(name, set()).update(self.enters)
+        return name
 
     @property
     def table_exits(self) -> frozenset[str]:

@@ -30,7 +30,9 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from clang.cindex import Cursor, CursorKind
+from clang.cindex import Cursor, CursorKind, TypeKind
+
+from brickguard.facts import PriorityFact, Where
 
 if TYPE_CHECKING:
     from brickguard.frontend import UnitContext
@@ -165,3 +167,67 @@ def _value(e: Cursor, locals_: dict) -> int | None:
         if s.referenced.kind in (K.PARM_DECL, K.VAR_DECL):
             return None
     return _evaluate(e)
+
+
+_PRIO_FIELD = re.compile(r"prio|(?:^|_)ipl$", re.IGNORECASE)
+_IRQ_FIELD = re.compile(r"irq|intrsrc|(?:^|_)src$", re.IGNORECASE)
+
+
+def config_priorities(unit: UnitContext, var: Cursor) -> list[PriorityFact]:
+    """Priorities an SDK takes in a configuration struct (a global with an initializer), read
+    by its fields' names: a field that says priority (``intrPriority``, FSP's ``ipl``,
+    ``cycle_end_ipl``; not a ``sub`` priority) with a constant, next to the field naming the
+    interrupt line (an IRQn enumerator: ``intrSrc``, ``irq``, ``cycle_end_irq``; the one whose
+    name shares the longest start with the priority's) gives that line its priority. When the
+    struct holds one function (``.p_callback = gpt_cb``) and one priority, the function runs
+    at it too: the fact is keyed by the function's name (``Program.priority`` looks a
+    handler's priority up by its line, else by its name)."""
+    t = var.type.get_canonical()
+    if t.kind != TypeKind.RECORD:
+        return []
+    init = next((ch for ch in var.get_children() if ch.kind == K.INIT_LIST_EXPR), None)
+    if init is None:
+        return []
+    fields = [f.spelling for f in t.get_declaration().get_children() if f.kind == K.FIELD_DECL]
+    values: dict[str, Cursor] = {}
+    for n, ch in enumerate(init.get_children()):
+        toks = [tk.spelling for tk in ch.get_tokens()][:3]
+        if len(toks) >= 3 and toks[0] == "." and toks[2] == "=":
+            values[toks[1]] = ch
+        elif n < len(fields) and not any(tk == "." for tk in toks[:1]):
+            values[fields[n]] = ch
+    prios, lines, funcs = {}, {}, []
+    for name, ch in values.items():
+        refs = [d.referenced for d in ch.walk_preorder()
+                if d.kind == K.DECL_REF_EXPR and d.referenced is not None]
+        enum = next((r.spelling for r in refs if r.kind == K.ENUM_CONSTANT_DECL
+                     and r.spelling.endswith("_IRQn")), "")
+        if enum and _IRQ_FIELD.search(name):
+            lines[name] = enum
+        elif _PRIO_FIELD.search(name) and "sub" not in name.lower():
+            v = _value(list(ch.get_children())[-1] if toks_designated(ch) else ch, {})
+            if v is not None and v >= 0:
+                prios[name] = v
+        funcs += [r.spelling for r in refs if r.kind == K.FUNCTION_DECL]
+    loc = var.location
+    where = Where(loc.file.name if loc.file else unit.main_file, loc.line, loc.column)
+    out = []
+    for name, v in prios.items():
+        if lines:
+            best = max(lines, key=lambda f: len(_common(f.lower(), name.lower())))
+            out.append(PriorityFact(lines[best], v, where))
+    if len(prios) == 1 and len(set(funcs)) == 1:
+        out.append(PriorityFact(funcs[0], next(iter(prios.values())), where))
+    return out
+
+
+def toks_designated(ch: Cursor) -> bool:
+    toks = [tk.spelling for tk in ch.get_tokens()][:1]
+    return toks == ["."] and bool(list(ch.get_children()))
+
+
+def _common(a: str, b: str) -> str:
+    n = 0
+    while n < min(len(a), len(b)) and a[n] == b[n]:
+        n += 1
+    return a[:n]

@@ -457,7 +457,8 @@ def _pairs(program: Program, gates: dict, calls: dict[str, list], names: dict[st
                 continue
             if one == "R" and two == "W" and near and (
                     _idempotent_flag(program, first, second, near)
-                    or _owned_flag(program, first, second, near)):
+                    or _owned_flag(program, first, second, near)
+                    or _disarmed(program, first, second, near)):
                 continue
             if one == "R" and two == "R" and near and (
                     (f2.tests and guarded(second) and not guarded(first))
@@ -501,6 +502,69 @@ def _idempotent_flag(program: Program, first: Access, second: Access, near: list
         return False  # some write stores a third value, or one not known
     if any(f1.seq < c.seq < f2.seq for c in program.calls_by_caller.get(f1.function, ())):
         return False  # a call between may start what the handler's store then reports
+    return not _hands_over(program, first, second, near)
+
+
+def _disarms(name: str) -> str:
+    """``LL_DMA_DisableChannel`` -> ``LL_DMA_EnableChannel``, ``dma_channel_disable`` ->
+    ``dma_channel_enable``: the call that arms again what a call named so disarms ("" if none)."""
+    for off, on in (("Disable", "Enable"), ("disable", "enable"), ("DISABLE", "ENABLE")):
+        if off in name:
+            return name.replace(off, on)
+    return ""
+
+
+def _disarmed(program: Program, first: Access, second: Access, near: list[Access]) -> bool:
+    """A completion flag that a self-disarming handler sets: the task waits for or tests
+    the flag (``while (!tx_idle) {}``), then clears it; every handler store between stores the
+    one value the task's test saw, on a path after a call that disables the handler's own
+    source (``dma_channel_disable(DMA0, DMA_CH3); tx_idle = true;``), whose counterpart
+    (``dma_channel_enable``) no call between the task's two accesses makes, directly or in a
+    body it calls. Each arming then brings at most one store, and the value the task saw is
+    that store (or the flag's first value, when the task arms only after its own clear): no
+    store is pending between the test and the clear, so none can come there. Not when the
+    task reads, between, data that handler writes (``_hands_over``)."""
+    f1, f2 = first.fact, second.fact
+    arm = next((a for off, a in f2.branch if off == f1.tests), None) if f1.tests else None
+    saw = _arm_values(f1.sense, arm) if arm is not None else None
+    values = {i.fact.stored for i in near}
+    if saw is None or len(values) != 1 or None in values or f2.stored is None:
+        return False
+    c = next(iter(values))
+    flag = [a for a in program.accesses_by_object.get(f1.obj, ())
+            if a.fact.kind.writes and paths_overlap(a.fact.path, f1.path)]
+    if any(a.fact.stored is None for a in flag):
+        return False
+    obj = program.objects.get(f1.obj)
+    start = set() if obj is None or obj.initialized else {0}
+    possible = {v for v in {a.fact.stored for a in flag} | start
+                if not _disjoint(saw, ("==", v))}
+    if possible != {c} or f2.stored == c:
+        return False  # the test saw more than one value, or the clear stores it again
+    calls = program.calls_by_caller
+    arms: set[str] = set()
+    for w in near:
+        offs = [d for d in calls.get(w.fact.function, ())
+                if d.seq < w.fact.seq and _disarms(d.callee_name)
+                and all(b in w.fact.branch for b in d.branch)]
+        if not offs:
+            return False
+        arms |= {_disarms(d.callee_name) for d in offs}
+    between = [k for k in calls.get(f1.function, ()) if f1.seq < k.seq < f2.seq]
+    seen: set[str] = set()
+    while between:
+        k = between.pop()
+        if k.callee_name in arms:
+            return False
+        if k.callee not in seen:
+            seen.add(k.callee)
+            between.extend(calls.get(k.callee, ()))
+    if obj is not None and obj.initialized:
+        # The first value may be the one seen: the task must arm only after its clear.
+        sites = [k for k in program.calls if k.callee_name in arms]
+        if any(k.caller != f1.function or k.seq < f2.seq for k in sites
+               if any(not x.is_interrupt for x in program.contexts.get(k.caller, ()))):
+            return False
     return not _hands_over(program, first, second, near)
 
 
