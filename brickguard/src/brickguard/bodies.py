@@ -814,11 +814,15 @@ class BodyWalker:
         levels the NVIC implements is the register byte (pico-sdk's ``irq_set_priority(n,
         0x40)``): its level is its top ``__NVIC_PRIO_BITS``; so is one a parameter names as
         hardware or raw."""
-        params = [p.spelling.lower() for p in fn.get_children() if p.kind == K.PARM_DECL]
-        if len(params) != len(args):
+        got = self.u.setter_params.get(fn.hash)
+        if got is None:
+            params = [p.spelling.lower() for p in fn.get_children() if p.kind == K.PARM_DECL]
+            prio = [n for n, p in enumerate(params) if "prio" in p and "sub" not in p]
+            prio = [n for n in prio if "pre" in params[n]] or prio
+            got = self.u.setter_params[fn.hash] = (params, prio)
+        params, prio = got
+        if len(params) != len(args) or len(prio) != 1:
             return
-        prio = [n for n, p in enumerate(params) if "prio" in p and "sub" not in p]
-        prio = [n for n in prio if "pre" in params[n]] or prio
         line, at = "", -1
         for n, p in enumerate(params):
             if n in prio or not _IRQ_PARAM.search(p):

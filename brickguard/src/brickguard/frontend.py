@@ -44,7 +44,6 @@ from clang.cindex import (
 )
 
 from brickguard import masks, uses
-from brickguard.masks import config_priorities
 from brickguard.bodies import ARRAYS, IT_SOURCE, BodyWalker
 from brickguard.build_flags import (
     BUILTIN_HEADER,
@@ -66,6 +65,7 @@ from brickguard.facts import (
     irq_key,
 )
 from brickguard.hwfacts import HardwareWalker, Macros, macro_uses
+from brickguard.masks import config_priorities
 from brickguard.timeline import is_it_macro
 from brickguard.toolchain import INSTALL_HINT, c_library
 
@@ -217,6 +217,8 @@ class UnitContext:
         self.level_routines = set(config.platform.critical_levels)
         self._inferred_levels: dict[str, int] = {}
         self.postures: set[str] = set()  # posture calls seen disabling (BodyWalker.posture)
+        # function hash -> its parameters' names, those that say priority (inferred_priority)
+        self.setter_params: dict[int, tuple[list[str], list[int]]] = {}
         self.handover = set(config.platform.critical_handover)
         self.priority_setters = {r.function: r for r in config.platform.priority_setters}
         self.mask_on = {a for a, _ in config.platform.critical_masks}

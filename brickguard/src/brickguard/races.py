@@ -101,6 +101,9 @@ class Race:
     # Who is preempted: "task context (main)", or "interrupt handler X (priority 5)" when a
     # more urgent handler preempts a less urgent one.
     victim: str = ""
+    # For an R-W-W on a flag the handler sets to a constant: why the pair is kept although
+    # such a store is often serializable (``_kept_because``).
+    why: str = ""
 
     @property
     def harm(self) -> str:
@@ -470,8 +473,10 @@ def _pairs(program: Program, gates: dict, calls: dict[str, list], names: dict[st
                 continue  # read again by the retry loop's condition: it runs again if they differ
             hit = near[0] if near else None
             if hit is not None:
+                why = _kept_because(program, first, second, near) if (one, two) == ("R", "W") \
+                    else ""
                 out.append(Race("BG101", obj, second, hit, first, f"{one}-{between}-{two}",
-                                _victim(program, second, level) + (ZERO if zero else "")))
+                                _victim(program, second, level) + (ZERO if zero else ""), why))
     return out
 
 
@@ -503,6 +508,31 @@ def _idempotent_flag(program: Program, first: Access, second: Access, near: list
     if any(f1.seq < c.seq < f2.seq for c in program.calls_by_caller.get(f1.function, ())):
         return False  # a call between may start what the handler's store then reports
     return not _hands_over(program, first, second, near)
+
+
+def _kept_because(program: Program, first: Access, second: Access, near: list[Access]) -> str:
+    """Why an R-W-W on a flag whose handler stores one constant is kept: a store of the value
+    the task's test saw would be the serial order "handler first", unless the task reads
+    data handed over with it between, a call between may start what the store reports, or
+    the task waits for it while the handler's source stays armed (a second event then comes
+    between the wait and the clear). "" when the store is not of the value seen."""
+    f1, f2 = first.fact, second.fact
+    values = {i.fact.stored for i in near}
+    arm = next((a for off, a in f2.branch if off == f1.tests), None) if f1.tests else None
+    saw = _arm_values(f1.sense, arm) if arm is not None else None
+    if len(values) != 1 or None in values or saw is None or _disjoint(
+            saw, ("==", next(iter(values)))):
+        return ""
+    if _hands_over(program, first, second, near):
+        return ("the handler's store of the value seen hands data over with the flag, which "
+                "the task reads between")
+    if any(f1.seq < c.seq < f2.seq for c in program.calls_by_caller.get(f1.function, ())):
+        return ("a call between the test and the store may start what the handler's store "
+                "then reports")
+    if "loop" in f1.sense:
+        return ("the handler stores the value the wait saw, but nothing disarms its source "
+                "first: a second event between the wait and the store is lost")
+    return ""
 
 
 def _disarms(name: str) -> str:
