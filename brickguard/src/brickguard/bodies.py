@@ -689,19 +689,27 @@ class BodyWalker:
         return states
 
     def posture(self, name: str, ref, c: Cursor, args: list[Cursor]) -> str:
-        """The routine name a call counts as: an interrupt posture call with no body here,
-        named so (interrupt, irq), that takes a constant named as a disable and whose result
-        is kept (ThreadX's ``old = tx_interrupt_control(TX_INT_DISABLE)``) opens a section,
-        and the same call given a variable back (``tx_interrupt_control(old)``) closes it."""
-        if (name in self.u.enters or name in self.u.exits or not args or ref is None
-                or ref.kind != K.FUNCTION_DECL or ref.get_definition() is not None
-                or not _POSTURE_CALL.search(name)):
+        """The routine name a call counts as. A call with no body here (the SDK's source is
+        not there, so what it writes cannot be read) is read by its words when it saves and
+        restores the interrupt state: its name says interrupt, irq or critical, its result is
+        kept, and it says it disables (its name: save, disable, lock, enter; or its argument,
+        a constant named as a disable: ThreadX's ``old = tx_interrupt_control(TX_INT_DISABLE)``)
+        - a section opens; a call named so that gives a local back (``tx_interrupt_control(
+        old)``, ``up_irq_restore(flags)``, ``leave_critical_section(s)``) after one closes it.
+        A scheduler lock (``osKernelLock``, ``tx_mutex_get``) says none of this."""
+        if (name in self.u.enters or name in self.u.exits or ref is None
+                or ref.kind != K.FUNCTION_DECL or ref.get_definition() is not None):
             return name
-        arg = _strip(args[0])
-        if arg.kind == K.DECL_REF_EXPR and self.local_hash(arg) and name in self.u.postures:
+        words = {w.lower() for w in _WORDS.findall(name)}
+        if not words & _STATE_WORDS:
+            return name
+        arg = _strip(args[0]) if args else None
+        if (arg is not None and arg.kind == K.DECL_REF_EXPR and self.local_hash(arg)
+                and (name in self.u.postures or _counterparts(name) & self.u.postures)):
             return self.u.posture_routine(name, "restore")
-        text = self.arg_text(c, args, 0)
-        if _DISABLE_WORD.search(text) and not self.result_discarded(c):
+        says = bool(words & _SAVE_WORDS) or (
+            bool(args) and _DISABLE_WORD.search(self.arg_text(c, args, 0)) is not None)
+        if says and not words & _RESTORE_WORDS and _value_kept(c, self.src, self.file):
             self.u.postures.add(name)
             return self.u.posture_routine(name, "disable")
         return name
@@ -1241,7 +1249,10 @@ class BodyWalker:
 
 
 _COMMENTS = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
-_POSTURE_CALL = re.compile(r"interrupt|irq", re.IGNORECASE)
+_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+_STATE_WORDS = {"interrupt", "interrupts", "irq", "intr", "critical", "primask"}
+_SAVE_WORDS = {"save", "disable", "lock", "enter", "mask"}
+_RESTORE_WORDS = {"restore", "enable", "unlock", "leave", "exit", "unmask"}
 _DISABLE_WORD = re.compile(r"^[A-Za-z_]\w*DISABLE\w*$")
 _IRQ_PARAM = re.compile(r"irq|intr|^num$|^int_?num|vector|^line$")
 IT_SOURCE = re.compile(r"\b[A-Z][A-Z0-9]*_IT_[A-Z0-9_]+\b")  # I2C_IT_ERR, UART_IT_RXNE
@@ -1363,6 +1374,33 @@ def _const_int(c: Cursor) -> int | None:
     if ref is not None and ref.kind == K.ENUM_CONSTANT_DECL:
         return ref.enum_value
     return None
+
+
+def _counterparts(name: str) -> set[str]:
+    """The names of the call a restore undoes: ``up_irq_restore`` -> ``up_irq_save``,
+    ``leave_critical_section`` -> ``enter_critical_section``, ``rt_hw_interrupt_enable`` ->
+    ``rt_hw_interrupt_disable``."""
+    out = set()
+    for back, saved in (("restore", "save"), ("enable", "disable"), ("unlock", "lock"),
+                        ("leave", "enter"), ("exit", "enter"), ("unmask", "mask")):
+        for b, v in ((back, saved), (back.capitalize(), saved.capitalize()),
+                     (back.upper(), saved.upper())):
+            if b in name:
+                out.add(name.replace(b, v))
+    return out
+
+
+def _value_kept(c: Cursor, src: bytes, file: str) -> bool:
+    """Whether a call's result is stored or used: the text before it in this file ends with
+    ``=`` (``old = f(...)``, ``uint32_t s = f(...)``) or an opening parenthesis or comma (an
+    argument), not a statement start."""
+    ext = c.extent
+    if ext.start.file is None or ext.start.file.name != file:
+        return False
+    before = _strip_comments(src[max(0, ext.start.offset - 80):ext.start.offset]
+                             .decode("utf-8", "replace"))
+    return before.endswith(("=", "(", ",", "return")) and not before.endswith(
+        ("==", "!=", "<=", ">="))
 
 
 def _arg_value(c: Cursor) -> int | None:
