@@ -697,11 +697,9 @@ class BodyWalker:
         - a section opens; a call named so that gives a local back (``tx_interrupt_control(
         old)``, ``up_irq_restore(flags)``, ``leave_critical_section(s)``) after one closes it.
         A scheduler lock (``osKernelLock``, ``tx_mutex_get``) says none of this."""
-        if (name in self.u.enters or name in self.u.exits or ref is None
-                or ref.kind != K.FUNCTION_DECL or ref.get_definition() is not None):
-            return name
-        words = {w.lower() for w in _WORDS.findall(name)}
-        if not words & _STATE_WORDS:
+        words = _name_words(name)
+        if not words & _STATE_WORDS or name in self.u.enters or name in self.u.exits or (
+                ref is None or ref.kind != K.FUNCTION_DECL or ref.get_definition() is not None):
             return name
         arg = _strip(args[0]) if args else None
         if (arg is not None and arg.kind == K.DECL_REF_EXPR and self.local_hash(arg)
@@ -1374,6 +1372,12 @@ def _const_int(c: Cursor) -> int | None:
     if ref is not None and ref.kind == K.ENUM_CONSTANT_DECL:
         return ref.enum_value
     return None
+
+
+@lru_cache(maxsize=4096)
+def _name_words(name: str) -> frozenset[str]:
+    """``up_irq_save`` -> {up, irq, save}; ``rt_hw_interrupt_disable``; ``CORE_ExitCritical``."""
+    return frozenset(w.lower() for w in _WORDS.findall(name))
 
 
 def _counterparts(name: str) -> set[str]:

@@ -44,6 +44,7 @@ _MSR_PRIMASK = re.compile(r"\bmsr\s+primask\b", re.IGNORECASE)
 _MSR_BASEPRI = re.compile(r"\bmsr\s+basepri(?:_max)?\b", re.IGNORECASE)
 PRIMASK_WRITES = {"__set_PRIMASK"}
 BASEPRI_WRITES = {"__set_BASEPRI", "__set_BASEPRI_MAX"}
+_HINT = re.compile(rb"asm|primask|basepri|irq|interrupt|critical", re.IGNORECASE)
 MAX_BODY = 4000  # characters: a mask wrapper is short; longer bodies are not summarised
 
 
@@ -64,11 +65,19 @@ def infer(unit: UnitContext, top: list[Cursor]) -> dict[str, MaskRoutine]:
     wrapper of a wrapper is followed)."""
     known: dict[str, MaskRoutine | None] = {}
     out: dict[str, MaskRoutine] = {}
+    named = [n.encode() for n in sorted(unit.table_enters | unit.exits)]
     for c in top:
         if c.kind != K.FUNCTION_DECL or not c.is_definition():
             continue
         body = next((ch for ch in c.get_children() if ch.kind == K.COMPOUND_STMT), None)
         if body is None or body.extent.end.offset - body.extent.start.offset > MAX_BODY:
+            continue
+        f = body.extent.start.file
+        text = unit.source(f.name)[body.extent.start.offset:body.extent.end.offset] if f else b""
+        # Only a body that writes a mask register, or calls a routine that does, can be one:
+        # its text names one (the rest are not walked, which keeps this cheap).
+        if not _HINT.search(text) and not any(n in text for n in named) and not any(
+                n.encode() in text for n in out):
             continue
         got = _summarise(unit, body, known)
         known[c.spelling] = got
