@@ -154,6 +154,13 @@ class BodyWalker:
         self.branch: list[tuple[int, int]] = []  # the if arms the walk is in: (offset, arm)
         self.returning: set[tuple[int, int]] = set()  # if arms every path of which returns
         self.jumps = 0  # break, continue and goto statements walked so far
+        self.goto_count = 0
+        self.versus = 0  # the local the if condition being walked compares with (versus_of)
+        self.into = 0  # the local the plain read being walked is stored into
+        # After an if one arm of which no path leaves, or a while loop left only by its
+        # condition: the (offset, arm) the rest of the enclosing block is in.
+        self.left: tuple[int, int] | None = None
+        self.loop_broke = False  # the loop just walked has a break
         self.loop_cond = 0  # > 0 while walking a loop's condition
         self.testing = 0  # the offset of the if statement whose condition the walk is in
         self.sense: tuple = ()  # what that condition says of the one object it tests (sense_of)
@@ -300,34 +307,61 @@ class BodyWalker:
             return self.expr(c, states, READ, None, parent_start)
         if k == K.COMPOUND_STMT:
             at = start + 1
+            depth = len(self.branch)
             for ch in c.get_children():
+                if ch.kind in (K.CASE_STMT, K.DEFAULT_STMT, K.LABEL_STMT):
+                    del self.branch[depth:]  # reached from elsewhere, not only past the test
                 self.gap(at, ch.extent.start.offset, states)
+                self.left = None
                 states = self.stmt(ch, states, start)
+                if self.left is not None and states:
+                    # ``if (x) return;`` / ``while (!x) {}``: the rest of the block runs only
+                    # in the other arm of that test (what it knows holds here, sense_of).
+                    self.branch.append(self.left)
                 at = ch.extent.end.offset
+            del self.branch[depth:]
             self.gap(at, c.extent.end.offset - 1, states)
             return states
         ch = list(c.get_children())
         if k == K.IF_STMT:
             outer, self.testing = self.testing, start
             outer_sense, self.sense = self.sense, self.sense_of(ch[0])
+            outer_versus, self.versus = self.versus, self.versus_of(ch[0])
             try:
                 s = self.cond(ch[0], states, start)
             finally:
-                self.testing, self.sense = outer, outer_sense
+                self.testing, self.sense, self.versus = outer, outer_sense, outer_versus
             self.branch.append((start, 0))
-            jumps = self.jumps
+            jumps, gotos = self.jumps, self.goto_count
             then = self.stmt(ch[1], s, start)
             if s and not then and self.jumps == jumps:
                 self.returning.add((start, 0))  # every path through the arm returns
+            left_then = bool(s) and not then and self.goto_count == gotos
             self.branch[-1] = (start, 1)
-            jumps = self.jumps
+            jumps, gotos = self.jumps, self.goto_count
             other = self.stmt(ch[2], s, start) if len(ch) > 2 else s
             if s and not other and self.jumps == jumps:
                 self.returning.add((start, 1))
+            left_other = bool(s) and not other and self.goto_count == gotos
             self.branch.pop()
+            # No path of one arm goes on past the if (return, break, continue): what follows
+            # is in the other arm.
+            self.left = (start, 1) if left_then and not left_other else (
+                (start, 0) if left_other and not left_then else None)
             return then | other
         if k == K.WHILE_STMT:
-            return self.loop(states, [ch[0]], ch[1], [], start, _always(ch[0]))
+            outer, self.testing = self.testing, start
+            # ("==", K, "loop"): a while's test (what its exit knows, as an if's else arm)
+            sense = self.sense_of(ch[0])
+            outer_sense, self.sense = self.sense, (*sense, "loop") if sense else ()
+            gotos = self.goto_count
+            try:
+                out = self.loop(states, [ch[0]], ch[1], [], start, _always(ch[0]))
+            finally:
+                self.testing, self.sense = outer, outer_sense
+            if not self.loop_broke and self.goto_count == gotos:
+                self.left = (start, 1)  # left only when its condition is false
+            return out
         if k == K.FOR_STMT:
             *parts, body = ch
             return self.loop(states, parts, body, [], start, not parts)
@@ -375,6 +409,7 @@ class BodyWalker:
             return EMPTY
         if k == K.GOTO_STMT:
             self.jumps += 1
+            self.goto_count += 1
             label = ch[0].spelling if ch else ""
             self.gotos.setdefault(label, set()).update(states)
             return EMPTY
@@ -448,6 +483,7 @@ class BodyWalker:
             cur = new
         self.targets.pop()
         self.loops.pop()
+        self.loop_broke = bool(t.breaks)
         return frozenset(exits) | frozenset(t.breaks)
 
     # -- expressions ---------------------------------------------------------------------------
@@ -495,8 +531,11 @@ class BodyWalker:
         if k == K.BINARY_OPERATOR and len(ch) == 2:
             if self.op_between(ch[0], ch[1]) == "=":
                 lhs = _strip(ch[0])
+                outer_into = self.into
                 if lhs.kind == K.DECL_REF_EXPR:
                     self.note_pointer(lhs.referenced, ch[1])
+                    self.into = self.local_hash(lhs) if _strip(ch[1]).kind in (
+                        K.DECL_REF_EXPR, K.MEMBER_REF_EXPR) else 0
                     rhs = _strip(ch[1])
                     if rhs.kind == K.CALL_EXPR:
                         made = self.u.macro_at(rhs) or rhs.spelling
@@ -508,6 +547,7 @@ class BodyWalker:
                     self.note_field_function(lhs, ch[1])
                 mark, mark2 = len(self.recent), len(self.recent_through)
                 states = self.expr(ch[1], states, READ, None, start)
+                self.into = outer_into
                 reads = {
                     (a.obj, a.text): key
                     for key in self.recent[mark:]
@@ -631,7 +671,8 @@ class BodyWalker:
             self.calls[key] = CallFact(
                 self.usr, ref.get_usr(), name, where, prot, argf, seq, earliest, targets, irq,
                 name in EXCLUSIVE_STORES and self.result_discarded(c),
-                level=self.level_of(states) if prot else 0, instance=inst,
+                branch=tuple(self.branch), level=self.level_of(states) if prot else 0,
+                instance=inst,
             )
         elif ref is None or ref.kind in (K.VAR_DECL, K.PARM_DECL, K.FIELD_DECL):
             field_name = ref.spelling if ref is not None and ref.kind == K.FIELD_DECL else ""
@@ -639,13 +680,19 @@ class BodyWalker:
             self.indirect.append(IndirectCall(self.usr, where, text, field_name))
         if name in self.u.priority_setters:
             self.priority(name, c, args, where)
+        elif ref is not None and ref.kind == K.FUNCTION_DECL and len(args) >= 2:
+            self.inferred_priority(ref, c, args, where)
         if irq:
             return mask(states, irq) if name in self.u.mask_on else unmask(states, irq)
         if name in self.u.basepri and args:
-            value = self.u.eval_const(self.arg_text(c, args, 0))
+            value = _arg_value(args[0])
+            if value is None and _strip(args[0]).kind != K.DECL_REF_EXPR:
+                value = self.u.eval_const(self.arg_text(c, args, 0))
             if value is not None:
                 level = self.u.priority_level(value)
                 return raise_level(states, level) if level else clear_level(states)
+            if _strip(args[0]).kind == K.DECL_REF_EXPR:
+                return clear_level(states)  # __set_BASEPRI(saved): the state before is back
         for kind, reg in self.u.registrations_for(name):
             idx = reg.arg if reg.arg >= 0 else len(args) + reg.arg
             if 0 <= idx < len(args):
@@ -667,15 +714,40 @@ class BodyWalker:
         lock = self.u.lock_kinds.get(self.u.macro_at(c) or name)
         if lock in ("take", "give") and args:
             self.note_lock(args[0], lock, name, where)
-        if name in self.u.exits and args and _const_int(args[0]) not in (None, 0):
+        if name in self.u.exits and args and _arg_value(args[0]) not in (None, 0):
             return states  # __set_PRIMASK(1) masks interrupts: it restores no saved state
         if not self.crit_off:
-            states = self.sections.apply(name, states, where, bool(self.in_cond))
+            states = self.sections.apply(self.posture(name, ref, c, args), states, where,
+                                         bool(self.in_cond))
         if CORE_LOCK.search(name) and not CORE_LOCK_NOT.search(name):
             return mask(states, CROSS_CORE)
         if CORE_UNLOCK.search(name):
             return unmask(states, CROSS_CORE)
         return states
+
+    def posture(self, name: str, ref, c: Cursor, args: list[Cursor]) -> str:
+        """The routine name a call counts as. A call with no body here (the SDK's source is
+        not there, so what it writes cannot be read) is read by its words when it saves and
+        restores the interrupt state: its name says interrupt, irq or critical, its result is
+        kept, and it says it disables (its name: save, disable, lock, enter; or its argument,
+        a constant named as a disable: ThreadX's ``old = tx_interrupt_control(TX_INT_DISABLE)``)
+        - a section opens; a call named so that gives a local back (``tx_interrupt_control(
+        old)``, ``up_irq_restore(flags)``, ``leave_critical_section(s)``) after one closes it.
+        A scheduler lock (``osKernelLock``, ``tx_mutex_get``) says none of this."""
+        words = _name_words(name)
+        if not words & _STATE_WORDS or name in self.u.enters or name in self.u.exits or (
+                ref is None or ref.kind != K.FUNCTION_DECL or ref.get_definition() is not None):
+            return name
+        arg = _strip(args[0]) if args else None
+        if (arg is not None and arg.kind == K.DECL_REF_EXPR and self.local_hash(arg)
+                and (name in self.u.postures or _counterparts(name) & self.u.postures)):
+            return self.u.posture_routine(name, "restore")
+        says = bool(words & _SAVE_WORDS) or (
+            bool(args) and _DISABLE_WORD.search(self.arg_text(c, args, 0)) is not None)
+        if says and not words & _RESTORE_WORDS and _value_kept(c, self.src, self.file):
+            self.u.postures.add(name)
+            return self.u.posture_routine(name, "disable")
+        return name
 
     def irq_line(self, c: Cursor, args: list[Cursor], at: int | None) -> str:
         """The interrupt line argument ``at`` names: an IRQn enumerator or a macro (``""``)."""
@@ -776,6 +848,49 @@ class BodyWalker:
                 value = self.u.priority_level(value)
             self.priorities.append(PriorityFact(line, value, where))
 
+    def inferred_priority(self, fn: Cursor, c: Cursor, args: list[Cursor], where: Where) -> None:
+        """A priority setter no table names, read by its parameters' names: one parameter
+        names the interrupt line (``nvic_irq``, ``num``, ``irqn``; the argument an IRQn
+        enumerator or a macro), another its priority (``nvic_irq_pre_priority``,
+        ``hardware_priority``). Only the pre-emption part preempts, so a parameter that says
+        ``sub`` is not it (GD32's ``nvic_irq_enable(irq, pre, sub)``). A value above the
+        levels the NVIC implements is the register byte (pico-sdk's ``irq_set_priority(n,
+        0x40)``): its level is its top ``__NVIC_PRIO_BITS``; so is one a parameter names as
+        hardware or raw."""
+        got = self.u.setter_params.get(fn.hash)
+        if got is None:
+            params = [p.spelling.lower() for p in fn.get_children() if p.kind == K.PARM_DECL]
+            prio = [n for n, p in enumerate(params) if "prio" in p and "sub" not in p]
+            prio = [n for n in prio if "pre" in params[n]] or prio
+            got = self.u.setter_params[fn.hash] = (params, prio)
+        params, prio = got
+        if len(params) != len(args) or len(prio) != 1:
+            return
+        line, at = "", -1
+        for n, p in enumerate(params):
+            if n in prio or not _IRQ_PARAM.search(p):
+                continue
+            a = _strip(args[n])
+            ref = a.referenced if a.kind == K.DECL_REF_EXPR else None
+            if ref is not None and ref.kind == K.ENUM_CONSTANT_DECL:
+                line = ref.spelling
+            else:
+                line = self.u.irq_macro(self.arg_text(c, args, n))
+            at = n
+            if line:
+                break
+        if not line or len(prio) != 1 or at < 0:
+            return
+        value = _arg_value(args[prio[0]])
+        if value is None:
+            value = self.u.eval_const(self.arg_text(c, args, prio[0]))
+        if value is None or value < 0:
+            return
+        bits = self.u.eval_const("__NVIC_PRIO_BITS") or 4
+        if value >= 1 << bits or re.search(r"hw|hardware|raw|reg", params[prio[0]]):
+            value = self.u.priority_level(value)
+        self.priorities.append(PriorityFact(line, value, where))
+
     def arg_targets(self, args: list[Cursor]) -> tuple:
         """Per argument, the global (USR) and path it points to: ``&rx``, ``buf``; a parameter
         handed on (``PARAM`` N: what the caller's own callers pass); a local pointer (known
@@ -868,8 +983,10 @@ class BodyWalker:
             self.store_value if kind is A_WRITE else None, bits=_bit_member(top),
             sense=self.sense if self.tested(kind) else (),
             loop=self.real_loop(),
-            by_level=protected and level_only(states, self.u.config.platform.critical_levels),
+            by_level=protected and level_only(states, self.u.level_routines),
             looped=bool(self.loops),
+            versus=self.versus if self.tested(kind) else 0,
+            into=self.into if kind is A_READ else 0,
         )
         if self.real_loop() and self.polled() and kind is A_READ:
             self.poll_loop[key] = self.real_loop()
@@ -963,7 +1080,7 @@ class BodyWalker:
 
     def level_of(self, states: States) -> int:
         """The BASEPRI level that is all the protection some path has here (0: none such)."""
-        named = self.u.config.platform.critical_levels
+        named = self.u.level_routines
         if not any(n in named or n.startswith(LEVEL) for st in states for n, _ in st):
             return 0
         return basepri_level(states, self.u.levels)
@@ -994,6 +1111,23 @@ class BodyWalker:
         if sense and neg:
             sense = ("==" if sense[0] == "!=" else "!=", sense[1])
         return sense
+
+    def local_hash(self, c: Cursor) -> int:
+        """The declaration hash of the local variable ``c`` names (0: a global, or no variable)."""
+        ref = c.referenced if c.kind == K.DECL_REF_EXPR else None
+        if ref is None or ref.kind not in (K.VAR_DECL, K.PARM_DECL) or (
+                ref.kind == K.VAR_DECL and self.u.object_info(ref) is not None):
+            return 0
+        return ref.hash
+
+    def versus_of(self, cond: Cursor) -> int:
+        """``x == v`` / ``x != v`` (either order) with ``v`` a local: v's hash, else 0."""
+        c = _strip(cond)
+        ch = list(c.get_children()) if c.kind == K.BINARY_OPERATOR else []
+        if len(ch) != 2 or self.op_between(ch[0], ch[1]) not in ("==", "!="):
+            return 0
+        a, b = _strip(ch[0]), _strip(ch[1])
+        return self.local_hash(b) or self.local_hash(a)
 
     def tested(self, kind: AccessKind) -> int:
         """The if statement whose condition a read (or ``++x``) here is in (0: none)."""
@@ -1165,6 +1299,12 @@ class BodyWalker:
 
 
 _COMMENTS = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
+_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+_STATE_WORDS = {"interrupt", "interrupts", "irq", "intr", "critical", "primask"}
+_SAVE_WORDS = {"save", "disable", "lock", "enter", "mask"}
+_RESTORE_WORDS = {"restore", "enable", "unlock", "leave", "exit", "unmask"}
+_DISABLE_WORD = re.compile(r"^[A-Za-z_]\w*DISABLE\w*$")
+_IRQ_PARAM = re.compile(r"irq|intr|^num$|^int_?num|vector|^line$")
 IT_SOURCE = re.compile(r"\b[A-Z][A-Z0-9]*_IT_[A-Z0-9_]+\b")  # I2C_IT_ERR, UART_IT_RXNE
 _DIRECTIVE = re.compile(r"^\s*#", re.M)
 _CALL_TEXT = re.compile(r"(?<![\w.>])([A-Za-z_]\w*)\s*\(")
@@ -1284,6 +1424,54 @@ def _const_int(c: Cursor) -> int | None:
     if ref is not None and ref.kind == K.ENUM_CONSTANT_DECL:
         return ref.enum_value
     return None
+
+
+@lru_cache(maxsize=4096)
+def _name_words(name: str) -> frozenset[str]:
+    """``up_irq_save`` -> {up, irq, save}; ``rt_hw_interrupt_disable``; ``CORE_ExitCritical``."""
+    return frozenset(w.lower() for w in _WORDS.findall(name))
+
+
+def _counterparts(name: str) -> set[str]:
+    """The names of the call a restore undoes: ``up_irq_restore`` -> ``up_irq_save``,
+    ``leave_critical_section`` -> ``enter_critical_section``, ``rt_hw_interrupt_enable`` ->
+    ``rt_hw_interrupt_disable``."""
+    out = set()
+    for back, saved in (("restore", "save"), ("enable", "disable"), ("unlock", "lock"),
+                        ("leave", "enter"), ("exit", "enter"), ("unmask", "mask")):
+        for b, v in ((back, saved), (back.capitalize(), saved.capitalize()),
+                     (back.upper(), saved.upper())):
+            if b in name:
+                out.add(name.replace(b, v))
+    return out
+
+
+def _value_kept(c: Cursor, src: bytes, file: str) -> bool:
+    """Whether a call's result is stored or used: the text before it in this file ends with
+    ``=`` (``old = f(...)``, ``uint32_t s = f(...)``) or an opening parenthesis or comma (an
+    argument), not a statement start."""
+    ext = c.extent
+    if ext.start.file is None or ext.start.file.name != file:
+        return False
+    before = _strip_comments(src[max(0, ext.start.offset - 80):ext.start.offset]
+                             .decode("utf-8", "replace"))
+    return before.endswith(("=", "(", ",", "return")) and not before.endswith(
+        ("==", "!=", "<=", ">="))
+
+
+def _arg_value(c: Cursor) -> int | None:
+    """A call argument's value when it is an integer constant expression (a literal, an
+    enumerator, one spelled by a macro: ``__set_PRIMASK(FSP_CRITICAL_SECTION_IRQ_MASK_SET)``),
+    None for a variable or anything else."""
+    value = _const_int(c)
+    if value is not None:
+        return value
+    s = _strip(c)
+    while s.kind == K.CSTYLE_CAST_EXPR:
+        s = _strip(list(s.get_children())[-1])
+    if s.kind in (K.DECL_REF_EXPR, K.CALL_EXPR, K.MEMBER_REF_EXPR):
+        return _const_int(s) if s.kind == K.DECL_REF_EXPR else None
+    return _evaluate(c)
 
 
 def _is_null(c: Cursor) -> bool:

@@ -168,6 +168,11 @@ class AccessFact:
     by_level: bool = False
     # Inside a loop of its function (any loop): made again on every turn (``order``).
     looped: bool = False
+    # For a read in an if's condition that compares it with a local (``if (x == last)``): the
+    # local's declaration hash (0: none); for a plain read stored into a local (``last = x``):
+    # that local's (0: none). A change test and the record of the new value (races' R-W-R).
+    versus: int = 0
+    into: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,7 +204,7 @@ class CallFact:
     irq: str = ""  # for a mask/unmask call (HAL_NVIC_EnableIRQ(USART1_IRQn)): "USART1"
     # For an exclusive store (__STREXW): its result (0 stored, 1 failed) is thrown away (BG106).
     discarded: bool = False
-    # For __HAL_X_ENABLE_IT / _DISABLE_IT: the if arms it sits in (as AccessFact.branch) and
+    # The if arms it sits in (as AccessFact.branch); for __HAL_X_ENABLE_IT / _DISABLE_IT,
     # the interrupt sources its arguments name ("I2C_IT_EVT", "I2C_IT_ERR").
     branch: tuple[tuple[int, int], ...] = ()
     sources: tuple[str, ...] = ()

@@ -43,7 +43,7 @@ from clang.cindex import (
     TypeKind,
 )
 
-from brickguard import uses
+from brickguard import masks, uses
 from brickguard.bodies import ARRAYS, IT_SOURCE, BodyWalker, touches_memory
 from brickguard.build_flags import (
     BUILTIN_HEADER,
@@ -65,6 +65,7 @@ from brickguard.facts import (
     irq_key,
 )
 from brickguard.hwfacts import HardwareWalker, Macros, macro_uses
+from brickguard.masks import config_priorities
 from brickguard.timeline import is_it_macro
 from brickguard.toolchain import INSTALL_HINT, c_library
 
@@ -209,7 +210,15 @@ class UnitContext:
         self.config = config
         self.enters = {a for a, _ in config.critical_sections}
         self.exits = {b for _, b in config.critical_sections}
+        self.table_enters = frozenset(self.enters)  # before the bodies' routines join (masks)
         self.pairs: dict[str, set[str]] = {}
+        # Routines that raise BASEPRI only (a zero-latency interrupt runs above them): the
+        # profiles' levels, and the bodies' BASEPRI writes (masks.infer).
+        self.level_routines = set(config.platform.critical_levels)
+        self._inferred_levels: dict[str, int] = {}
+        self.postures: set[str] = set()  # posture calls seen disabling (BodyWalker.posture)
+        # function hash -> its parameters' names, those that say priority (inferred_priority)
+        self.setter_params: dict[int, tuple[list[str], list[int]]] = {}
         self.handover = set(config.platform.critical_handover)
         self.priority_setters = {r.function: r for r in config.platform.priority_setters}
         self.mask_on = {a for a, _ in config.platform.critical_masks}
@@ -369,18 +378,73 @@ class UnitContext:
                     where = Where(f.name, c.location.line, c.location.column)
                     self.api_macros[c.extent.start.offset] = (c.spelling, where)
         self._macro_offsets = sorted(self.api_macros)
+        self.add_mask_routines(masks.infer(self, top))
         for c in top:
             if c.kind == K.FUNCTION_DECL:
                 if c.is_definition() and not c.location.is_in_system_header:
                     self.function(c)
             elif c.kind == K.VAR_DECL and not c.location.is_in_system_header:
                 self.vector_table(c)
+                self.unit.priorities.extend(config_priorities(self, c))
         unit.objects = list(self.objects.values())
         unit.incomplete = self.incomplete(top)
         if self.config.collect_uses:
             uses.collect(self)
         self.hardware_constants()
         return unit
+
+    def add_mask_routines(self, routines: dict[str, masks.MaskRoutine]) -> None:
+        """The unit's own functions that mask or unmask interrupts (``masks.infer``) join the
+        configured enter and exit routines: a call to one opens or closes a section like a
+        call to ``__disable_irq`` or ``__set_PRIMASK``. An inferred exit (a restore of a saved
+        state) closes whatever section was opened last, and every exit closes an inferred
+        enter; the tables' own routines keep their meaning."""
+        new_enters = set()
+        for name, r in routines.items():
+            if name in self.table_enters or name in self.exits:
+                continue
+            if r.kind == "enter":
+                self.enters.add(name)
+                new_enters.add(name)
+                if r.basepri:
+                    self._inferred_levels[name] = self.priority_level(r.basepri)
+                    self.level_routines.add(name)
+            else:
+                self.exits.add(name)
+                self.pairs[name] = set()
+        for name in self.exits:
+            self.pairs.setdefault(name, set()).update(new_enters)
+            if name not in self.table_exits:
+                self.pairs[name].update(self.enters)
+        self._levels = None
+
+    def posture_routine(self, call: str, how: str) -> str:
+        """The section routine an interrupt posture call stands for (``BodyWalker.posture``):
+        ``tx_interrupt_control(disable)`` an enter, ``tx_interrupt_control(restore)`` an exit
+        that closes it."""
+        name = f"{call}({how})"
+        if how == "disable":
+            self.enters.add(name)
+            for exit_ in self.exits:
+                self.pairs.setdefault(exit_, set()).add(name)
+        else:
+            self.exits.add(name)
+            self.pairs.setdefault(name, set()).update(self.enters)
+        return name
+
+    @property
+    def table_exits(self) -> frozenset[str]:
+        return frozenset(b for _, b in self.config.critical_sections)
+
+    @property
+    def table_basepri(self) -> dict[str, int]:
+        """The profiles' BASEPRI enter routines -> the register value they write."""
+        out = {}
+        for name, value in self.config.platform.critical_levels.items():
+            v = self.eval_const(value)
+            if v:
+                out[name] = v
+        return out
 
     def incomplete(self, top: list[Cursor]) -> list[tuple[str, int]]:
         """(name, line) of the main file's functions whose bodies hold an error, in order."""
@@ -528,6 +592,7 @@ class UnitContext:
                 v = self.eval_const(value)
                 if v:
                     self._levels[name] = self.priority_level(v)
+            self._levels.update(self._inferred_levels)
         return self._levels
 
     def macro_name(self, text: str) -> str:

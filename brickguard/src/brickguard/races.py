@@ -105,6 +105,9 @@ class Race:
     victim: str = ""
     # pattern "late" (``order``): the call before the write that lets the handler run
     start: CallFact | None = None
+    # For an R-W-W on a flag the handler sets to a constant: why the pair is kept although
+    # such a store is often serializable (``_kept_because``).
+    why: str = ""
 
     @property
     def harm(self) -> str:
@@ -466,6 +469,8 @@ def _pairs(program: Program, gates: dict, calls: dict[str, list], names: dict[st
                 continue  # see above: a counter stepped twice; a handler that updates it too
             if one == "R" and two == "W" and guarded(second) and not guarded(first):
                 continue  # checked outside, then taken and cleared inside one critical section
+            if one == "R" and f2.kind is AccessKind.rmw and guarded(second) and not guarded(first):
+                continue  # ``n = x; ...; mask; x -= n; unmask``: the update loads what it changes
             between = PATTERNS[(one, two)][0]
             near = [i for i in isr
                     if (i.fact.kind.writes if between == "W" else i.fact.kind.reads)
@@ -473,7 +478,8 @@ def _pairs(program: Program, gates: dict, calls: dict[str, list], names: dict[st
                     and _opened(gates, i, second)
                     and (can_fire(gates, i, first) or can_fire(gates, i, second))
                     and (not both or (lvl and _above(program, i, lvl))
-                         or (zero and _zero_latency(i)))]
+                         or (zero and _zero_latency(i)))
+                    and not _flag_apart(program, first, second, i)]
             if one == "R" and two == "W" and f1.in_loop_cond and _one_shot(
                     lambda f: calls.get(f, ()), names, calls.get(f1.function, []), accs[:n],
                     f1.seq, f2.seq, near):
@@ -481,18 +487,23 @@ def _pairs(program: Program, gates: dict, calls: dict[str, list], names: dict[st
             if one == "R" and two == "W" and near and (
                     _order.no_new_start(program, first, second, near)
                     or _idempotent_flag(program, first, second, near)
-                    or _owned_flag(program, first, second, near)):
+                    or _owned_flag(program, first, second, near)
+                    or _disarmed(program, first, second, near)):
                 continue
             if one == "R" and two == "R" and near and (
                     (f2.tests and guarded(second) and not guarded(first))
                     or _test_survives(program, first, second, near)):
                 continue  # re-checked inside a critical section; or what the test saw holds
+            if one == "R" and two == "R" and near and _change_recorded(program, first, second):
+                continue  # ``if (x == last) continue; last = x;`` on a counter that only grows
             if one == "R" and two == "R" and f2.retry and f2.retry < f1.seq:
                 continue  # read again by the retry loop's condition: it runs again if they differ
             hit = near[0] if near else None
             if hit is not None:
+                why = _kept_because(program, first, second, near) if (one, two) == ("R", "W") \
+                    else ""
                 out.append(Race("BG101", obj, second, hit, first, f"{one}-{between}-{two}",
-                                _victim(program, second, level) + (ZERO if zero else "")))
+                                _victim(program, second, level) + (ZERO if zero else ""), why))
     return out
 
 
@@ -508,8 +519,8 @@ def _idempotent_flag(program: Program, first: Access, second: Access, near: list
     data handed over with the flag (``ubSelectedWavesForm`` toggled beside ``ubKeyPressed``)
     would be read stale, and that stays a race."""
     f1, f2 = first.fact, second.fact
-    if not f1.tests or not any(off == f1.tests for off, _ in f2.branch):
-        return False
+    if not f1.tests or not any(off == f1.tests for off, _ in f2.branch) or "loop" in f1.sense:
+        return False  # not for a wait (``while (!ready) {}``): see above
     values = {i.fact.stored for i in near}
     if len(values) != 1 or None in values or f2.stored is None or f2.stored in values:
         return False
@@ -523,6 +534,94 @@ def _idempotent_flag(program: Program, first: Access, second: Access, near: list
         return False  # some write stores a third value, or one not known
     if any(f1.seq < c.seq < f2.seq for c in program.calls_by_caller.get(f1.function, ())):
         return False  # a call between may start what the handler's store then reports
+    return not _hands_over(program, first, second, near)
+
+
+def _kept_because(program: Program, first: Access, second: Access, near: list[Access]) -> str:
+    """Why an R-W-W on a flag whose handler stores one constant is kept: a store of the value
+    the task's test saw would be the serial order "handler first", unless the task reads
+    data handed over with it between, a call between may start what the store reports, or
+    the task waits for it while the handler's source stays armed (a second event then comes
+    between the wait and the clear). "" when the store is not of the value seen."""
+    f1, f2 = first.fact, second.fact
+    values = {i.fact.stored for i in near}
+    arm = next((a for off, a in f2.branch if off == f1.tests), None) if f1.tests else None
+    saw = _arm_values(f1.sense, arm) if arm is not None else None
+    if len(values) != 1 or None in values or saw is None or _disjoint(
+            saw, ("==", next(iter(values)))):
+        return ""
+    if _hands_over(program, first, second, near):
+        return ("the handler's store of the value seen hands data over with the flag, which "
+                "the task reads between")
+    if any(f1.seq < c.seq < f2.seq for c in program.calls_by_caller.get(f1.function, ())):
+        return ("a call between the test and the store may start what the handler's store "
+                "then reports")
+    if "loop" in f1.sense:
+        return ("the handler stores the value the wait saw, but nothing disarms its source "
+                "first: a second event between the wait and the store is lost")
+    return ""
+
+
+def _disarms(name: str) -> str:
+    """``LL_DMA_DisableChannel`` -> ``LL_DMA_EnableChannel``, ``dma_channel_disable`` ->
+    ``dma_channel_enable``: the call that arms again what a call named so disarms ("" if none)."""
+    for off, on in (("Disable", "Enable"), ("disable", "enable"), ("DISABLE", "ENABLE")):
+        if off in name:
+            return name.replace(off, on)
+    return ""
+
+
+def _disarmed(program: Program, first: Access, second: Access, near: list[Access]) -> bool:
+    """A completion flag that a self-disarming handler sets: the task waits for or tests
+    the flag (``while (!tx_idle) {}``), then clears it; every handler store between stores the
+    one value the task's test saw, on a path after a call that disables the handler's own
+    source (``dma_channel_disable(DMA0, DMA_CH3); tx_idle = true;``), whose counterpart
+    (``dma_channel_enable``) no call between the task's two accesses makes, directly or in a
+    body it calls. Each arming then brings at most one store, and the value the task saw is
+    that store (or the flag's first value, when the task arms only after its own clear): no
+    store is pending between the test and the clear, so none can come there. Not when the
+    task reads, between, data that handler writes (``_hands_over``)."""
+    f1, f2 = first.fact, second.fact
+    arm = next((a for off, a in f2.branch if off == f1.tests), None) if f1.tests else None
+    saw = _arm_values(f1.sense, arm) if arm is not None else None
+    values = {i.fact.stored for i in near}
+    if saw is None or len(values) != 1 or None in values or f2.stored is None:
+        return False
+    c = next(iter(values))
+    flag = [a for a in program.accesses_by_object.get(f1.obj, ())
+            if a.fact.kind.writes and paths_overlap(a.fact.path, f1.path)]
+    if any(a.fact.stored is None for a in flag):
+        return False
+    obj = program.objects.get(f1.obj)
+    start = set() if obj is None or obj.initialized else {0}
+    possible = {v for v in {a.fact.stored for a in flag} | start
+                if not _disjoint(saw, ("==", v))}
+    if possible != {c} or f2.stored == c:
+        return False  # the test saw more than one value, or the clear stores it again
+    calls = program.calls_by_caller
+    arms: set[str] = set()
+    for w in near:
+        offs = [d for d in calls.get(w.fact.function, ())
+                if d.seq < w.fact.seq and _disarms(d.callee_name)
+                and all(b in w.fact.branch for b in d.branch)]
+        if not offs:
+            return False
+        arms |= {_disarms(d.callee_name) for d in offs}
+    between = [k for k in calls.get(f1.function, ()) if f1.seq < k.seq < f2.seq]
+    seen: set[str] = set()
+    while between:
+        k = between.pop()
+        if k.callee_name in arms:
+            return False
+        if k.callee not in seen:
+            seen.add(k.callee)
+            between.extend(calls.get(k.callee, ()))
+    if obj is not None and obj.initialized:
+        # The first value may be the one seen: the task must arm only after its clear.
+        sites = [k for k in program.calls if k.callee_name in arms]
+        if any(k.caller != f1.function or k.seq < f2.seq for k in sites
+               if any(not x.is_interrupt for x in program.contexts.get(k.caller, ()))):
+            return False
     return not _hands_over(program, first, second, near)
 
 
@@ -547,7 +646,7 @@ def _arm_values(sense: tuple, arm: int) -> tuple[str, int] | None:
     if sense[0] == "case":
         value = dict(sense[1]).get(arm)
         return ("==", value) if value is not None else None
-    op, k = sense
+    op, k = sense[0], sense[1]
     return (op, k) if arm == 0 else ("!=" if op == "==" else "==", k)
 
 
@@ -601,6 +700,25 @@ def _test_survives(program: Program, first: Access, second: Access, near: list[A
     return True
 
 
+def _change_recorded(program: Program, first: Access, second: Access) -> bool:
+    """R-W-R as a change test and the record of the new value: the first read compares the
+    object with a local (``if (ticks == seen) continue;``), the second, in the arm that saw
+    them differ, stores the object into that same local (``seen = ticks;``). On a counter that
+    task code never writes and every handler only counts up (``ticks++``), a newer value
+    between is still one the test would have passed (the local holds an earlier value, so a
+    larger one differs from it too): the record just takes the newer count, as if the handler
+    had run before the test. (A counter that wraps past the local is 2^32 events away.)"""
+    f1, f2 = first.fact, second.fact
+    if not f1.tests or not f1.versus or f2.into != f1.versus:
+        return False
+    if not any(off == f1.tests for off, _ in f2.branch):
+        return False
+    writes = [a for a in program.accesses_by_object.get(f1.obj, ()) if a.fact.kind.writes
+              and paths_overlap(a.fact.path, f1.path)]
+    return bool(writes) and all(a.fact.kind is AccessKind.rmw and a.fact.op == "+"
+                                and not a.in_task for a in writes)
+
+
 def _owned_flag(program: Program, first: Access, second: Access, near: list[Access]) -> bool:
     """An ownership flag: the task tests it (``if (full)``) and writes it in that test's arm;
     every handler write between is itself in an arm of the handler's test of the flag that no
@@ -619,13 +737,45 @@ def _owned_flag(program: Program, first: Access, second: Access, near: list[Acce
     task_saw = _arm_values(f1.sense, arm)
     for w in near:
         if (task_saw is not None and task_saw[0] == "==" and w.fact.kind is AccessKind.write
-                and w.fact.stored == task_saw[1]
+                and w.fact.stored == task_saw[1] and "loop" not in f1.sense
                 and not _hands_over(program, first, second, [w])):
             continue
         known = _known_at(program, w)
         if known is None or task_saw is None or not _disjoint(known, task_saw):
             return False
     return True
+
+
+def _flag_apart(program: Program, first: Access, second: Access, i: Access) -> bool:
+    """Whether an ownership flag keeps handler access ``i`` from coming between the task's
+    two accesses: one test of a flag F in the task's function has both accesses in an arm
+    (or after ``while (!F) {}``, ``if (F) return;``) that knows F is in a set S, the handler
+    makes ``i`` only where its own test of F knows F is outside S, no task write to F comes
+    between the test and the second access, and every interrupt-side store to F stores a
+    constant in S (``line_ready = true`` once the line is in): while the task is between,
+    F stays in S, so the handler cannot be on the path that makes ``i``."""
+    f1, f2 = first.fact, second.fact
+    for t in program.accesses_by_function.get(f1.function, ()):
+        g = t.fact
+        if g.obj == f1.obj or not g.tests or not g.sense or g.seq > f1.seq:
+            continue
+        arm1 = next((a for off, a in f1.branch if off == g.tests), None)
+        arm2 = next((a for off, a in f2.branch if off == g.tests), None)
+        if arm1 is None or arm1 != arm2:
+            continue
+        mine = _arm_values(g.sense, arm1)
+        theirs = _arm_known(program, i, g.obj)
+        if mine is None or theirs is None or not _disjoint(mine, theirs):
+            continue
+        flag = program.accesses_by_object.get(g.obj, ())
+        if any(a.in_task and a.fact.kind.writes and a.fact.function == f1.function
+               and g.seq < a.fact.seq < f2.seq for a in flag):
+            continue
+        if all(a.fact.kind is AccessKind.write and a.fact.stored is not None
+               and not _disjoint(mine, ("==", a.fact.stored))
+               for a in flag if a.in_interrupt and a.fact.kind.writes):
+            return True
+    return False
 
 
 def _start_family(name: str) -> str:

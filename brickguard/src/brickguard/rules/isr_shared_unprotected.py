@@ -73,6 +73,7 @@ def check(program: Program, config: Config) -> Iterable[Finding]:
                 f"after `{f.text}` was {verb(f.kind)} ({at(f.where)}), not both in one critical "
                 f"section; interrupt handler {r.isr.context_names(True)} {does(i.kind)} it "
                 f"({at(i.where)}), and if it fires between the two ({r.pattern}), {r.harm}"
+                + (f" (kept: {r.why})" if r.why else "")
             )
             first = loc(r.first, f"{verb(f.kind)} in {r.victim}, first access")
             yield Finding("BG101", RULE.level, message, task, related=(isr, first),

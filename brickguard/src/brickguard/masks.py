@@ -1,0 +1,242 @@
+"""What a function does to the interrupt mask, read from its body: critical sections an SDK
+defines itself, found without a table per SDK.
+
+A vendor SDK wraps the core's mask registers in its own calls, inline in its headers
+(``save_and_disable_interrupts``, ``CORE_EnterCritical``, ``Cy_SysLib_EnterCriticalSection``,
+``ulPortRaiseBASEPRI``) or behind macros that expand to them (``CORE_ENTER_CRITICAL()``,
+``FSP_CRITICAL_SECTION_ENTER``). Each function the unit defines is summarised by the mask
+writes its body makes, in order, following the calls it makes to functions summarised before:
+
+- *off*: PRIMASK set (``__disable_irq()``, ``cpsid i``, ``__set_PRIMASK(1)``): every
+  configurable interrupt masked; or BASEPRI raised to a constant (``__set_BASEPRI(0x40)``,
+  ``msr basepri`` with an ``"i"`` operand, a local initialised with a constant): the
+  priorities at that level and less urgent masked;
+- *on*: PRIMASK or BASEPRI cleared (``__enable_irq()``, ``cpsie i``, ``__set_PRIMASK(0)``), or
+  written from a value not known here (``__set_PRIMASK(saved)``, ``msr primask, %0``): a restore
+  of a saved state.
+
+A function whose body leaves a mask set that it did not find set (every *off* not undone) is an
+enter routine (at the weakest level it leaves, 0 for PRIMASK); one that undoes more than it
+sets (``restore_interrupts(s)``, ``CORE_ExitCritical(s)``) is an exit routine. The section
+machinery (``sections``) then treats a call to it like a call to ``__disable_irq`` or
+``__set_PRIMASK``. A function that masks and unmasks inside (a balanced section of its own)
+is neither; reading the mask (``__get_PRIMASK``, ``mrs``) is no write. A call with no body here
+(``osKernelLock``, ``vTaskSuspendAll``, ``tx_mutex_get``) is judged by the tables alone.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from clang.cindex import Cursor, CursorKind, TypeKind
+
+from brickguard.facts import PriorityFact, Where
+
+if TYPE_CHECKING:
+    from brickguard.frontend import UnitContext
+
+K = CursorKind
+_CPSID = re.compile(r"\bcpsid\s+i\b", re.IGNORECASE)
+_CPSIE = re.compile(r"\bcpsie\s+i\b", re.IGNORECASE)
+_MSR_PRIMASK = re.compile(r"\bmsr\s+primask\b", re.IGNORECASE)
+_MSR_BASEPRI = re.compile(r"\bmsr\s+basepri(?:_max)?\b", re.IGNORECASE)
+PRIMASK_WRITES = {"__set_PRIMASK"}
+BASEPRI_WRITES = {"__set_BASEPRI", "__set_BASEPRI_MAX"}
+_HINT = re.compile(rb"asm|primask|basepri|irq|interrupt|critical", re.IGNORECASE)
+MAX_BODY = 4000  # characters: a mask wrapper is short; longer bodies are not summarised
+
+
+@dataclass(frozen=True)
+class MaskRoutine:
+    """A function whose body masks interrupts and leaves them masked (``enter``), or unmasks
+    more than it masks (``exit``); ``basepri``: the BASEPRI value an enter routine leaves (0:
+    PRIMASK, every interrupt); ``how``: what in the body says so."""
+
+    kind: str
+    basepri: int = 0
+    how: str = ""
+
+
+def infer(unit: UnitContext, top: list[Cursor]) -> dict[str, MaskRoutine]:
+    """Function name -> what it does to the mask, for the unit's functions that do something
+    (definitions in this unit and its headers; earlier definitions summarised first, so a
+    wrapper of a wrapper is followed)."""
+    known: dict[str, MaskRoutine | None] = {}
+    out: dict[str, MaskRoutine] = {}
+    named = [n.encode() for n in sorted(unit.table_enters | unit.exits)]
+    for c in top:
+        if c.kind != K.FUNCTION_DECL or not c.is_definition():
+            continue
+        body = next((ch for ch in c.get_children() if ch.kind == K.COMPOUND_STMT), None)
+        if body is None or body.extent.end.offset - body.extent.start.offset > MAX_BODY:
+            continue
+        f = body.extent.start.file
+        text = unit.source(f.name)[body.extent.start.offset:body.extent.end.offset] if f else b""
+        # Only a body that writes a mask register, or calls a routine that does, can be one:
+        # its text names one (the rest are not walked, which keeps this cheap).
+        if not _HINT.search(text) and not any(n in text for n in named) and not any(
+                n.encode() in text for n in out):
+            continue
+        got = _summarise(unit, body, known)
+        known[c.spelling] = got
+        if got is not None:
+            out[c.spelling] = got
+    return out
+
+
+def _summarise(unit: UnitContext, body: Cursor, known: dict) -> MaskRoutine | None:
+    effects: list[tuple[str, int, str]] = []  # ("off", basepri, how) | ("on", 0, how)
+    locals_: dict[int, int | None] = {}
+    for d in body.walk_preorder():
+        if d.kind == K.VAR_DECL:
+            init = [ch for ch in d.get_children() if ch.kind.is_expression()]
+            locals_[d.hash] = _value(init[-1], locals_) if init else None
+        elif d.kind == K.ASM_STMT:
+            effects.extend(_asm(unit, d, locals_))
+        elif d.kind == K.CALL_EXPR:
+            effects.extend(_call(unit, d, known, locals_))
+    depth: list[tuple[int, str]] = []
+    undone = ""
+    for kind, basepri, how in effects:
+        if kind == "off":
+            depth.append((basepri, how))
+        elif depth:
+            depth.pop()
+        else:
+            undone = undone or how
+    if depth:
+        level = 0 if any(b == 0 for b, _ in depth) else min(b for b, _ in depth)
+        return MaskRoutine("enter", level, depth[-1][1])
+    return MaskRoutine("exit", 0, undone) if undone else None
+
+
+def _call(unit: UnitContext, c: Cursor, known: dict, locals_: dict) -> list[tuple[str, int, str]]:
+    ref = c.referenced
+    name = ref.spelling if ref is not None else c.spelling
+    args = list(c.get_arguments())
+    if name in PRIMASK_WRITES | BASEPRI_WRITES and args:
+        v = _value(args[0], locals_)
+        if v is None:
+            return [("on", 0, f"{name}(saved state)")]
+        if v == 0:
+            return [("on", 0, f"{name}(0)")]
+        return [("off", 0 if name in PRIMASK_WRITES else v, f"{name}({v:#x})")]
+    if name in known:
+        got = known[name]
+        if got is None:
+            return []
+        return [("off" if got.kind == "enter" else "on", got.basepri, f"{name}() ({got.how})")]
+    if ref is not None and ref.is_definition():
+        return []  # a body summarised as doing nothing to the mask (or too long to be a wrapper)
+    if name in unit.table_enters and not name.startswith("__get_"):
+        lv = unit.table_basepri.get(name, 0)
+        return [("off", lv, f"{name}()")]
+    if name in unit.exits:
+        return [("on", 0, f"{name}()")]
+    return []
+
+
+def _asm(unit: UnitContext, a: Cursor, locals_: dict) -> list[tuple[str, int, str]]:
+    ext = a.extent
+    if ext.start.file is None or ext.end.file is None or (
+            ext.start.file.name != ext.end.file.name):
+        return []
+    src = unit.source(ext.start.file.name)[ext.start.offset:ext.end.offset]
+    text = src.decode("utf-8", "replace")
+    if len(text) > 400 or not text.lstrip().startswith(("__asm", "asm")):
+        return []  # spelled by a macro (``__COMPILER_BARRIER()``): its text is elsewhere
+    if _CPSID.search(text):
+        return [("off", 0, "cpsid i")]
+    if _CPSIE.search(text):
+        return [("on", 0, "cpsie i")]
+    operands = [ch for ch in a.get_children() if ch.kind.is_expression()]
+    consts = [v for ch in operands if ch.kind != K.DECL_REF_EXPR
+              and (v := _value(ch, locals_)) is not None]
+    for pattern, reg in ((_MSR_PRIMASK, "primask"), (_MSR_BASEPRI, "basepri")):
+        if pattern.search(text):
+            if consts and consts[-1]:
+                return [("off", 0 if reg == "primask" else consts[-1],
+                         f"msr {reg} ({consts[-1]:#x})")]
+            return [("on", 0, f"msr {reg} (saved state)")]
+    return []
+
+
+def _value(e: Cursor, locals_: dict) -> int | None:
+    """An integer constant expression's value, or a local initialised with one."""
+    from brickguard.bodies import _evaluate, _strip
+
+    s = _strip(e)
+    while s.kind == K.CSTYLE_CAST_EXPR:
+        s = _strip(list(s.get_children())[-1])
+    if s.kind == K.DECL_REF_EXPR and s.referenced is not None:
+        if s.referenced.kind == K.VAR_DECL and s.referenced.hash in locals_:
+            return locals_[s.referenced.hash]
+        if s.referenced.kind in (K.PARM_DECL, K.VAR_DECL):
+            return None
+    return _evaluate(e)
+
+
+_PRIO_FIELD = re.compile(r"prio|(?:^|_)ipl$", re.IGNORECASE)
+_IRQ_FIELD = re.compile(r"irq|intrsrc|(?:^|_)src$", re.IGNORECASE)
+
+
+def config_priorities(unit: UnitContext, var: Cursor) -> list[PriorityFact]:
+    """Priorities an SDK takes in a configuration struct (a global with an initializer), read
+    by its fields' names: a field that says priority (``intrPriority``, FSP's ``ipl``,
+    ``cycle_end_ipl``; not a ``sub`` priority) with a constant, next to the field naming the
+    interrupt line (an IRQn enumerator: ``intrSrc``, ``irq``, ``cycle_end_irq``; the one whose
+    name shares the longest start with the priority's) gives that line its priority. When the
+    struct holds one function (``.p_callback = gpt_cb``) and one priority, the function runs
+    at it too: the fact is keyed by the function's name (``Program.priority`` looks a
+    handler's priority up by its line, else by its name)."""
+    t = var.type.get_canonical()
+    if t.kind != TypeKind.RECORD:
+        return []
+    init = next((ch for ch in var.get_children() if ch.kind == K.INIT_LIST_EXPR), None)
+    if init is None:
+        return []
+    fields = [f.spelling for f in t.get_declaration().get_children() if f.kind == K.FIELD_DECL]
+    values: dict[str, Cursor] = {}
+    for n, ch in enumerate(init.get_children()):
+        toks = [tk.spelling for tk in ch.get_tokens()][:3]
+        if len(toks) >= 3 and toks[0] == "." and toks[2] == "=":
+            values[toks[1]] = ch
+        elif n < len(fields) and not any(tk == "." for tk in toks[:1]):
+            values[fields[n]] = ch
+    prios, lines, funcs = {}, {}, []
+    for name, ch in values.items():
+        refs = [d.referenced for d in ch.walk_preorder()
+                if d.kind == K.DECL_REF_EXPR and d.referenced is not None]
+        enum = next((r.spelling for r in refs if r.kind == K.ENUM_CONSTANT_DECL
+                     and r.spelling.endswith("_IRQn")), "")
+        if enum and _IRQ_FIELD.search(name):
+            lines[name] = enum
+        elif _PRIO_FIELD.search(name) and "sub" not in name.lower():
+            v = _value(list(ch.get_children())[-1] if toks_designated(ch) else ch, {})
+            if v is not None and v >= 0:
+                prios[name] = v
+        funcs += [r.spelling for r in refs if r.kind == K.FUNCTION_DECL]
+    loc = var.location
+    where = Where(loc.file.name if loc.file else unit.main_file, loc.line, loc.column)
+    out = []
+    for name, v in prios.items():
+        if lines:
+            best = max(lines, key=lambda f: len(_common(f.lower(), name.lower())))
+            out.append(PriorityFact(lines[best], v, where))
+    if len(prios) == 1 and len(set(funcs)) == 1:
+        out.append(PriorityFact(funcs[0], next(iter(prios.values())), where))
+    return out
+
+
+def toks_designated(ch: Cursor) -> bool:
+    toks = [tk.spelling for tk in ch.get_tokens()][:1]
+    return toks == ["."] and bool(list(ch.get_children()))
+
+
+def _common(a: str, b: str) -> str:
+    n = 0
+    while n < min(len(a), len(b)) and a[n] == b[n]:
+        n += 1
+    return a[:n]
