@@ -96,15 +96,7 @@ def test_dashboard_live_in_chromium() -> None:
     try:
         _run(stop, threads)
     finally:
-        # Every client thread ends before the test does (the servers are gone, so at once):
-        # none may outlive it into the next test or pytest's own teardown.
-        stop.set()
-        for t in threads:
-            t.join(10)
-        # The killed server's pending lifespan task is finalized here, not in whatever pytest
-        # runs next (Python 3.11 fails an ast.parse that a finalizer interrupts).
-        gc.collect()
-        assert not any(t.is_alive() for t in threads), "a load thread did not end"
+        _end(stop, threads)
 
 
 def _run(stop: threading.Event, threads: list[threading.Thread]) -> None:
@@ -255,8 +247,16 @@ def test_dashboard_on_the_admin_listener_keeps_its_ring_from_the_newest_points()
                 loader.join(10)
                 driver.quit()
     finally:
-        stop.set()
-        for t in threads:
-            t.join(10)
-        gc.collect()
-        assert not any(t.is_alive() for t in threads), "a load thread did not end"
+        _end(stop, threads)
+
+
+def _end(stop: threading.Event, threads: list[threading.Thread]) -> None:
+    """Every client thread ends before the test does (the servers are gone, so at once): none
+    may outlive it into the next test or pytest's own teardown. The killed server's pending
+    lifespan task is finalized here, not in whatever pytest runs next (Python 3.11 fails an
+    ast.parse that a finalizer interrupts)."""
+    stop.set()
+    for t in threads:
+        t.join(10)
+    gc.collect()
+    assert not any(t.is_alive() for t in threads), "a load thread did not end"
