@@ -314,6 +314,10 @@ class BodyWalker:
                 self.gap(at, ch.extent.start.offset, states)
                 self.left = None
                 states = self.stmt(ch, states, start)
+                # Only this block's own if/while tells what follows it: a test nested deeper
+                # (``for (...) { if (done) break; }``) says nothing about the code after it.
+                if ch.kind not in (K.IF_STMT, K.WHILE_STMT):
+                    self.left = None
                 if self.left is not None and states:
                     # ``if (x) return;`` / ``while (!x) {}``: the rest of the block runs only
                     # in the other arm of that test (what it knows holds here, sense_of).
@@ -350,17 +354,15 @@ class BodyWalker:
                 (start, 0) if left_other and not left_then else None)
             return then | other
         if k == K.WHILE_STMT:
-            outer, self.testing = self.testing, start
-            # ("==", K, "loop"): a while's test (what its exit knows, as an if's else arm)
+            # ("==", K, "loop"): a while's test (what its exit knows, as an if's else arm); it
+            # holds for the reads of the condition only, not for those of the body.
             sense = self.sense_of(ch[0])
-            outer_sense, self.sense = self.sense, (*sense, "loop") if sense else ()
             gotos = self.goto_count
-            try:
-                out = self.loop(states, [ch[0]], ch[1], [], start, _always(ch[0]))
-            finally:
-                self.testing, self.sense = outer, outer_sense
-            if not self.loop_broke and self.goto_count == gotos:
-                self.left = (start, 1)  # left only when its condition is false
+            out = self.loop(states, [ch[0]], ch[1], [], start, _always(ch[0]),
+                            test=(start, (*sense, "loop") if sense else ()))
+            # left only when its condition is false; after a break, what the body's tests
+            # knew does not hold either
+            self.left = (start, 1) if not self.loop_broke and self.goto_count == gotos else None
             return out
         if k == K.FOR_STMT:
             *parts, body = ch
@@ -451,7 +453,9 @@ class BodyWalker:
             if len(self.recent) > mark and self.loops:
                 self.shared_test_loops.add(self.loops[-1])  # its test reads a global
 
-    def loop(self, states, pre, body, post, start, infinite: bool, once: bool = False) -> States:
+    def loop(self, states, pre, body, post, start, infinite: bool, once: bool = False,
+             test: tuple | None = None) -> States:
+        """``test``: (the loop's offset, its sense) for the reads of a while's condition."""
         t = _Target(loop=True)
         self.targets.append(t)
         self.loops.append(self._next())  # a number no fact has: the facts inside come after it
@@ -466,6 +470,13 @@ class BodyWalker:
             for p in pre:
                 if p.kind == K.DECL_STMT or not p.kind.is_expression():
                     s = self.stmt(p, s, start)
+                elif test is not None:
+                    outer = self.testing, self.sense
+                    self.testing, self.sense = test
+                    try:
+                        s = self.loop_test(p, s, start)
+                    finally:
+                        self.testing, self.sense = outer
                 else:
                     s = self.loop_test(p, s, start)
             if not infinite and not post:

@@ -210,7 +210,7 @@ class CallFact:
     sources: tuple[str, ...] = ()
     level: int = 0  # protected only by BASEPRI masking from this priority (AccessFact.level)
     # For a call that switches a peripheral's own interrupt sources on or off by name
-    # (``order.SOURCE_SWITCH``: emlib's USART_IntEnable(USART0, ...)): its first argument as
+    # (``bodies.SOURCE_SWITCH``: emlib's USART_IntEnable(USART0, ...)): its first argument as
     # written (the peripheral instance, "USART0"); "" for any other call.
     instance: str = ""
 

@@ -175,7 +175,7 @@ def _groups(program: Program, accs: list[Access]):
 def _off_core(task: list[Access], other: list[Access]) -> list[Access]:
     """The task accesses as a context on another core sees them: no interrupt mask of this
     core (a critical section, BASEPRI, a masked line) holds that core off; only a cross-core
-    lock (``bodies.CROSS_CORE``) held on both sides does, so an access counts as protected
+    lock (``sections.CROSS_CORE``) held on both sides does, so an access counts as protected
     when it holds one and every access of the other core to the object does too."""
     both = all(CROSS_CORE in i.fact.masked for i in other)
     out = []
