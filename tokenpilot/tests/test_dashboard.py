@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
 import sys
+import threading
+import time
 
 import httpx
 import pytest
@@ -94,7 +97,7 @@ def test_the_polled_series_are_the_ring_of_points_and_made_only_for_an_open_page
         if i >= 15:
             gw.metrics.of(b, "default").prompt_tokens.inc(7)
         live.sample()
-        data = json.loads(live.data())
+        data = json.loads(body(live))
         pts = list(live.points)
         assert len(pts) == min(i + 1, 10)
         assert data["t"] == [p["t"] for p in pts]
@@ -109,18 +112,18 @@ def test_the_polled_series_are_the_ring_of_points_and_made_only_for_an_open_page
         assert data["responses"] == _by_key([p["responses"] for p in pts])
         # A page that has the ring gets the newest point alone, and what it merges is the ring.
         if kept is not None:
-            part = json.loads(live.data(since=kept["seq"]))
+            part = json.loads(body(live, since=kept["seq"]))
             assert part["since"] == part["seq"] - 1 and len(part["t"]) == 1
             kept = merge(kept, part)
             assert _series(kept) == _series(data)
-            again = json.loads(live.data(since=kept["seq"]))  # nothing new: the same point
+            again = json.loads(body(live, since=kept["seq"]))  # nothing new: the same point
             assert _series(merge(kept, again)) == _series(data)
         else:
             kept = data
         assert data["since"] is None and data["seq"] == live.columns.n
     # A gap (or a seq from another gateway's life) gets the whole ring.
-    assert json.loads(live.data(since=kept["seq"] - 2))["since"] is None
-    assert json.loads(live.data(since=kept["seq"] + 1))["since"] is None
+    assert json.loads(body(live, since=kept["seq"] - 2))["since"] is None
+    assert json.loads(body(live, since=kept["seq"] + 1))["since"] is None
     # The error outcome's counter stays: a rate of 0 since, as a scrape would show it.
     assert data["fleet"]["rps"]["upstream_error"][-1] == 0.0
     assert data["backends"][0]["series"]["prompt"][-1] > 0
@@ -128,7 +131,7 @@ def test_the_polled_series_are_the_ring_of_points_and_made_only_for_an_open_page
     for _ in range(4):
         live.sample()
     assert live.snapshot is None
-    assert json.loads(live.data())["t"] == [p["t"] for p in live.points]
+    assert json.loads(body(live))["t"] == [p["t"] for p in live.points]
 
 
 @pytest.mark.e2e
@@ -226,6 +229,17 @@ def test_the_admin_listener_serves_the_same_dashboard_behind_the_same_key(tmp_pa
         assert admin is not None and admin.url.startswith("http://127.0.0.1:")
         assert admin.url != gw.url
         ops = {"Authorization": "Bearer sk-ops"}
+        # Each admin answer is counted on the serving loop's thread, not the admin thread's
+        # (the metrics' label dicts and the access log are the serving loop's).
+        gateway, threads = gw.app.state.gateway, []
+        serving = asyncio.run_coroutine_threadsafe(_thread_id(), admin._main).result(10)
+        counted = gateway.responded
+
+        def responded(route, ex):
+            threads.append(threading.get_ident())
+            counted(route, ex)
+
+        gateway.responded = responded
         assert httpx.post(gw.url + "/v1/chat/completions", json=chat(max_tokens=3),
                           headers={"Authorization": "Bearer sk-a"}, timeout=30).status_code == 200
         # The same door: no key, a tenant's key, a wrong key refused; the admin key let in.
@@ -264,11 +278,17 @@ def test_the_admin_listener_serves_the_same_dashboard_behind_the_same_key(tmp_pa
             body = b"".join(raw.iter_raw())  # as sent: gzip's own bytes
         assert raw.headers["content-encoding"] == "gzip"
         assert json.loads(gzip.decompress(body))["seq"] >= seq
-        # The gateway's metrics count the admin listener's answers too (only it saw 401s).
-        refused = [line for line in httpx.get(gw.url + "/metrics").text.splitlines()
-                   if line.startswith("tokenpilot_responses_total{")
-                   and 'reason="invalid_admin_key"' in line and 'route="dashboard"' in line]
+        # The gateway's metrics count the admin listener's answers too (only it saw 401s),
+        # once the serving loop has run the counts handed to it.
+        for _ in range(50):
+            refused = [line for line in httpx.get(gw.url + "/metrics").text.splitlines()
+                       if line.startswith("tokenpilot_responses_total{")
+                       and 'reason="invalid_admin_key"' in line and 'route="dashboard"' in line]
+            if refused and float(refused[0].rsplit(" ", 1)[1]) >= 6:
+                break
+            time.sleep(0.02)
         assert refused and float(refused[0].rsplit(" ", 1)[1]) >= 6
+        assert len(threads) >= 6 and set(threads) == {serving}
         # A Unix socket: the same answers there.
         sock = str(tmp_path / "admin.sock")
         ugw = start_gateway(pool, sims, extra={"dashboard": {"listen": f"unix:{sock}"}})
@@ -279,6 +299,15 @@ def test_the_admin_listener_serves_the_same_dashboard_behind_the_same_key(tmp_pa
         pool.stop(ugw)
         assert not (tmp_path / "admin.sock").exists()
     assert sys.getswitchinterval() == before  # as it was once the listeners stopped
+
+
+def body(live, since=None) -> bytes:
+    """A poll's body as the serving loop answers it (``Snapshot.answer``), not gzipped."""
+    return live.latest().answer(since, False)[0]
+
+
+async def _thread_id() -> int:
+    return threading.get_ident()
 
 
 def test_a_bad_admin_listen_address_is_one_line() -> None:

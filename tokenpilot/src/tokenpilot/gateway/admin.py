@@ -8,7 +8,9 @@ runs its own small event loop (uvloop where installed) and uvicorn server on ano
 ``Snapshot`` of the sampler (which stays on the serving loop), a whole object handed over by
 one reference write, never changed after. Only when no snapshot is made (no page polled
 lately) does a poll ask the serving loop for one, once. The page reads nothing else mutable:
-``Gateway.dashboard_page`` and the admin key check read the config.
+``Gateway.dashboard_page`` and the admin key check read the config. What it writes (each
+answer counted in the gateway's metrics and access log, whose label dicts and files the serving
+loop writes too) is handed to the serving loop (``call_soon_threadsafe``), not done here.
 
 Both threads share one GIL: while the serving loop runs Python, this thread waits for it, up
 to the interpreter's switch interval before the holder is made to let go (uvloop lets go of it
@@ -32,6 +34,7 @@ import stat
 import sys
 import threading
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from tokenpilot.gateway.accesslog import Exchange
@@ -112,8 +115,8 @@ class AdminListener:
         self.native_id = threading.get_native_id()
         loop = self._loop = new_loop()
         asyncio.set_event_loop(loop)
-        server = self._server = make_server(AdminApp(self.gw, self._snapshot), self.sock,
-                                            lifespan="off")
+        server = self._server = make_server(AdminApp(self.gw, self._snapshot, self._count),
+                                            self.sock, lifespan="off")
         try:
             task = loop.create_task(server.serve(sockets=[self.sock]))
             loop.run_until_complete(self._wait_started(server, task))
@@ -147,6 +150,13 @@ class AdminListener:
                                                                               self._main))
         return snap
 
+    def _count(self, route: str, ex: Exchange) -> None:
+        """On the admin loop: ``Gateway.responded`` for an answer, run on the serving loop
+        (the metrics' label dicts and the access log are its); dropped once it has closed."""
+        assert self._main is not None
+        with contextlib.suppress(RuntimeError):  # the serving loop closed: nothing to count
+            self._main.call_soon_threadsafe(self.gw.responded, route, ex)
+
     def stop(self, timeout: float = 10.0) -> None:
         """The admin server shut down and its thread ended (bounded by ``timeout``); the
         switch interval as it was, unless someone changed it since."""
@@ -176,11 +186,14 @@ def _is_socket(path: str) -> bool:
 
 class AdminApp:
     """The admin listener's ASGI app: the dashboard's two routes, each counted like the
-    gateway port's (route ``dashboard``); anything else a JSON 404."""
+    gateway port's (route ``dashboard``) through ``count`` (``AdminListener._count``: on the
+    serving loop); anything else a JSON 404."""
 
-    def __init__(self, gw: Gateway, snapshot: Any) -> None:
+    def __init__(self, gw: Gateway, snapshot: Any,
+                 count: Callable[[str, Exchange], None]) -> None:
         self.gw = gw
         self.snapshot = snapshot
+        self.count = count
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -203,4 +216,4 @@ class AdminApp:
         finally:
             ex.reason = reason
             ex.latency_s = time.perf_counter() - ex.t0
-            gw.responded("dashboard" if ex.status != 404 else "other", ex)
+            self.count("dashboard" if ex.status != 404 else "other", ex)

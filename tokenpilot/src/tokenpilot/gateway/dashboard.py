@@ -40,6 +40,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from starlette.datastructures import QueryParams
+
 if TYPE_CHECKING:
     from tokenpilot.gateway.app import Gateway
 
@@ -281,15 +283,11 @@ class BadSince(ValueError):
 
 
 def since_of(query: bytes | str) -> int | None:
-    """``since`` from a query string: a non-negative integer, or None when not given;
-    ``BadSince`` says what is wrong with it."""
+    """``since`` from a query string (the last one given, URL-decoded): a non-negative
+    integer, or None when not given; ``BadSince`` says what is wrong with it."""
     if isinstance(query, bytes):
         query = query.decode("latin-1")
-    value = None
-    for part in query.split("&"):
-        name, _, v = part.partition("=")
-        if name == "since":
-            value = v
+    value = QueryParams(query).get("since")
     if value is None or value == "":
         return None
     if not value.isdigit() or len(value) > 18:
@@ -358,10 +356,9 @@ class LiveView:
 
     def _encode(self) -> Snapshot:
         """The answers of now: the whole ring, and its newest point alone."""
-        n = self.columns.n
-        full = dumps_with_raw(self._data()).encode()
-        newest = dumps_with_raw(self._data(1)).encode() if n else None
-        return Snapshot(n, full, newest)
+        docs = [dumps_with_raw(d).encode()
+                for d in self._data((None, 1) if self.columns.n else (None,))]
+        return Snapshot(self.columns.n, docs[0], docs[1] if len(docs) > 1 else None)
 
     def _add_columns(self, point: dict[str, Any]) -> None:
         cols = self.columns
@@ -460,27 +457,23 @@ class LiveView:
         return {"t": round(new.t, 2), "backends": per, "fleet": fleet, "tenants_tpm": tenants,
                 "responses": reasons, "rejected": rejected}
 
-    def _data(self, tail: int | None = None) -> dict[str, Any]:
-        """The JSON the page polls: the points as series (``tail``: the last this many only),
-        and the figures of now. ``seq``: the points added so far; ``since``: the first of them
-        the series hold (None: the whole ring); ``ring``: the most the page keeps."""
+    def _data(self, tails: Iterable[int | None]) -> list[dict[str, Any]]:
+        """The JSON the page polls, once per tail: the points as series (``tail``: the last
+        this many only; None: the whole ring), and the figures of now (the same for each).
+        ``seq``: the points added so far; ``since``: the first of them the series hold (None:
+        the whole ring); ``ring``: the most the page keeps."""
         pts = self.points
         gw, cols = self.gw, self.columns
         last = self._last
         backends = []
         for b in gw.backends:
-            series: dict[str, Any] = {key: cols.get(("b", b.name, key), last=tail)
-                                      for key in BACKEND_SERIES}
-            series["rps"] = cols.group("b-rps", b.name, last=tail)
             # Down (its health check fails) before ejected (its requests failed, its health
             # check not yet asked): the cause an operator acts on.
             status = "down" if not b.healthy else "ejected" if b.ejected else "up"
             share, source = b.compute_bound_share()
             backends.append({"name": b.name, "gpu": b.gpu, "status": status,
                              "inflight": b.inflight, "compute_source": source,
-                             "compute_now": _r(share), "series": series})
-        fleet: dict[str, Any] = {key: cols.get(("f", key), last=tail) for key in FLEET_SERIES}
-        fleet["rps"] = cols.group("f-rps", last=tail)
+                             "compute_now": _r(share)})
         budgets = gw.budgets
         # With a shared store, the whole fleet's figures: its budgets, levels and use.
         shared = gw.state.figures if gw.state is not None else {}
@@ -504,14 +497,25 @@ class LiveView:
         if last is not None:
             rejected = {r: v for (k, r), v in last.c.items() if k == "rejected"}
         n = cols.n
-        return {"seq": n, "since": None if tail is None else max(n - tail, 0),
-                "ring": cols.maxlen, "run": self.run_id, "t": cols.get(("t",), last=tail),
-                "interval_s": self.interval_s,
-                "health_interval_s": gw.cfg.health.interval_ms / 1000,
-                "backends": backends, "fleet": fleet, "tenants": tenants,
-                "rejected_total": rejected,
-                "responses": cols.group("resp", last=tail),
-                "swaps": list(self.swaps), "router": gw.policy, "now": round(gw.now(), 2)}
+        now = {"ring": cols.maxlen, "run": self.run_id, "interval_s": self.interval_s,
+               "health_interval_s": gw.cfg.health.interval_ms / 1000, "tenants": tenants,
+               "rejected_total": rejected, "swaps": list(self.swaps), "router": gw.policy,
+               "now": round(gw.now(), 2)}
+        docs = []
+        for tail in tails:
+            series_of = []
+            for b, row in zip(gw.backends, backends, strict=True):
+                series: dict[str, Any] = {key: cols.get(("b", b.name, key), last=tail)
+                                          for key in BACKEND_SERIES}
+                series["rps"] = cols.group("b-rps", b.name, last=tail)
+                series_of.append({**row, "series": series})
+            fleet: dict[str, Any] = {key: cols.get(("f", key), last=tail)
+                                     for key in FLEET_SERIES}
+            fleet["rps"] = cols.group("f-rps", last=tail)
+            docs.append({"seq": n, "since": None if tail is None else max(n - tail, 0),
+                         "t": cols.get(("t",), last=tail), "backends": series_of,
+                         "fleet": fleet, "responses": cols.group("resp", last=tail), **now})
+        return docs
 
     # ---- serving ----------------------------------------------------------------------------
     def watched(self) -> None:
@@ -531,10 +535,6 @@ class LiveView:
             snap = self.snapshot
             assert snap is not None
         return snap
-
-    def data(self, since: int | None = None, gzipped: bool = False) -> bytes:
-        """On the serving loop: the body of a poll (``Snapshot.answer``), as it is sent."""
-        return self.latest().answer(since, gzipped)[0]
 
     async def run(self) -> None:
         while True:
