@@ -176,6 +176,7 @@ def test_a_serial_devices_step_constant_is_fitted_whole_whatever_its_split() -> 
     res = fit(SPEC, logs)
     assert res.converged, res.message
     held = SPEC.cost_model().cal.step_overhead_s
+    assert held != truth.step_overhead_s  # so the value kept is the profile's, not the truth's
     assert res.calibration.step_overhead_s == held
     assert one_seq_constant(SPEC, res.calibration) == pytest.approx(
         one_seq_constant(SPEC, truth), rel=0.05)
