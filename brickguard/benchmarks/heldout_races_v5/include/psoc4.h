@@ -35,6 +35,8 @@ void isr_Pulse_Disable(void);
 void isr_Pulse_Enable(void);
 void isr_Adc_StartEx(cyisraddress address);
 void isr_Adc_SetPriority(uint32 priority);
+void isr_Adc_Disable(void);
+void isr_Adc_Enable(void);
 void isr_Rx_StartEx(cyisraddress address);
 void isr_Rx_SetPriority(uint32 priority);
 
