@@ -51,7 +51,13 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 CORPUS = HERE / "heldout_races"
-CORPORA = (CORPUS, HERE / "heldout_races_v2", HERE / "heldout_races_v3", HERE / "heldout_races_v4")
+CORPORA = (
+    CORPUS,
+    HERE / "heldout_races_v2",
+    HERE / "heldout_races_v3",
+    HERE / "heldout_races_v4",
+    HERE / "heldout_races_v5",
+)
 NAME = re.compile(r"`([^`]+)`")
 INDEX = re.compile(r"\[[^\]]*\]")
 
