@@ -67,16 +67,12 @@ def _short(path: str) -> str:
 
 
 def final_objects(image: Image, final: bytes) -> dict[str, int]:
-    """Final state of the globals by object: ``{"rx_index": 0, "rx_buffer[+3]": 88}``."""
+    """Final state of the globals by memory location (``Image.location_of``): ``{"rx_index":
+    0, "rx_buffer[3]": 88, "st.mode": 1}``; each location's bytes are one value."""
     out: dict[str, int] = {}
     for byte, value in enumerate(final, start=RAM_BASE):
-        name = image.object_at(byte)
-        sym = image.symbols.get(name.split("[", 1)[0])
-        if sym is not None and sym.size <= 8 and "[" in name:
-            name = sym.name  # a small scalar: its bytes are one value
-            out[name] = out.get(name, 0) | value << 8 * (byte - sym.addr)
-        else:
-            out[name] = value
+        lo, _, name = image.location_of(byte)
+        out[name] = out.get(name, 0) | value << 8 * (byte - lo)
     return out
 
 
@@ -109,7 +105,8 @@ def build_witnesses(result: SoakResult, r: HandlerResult, replay_base: str,
             differing = [k for k in mine if mine[k] != b.get(k) and mine[k] != a.get(k)]
             if not differing:
                 differing = [k for k in mine if mine[k] != b.get(k) or mine[k] != a.get(k)]
-        key = (f.kind, tuple(differing) or tuple(f.outcome.broken) or (f.outcome.fault[:40],))
+        key = (f.kind, f.oracle, tuple(f.locations),
+               tuple(differing) or tuple(f.outcome.broken) or (f.outcome.fault[:40],))
         w = groups.get(key)
         if w is None:
             w = groups[key] = Witness(f, objects=differing)
@@ -134,7 +131,9 @@ def _describe(w: Witness, result: SoakResult, r: HandlerResult, replay_base: str
         f"after {f.part} of the transfers of the LDM/STM (a v7-M core continues it after the "
         "handler: EPSR.ICI) at")
     head = (f"{handler} taken {where} {_here(image, f.pc)} in {image.function_at(f.pc)}, "
-            f"instruction {f.boundary} of the run: {f.kind}")
+            f"instruction {f.boundary} of the run: {f.kind}"
+            + (f" ({f.oracle}: {', '.join(f.locations) or 'the scenario state'})"
+               if f.oracle else ""))
     lines = [head]
     out = f.outcome
     if f.kind == "fault":
@@ -159,6 +158,21 @@ def _describe(w: Witness, result: SoakResult, r: HandlerResult, replay_base: str
         for name in w.objects:
             lines.append(f"  at the end {name} = {mine[name]} (handler before: {b.get(name)}, "
                          f"after: {a.get(name)})")
+        if f.oracle == "location":
+            lines.append("  per location: " + (
+                f"{', '.join(f.locations)} alone matches neither order (a location failure: "
+                "a lost update, a torn object, or one location read twice with the handler's "
+                "write between)" if f.locations else "every location the handler touches "
+                "matches both orders; the scenario's own state differs (counted as a location "
+                "failure)"))
+        elif f.oracle == "joint":
+            gate = ("it fails the run ([soak] oracle = \"scenario\")"
+                    if result.soak.oracle == "scenario" else
+                    "reported, not failing the run under [soak] oracle = \"location\"; a "
+                    "check states such an invariant")
+            lines.append(f"  per location: each alone matches a serial order, only the "
+                         f"combination does not (a joint failure: a multi-location invariant "
+                         f"may break): {'; '.join(f.locations)}; {gate}")
     others = sorted({image.line_at(x.pc) or ("?", 0) for x in w.runs[1:]})
     if others:
         shown = ", ".join(f"{_short(file)}:{line}" for file, line in others[:8])
@@ -219,9 +233,15 @@ def findings(result: SoakResult, replay_base: str,
             landing = next((s for s in w.flow if "is taken here" in s.message), where)
             what = ", ".join(w.objects) if w.objects else "; ".join(
                 f.outcome.broken or [f.outcome.fault or f.outcome.hung])
+            if f.oracle:
+                what = f"{f.oracle}: {', '.join(f.locations) or what}"
+            gates = f.gates(result.soak.oracle)
             message = (f"soak: {r.spec.handler} taken here ({f.kind}: {what}); "
-                       f"{len(w.runs)} failing run(s); replay: {w.replay}")
-            out.append((w, Finding(SOAK_RULE_ID, Level.error, message,
+                       f"{len(w.runs)} failing run(s)"
+                       f"{'' if gates else ' (joint: reported, not gating)'}; "
+                       f"replay: {w.replay}")
+            level = Level.error if gates else Level.warning
+            out.append((w, Finding(SOAK_RULE_ID, level, message,
                                    Location(landing.file, landing.line, 1), flow=tuple(w.flow))))
     return out
 
