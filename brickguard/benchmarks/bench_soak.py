@@ -364,7 +364,7 @@ def heldout() -> bool:
                 table[key] = table.get(key, 0) + 1
                 where = f"{entry['name']}:{line} {rule}"
                 if status == "not explored":
-                    why = re.sub(r"\b0x[0-9a-f]+\b|\d+", "N", reason.split(": ", 1)[-1])[:90]
+                    why = re.sub(r"\b0x[0-9a-f]+\b|\d+", "N", reason)[:110]
                     reasons[why] = reasons.get(why, 0) + 1
                 elif status == "confirmed" and group != "race":
                     notes.append(f"  confirmed on {group} {hit.var if hit else ''}: {where}: "

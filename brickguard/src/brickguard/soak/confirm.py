@@ -489,7 +489,7 @@ def _shows(image, run, name: str, objects: list[str], other: str = "",
         return (sym is None or bool(own & bases) or not run.locations
                 or bool(own & reads and bases & writes))
     if run.kind != "not serializable" or sym is None or run.before is None or (
-            run.after is None) or any(o.split("[", 1)[0] == name for o in objects):
+            run.after is None) or any(_base(o) == name for o in objects):
         return True
     mine, b, a = (final_objects(image, o.final) for o in (run.outcome, run.before, run.after))
     if any(v != b.get(k) and v != a.get(k) for k, v in mine.items()):

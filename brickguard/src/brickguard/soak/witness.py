@@ -192,10 +192,10 @@ def _flow(w: Witness, result: SoakResult, r: HandlerResult) -> list[Location]:
     """Scenario access before the landing, the landing, the handler's writes, the access after."""
     image, f = result.image, w.failure
     names = set(w.objects)
+    objects = {_object(n) for n in names}  # "st.mode", "frame[3]" -> "st", "frame"
 
     def touches(addr: int, size: int) -> bool:
-        return not names or any(image.object_at(b).split("[", 1)[0] in
-                                {n.split("[", 1)[0] for n in names}
+        return not names or any(_object(image.object_at(b)) in objects
                                 for b in range(addr, addr + size))
 
     conflicts = [a for a in r.conflicts if touches(a.addr, a.size)] or r.conflicts
@@ -210,8 +210,7 @@ def _flow(w: Witness, result: SoakResult, r: HandlerResult) -> list[Location]:
     steps.append(_loc(image, f.pc, f"{r.spec.handler} is taken here"))
     seen: set[int] = set()
     for byte, pc in sorted(r.footprint_writes.items()):
-        if pc in seen or (names and image.object_at(byte).split("[", 1)[0] not in
-                          {n.split("[", 1)[0] for n in names}):
+        if pc in seen or (names and _object(image.object_at(byte)) not in objects):
             continue
         seen.add(pc)
         steps.append(_loc(image, pc, f"the handler writes {image.object_at(byte)}"))
@@ -220,6 +219,12 @@ def _flow(w: Witness, result: SoakResult, r: HandlerResult) -> list[Location]:
         steps.append(_loc(image, a.pc, f"then the scenario {verb[a.write]} "
                                        f"{image.object_at(a.addr)}"))
     return [s for s in steps if s is not None]
+
+
+def _object(name: str) -> str:
+    """The variable a location or byte name is part of: ``st.mode``, ``rx[+3]`` -> ``st``,
+    ``rx``."""
+    return name.split("[", 1)[0].split(".", 1)[0]
 
 
 def findings(result: SoakResult, replay_base: str,
