@@ -160,7 +160,8 @@ def _describe(w: Witness, result: SoakResult, r: HandlerResult, replay_base: str
                          f"after: {a.get(name)})")
         if f.oracle == "location":
             lines.append("  per location: " + (
-                f"{', '.join(f.locations)} alone matches neither order (a location failure: "
+                f"{', '.join(f.locations)}: matches neither order on its own (a location "
+                "failure: "
                 "a lost update, a torn object, or one location read twice with the handler's "
                 "write between)" if f.locations else "every location the handler touches "
                 "matches both orders; the scenario's own state differs (counted as a location "
