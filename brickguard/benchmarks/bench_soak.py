@@ -22,6 +22,14 @@ Run from the repository root:
   counts something), the
   whole run explored: failing runs landing outside the labelled races' lines (the clean
   look-alikes) are counted and listed.
+- heldout (``--corpus DIR``, repeatable; default every ``heldout_races*/``): programs soak was
+  not written against. Each program's ``check --confirm`` (the corpus' config, as
+  bench_heldout.py writes it; one child process per program, stopped after
+  ``--program-seconds``), each BG1xx finding matched to the corpus' labels as bench_heldout.py
+  matches them, and its verdict counted per label group: confirmed on a labelled race,
+  confirmed on a clean object or on nothing labelled (soak's false positive: listed, and the
+  part fails), refuted on a race (listed), not explored by reason; a table per corpus and the
+  time.
 - throughput: injected runs per second on a generated scenario of about 200 instructions, with
   the handler injected at every boundary (window covers the whole call); the best of 5
   explorations, wall and CPU time. A calibration figure (seconds for 1M empty Python loop steps)
@@ -201,6 +209,7 @@ def clean_twins() -> bool:
 
     root = ROOT / "tests" / "cases"
     ran = skipped = stray = with_args = with_seed = 0
+    by_class: dict[str, int] = {}  # failing runs away from the labels: location, joint, check...
     started = time.perf_counter()
     for case in cases(root):
         if ONLY and not any(o in str(case.relative_to(root)) for o in ONLY):
@@ -260,30 +269,148 @@ def clean_twins() -> bool:
                         around = {(Path(f).name, n) for f, n in lines_around(r, failure, image)}
                         if not any(file == n and lo <= ln <= hi for n, lo, hi in spans
                                    for file, ln in around):
-                            stray += 1
+                            cls = failure.oracle or failure.kind
+                            by_class[cls] = by_class.get(cls, 0) + 1
+                            stray += failure.gates(table.oracle)
                             print(f"  {case.relative_to(root)} {fn}(){state}: "
-                                  f"{r.spec.handler} at {name}:{line}: {failure.kind} "
-                                  "(no labelled race there)")
+                                  f"{r.spec.handler} at {name}:{line}: {failure.kind}"
+                                  f"{f' ({failure.oracle}: ' if failure.oracle else ''}"
+                                  f"{', '.join(failure.locations)}"
+                                  f"{')' if failure.oracle else ''} (no labelled race there)")
     print(f"clean twins: {ran} functions soaked unfocused ({skipped} could not run; "
           f"{with_args} that take parameters left to their callers; {with_seed} soaked again "
           "from the seeded state, where a handler counts something), "
-          f"{stray} failing runs landing away from every labelled race (its lines, or between "
-          f"the conflicting accesses around them); "
-          f"{time.perf_counter() - started:.1f} s")
+          f"{sum(by_class.values())} failing runs landing away from every labelled race (its "
+          f"lines, or between the conflicting accesses around them), by class: "
+          f"{', '.join(f'{k} {v}' for k, v in sorted(by_class.items())) or 'none'}; "
+          f"{stray} of them fail under the default oracle (joint ones are reported, not "
+          f"failing); {time.perf_counter() - started:.1f} s")
     return stray == 0
+
+
+HELDOUT: list[Path] = []  # --corpus
+PROGRAM_SECONDS = [120.0]  # --program-seconds: the bound on one program's check --confirm
+
+
+def _confirm_program(corpus: Path, name: str, profile: str) -> list[tuple[str, str, int, str,
+                                                                           str]]:
+    """check --confirm on one held-out program (in a child process): (rule, message, line,
+    verdict, reason) per race finding; ("BG000", ...) when it is no program brickguard runs."""
+    from bench_heldout import config_text
+
+    from brickguard.cli_check import run_analysis
+    from brickguard.config import load_config
+    from brickguard.soak.confirm import confirm
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / f"brickguard-{profile}.toml"
+        path.write_text(config_text(profile, corpus), encoding="utf-8")
+        cfg = load_config(path)
+        cfg.jobs = 1
+        program = corpus / name
+        report = run_analysis([program], cfg)
+        active = [item.finding for item in report.active]
+        broken = [f for f in active if f.rule == "BG000"]
+        if broken:
+            return [("BG000", broken[0].message, broken[0].location.line, "", "")]
+        return [(f.rule, f.message, f.location.line, v.status, v.reason)
+                for f, v in confirm(active, [program], cfg, quiet=True,
+                                    interrupts=report.interrupts)]
+
+
+def heldout() -> bool:
+    """check --confirm on programs soak was not written against (the held-out corpora): each
+    race finding's verdict against the corpus' labels, matched as bench_heldout.py matches."""
+    import multiprocessing
+
+    from bench_heldout import CORPORA, labels_of, load_labels
+
+    ok = True
+    ctx = multiprocessing.get_context("fork")
+    for corpus in HELDOUT or [c for c in CORPORA if (c / "labels.toml").is_file()]:
+        if not (corpus / "labels.toml").is_file():
+            print(f"heldout: {corpus}: no labels.toml")
+            return False
+        table: dict[tuple[str, str], int] = {}
+        reasons: dict[str, int] = {}
+        notes: list[str] = []
+        programs = timed_out = not_programs = 0
+        started = time.perf_counter()
+        for entry in load_labels(corpus):
+            if ONLY and not any(o in entry["name"] for o in ONLY):
+                continue
+            programs += 1
+            with ctx.Pool(1) as pool:
+                job = pool.apply_async(_confirm_program, (corpus, entry["name"],
+                                                          entry.get("profile", "cmsis")))
+                try:
+                    rows = job.get(timeout=PROGRAM_SECONDS[0])
+                except multiprocessing.TimeoutError:
+                    timed_out += 1
+                    notes.append(f"  {entry['name']}: over {PROGRAM_SECONDS[0]:.0f} s, stopped "
+                                 "(its findings not counted)")
+                    continue
+            if rows and rows[0][0] == "BG000":
+                not_programs += 1
+                continue
+            labels = labels_of(entry)
+            for rule, message, line, status, reason in rows:
+                if not rule.startswith("BG1"):
+                    continue
+                hit = next((lb for lb in labels if lb.matches({"message": message,
+                                                                "line": line})), None)
+                group = hit.group if hit is not None else "unlabelled"
+                key = (group, status)
+                table[key] = table.get(key, 0) + 1
+                where = f"{entry['name']}:{line} {rule}"
+                if status == "not explored":
+                    why = re.sub(r"\b0x[0-9a-f]+\b|\d+", "N", reason)[:110]
+                    reasons[why] = reasons.get(why, 0) + 1
+                elif status == "confirmed" and group != "race":
+                    notes.append(f"  confirmed on {group} {hit.var if hit else ''}: {where}: "
+                                 f"{reason[:160]}")
+                elif status == "refuted" and group == "race":
+                    notes.append(f"  refuted on race {hit.var if hit else ''}: {where}: "
+                                 f"{reason[:160]}")
+        seconds = time.perf_counter() - started
+        print(f"heldout {corpus.name}: {programs} programs ({not_programs} not run: BG000; "
+              f"{timed_out} over the {PROGRAM_SECONDS[0]:.0f} s bound), "
+              f"{sum(table.values())} BG101-BG103 findings soaked, {seconds:.1f} s")
+        statuses = ("confirmed", "refuted", "not explored")
+        print(f"  {'finding on':<12}" + "".join(f"{s:>14}" for s in statuses))
+        for group in ("race", "acceptable", "clean", "unlabelled"):
+            if any(table.get((group, s)) for s in statuses):
+                print(f"  {group:<12}" + "".join(f"{table.get((group, s), 0):>14}"
+                                                 for s in statuses))
+        for why, n in sorted(reasons.items(), key=lambda kv: -kv[1]):
+            print(f"  not explored x{n}: {why}")
+        for line in notes:
+            print(line)
+        ok &= not any(table.get((g, "confirmed")) for g in ("clean", "unlabelled"))
+    return ok
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--part", default="i2c,fixtures,clean,throughput")
+    ap.add_argument("--part", default="i2c,fixtures,clean,throughput",
+                    help="comma-separated: i2c, fixtures, clean, throughput, heldout")
     ap.add_argument("--cases", default="", help="clean part: only the cases whose path under "
-                    "tests/cases contains one of these comma-separated strings")
+                    "tests/cases contains one of these comma-separated strings; heldout part: "
+                    "only the programs whose name contains one")
+    ap.add_argument("--corpus", action="append", default=[], type=Path,
+                    help="heldout part: a corpus folder with labels.toml (repeatable; default: "
+                    "every benchmarks/heldout_races*/)")
+    ap.add_argument("--program-seconds", type=float, default=120.0,
+                    help="heldout part: the bound on one program's check --confirm")
     args = ap.parse_args()
     ONLY[:] = [c for c in args.cases.split(",") if c]
+    HELDOUT[:] = [c.resolve() for c in args.corpus]
+    PROGRAM_SECONDS[0] = args.program_seconds
     sys.path.insert(0, str(HERE))
     print(f"calibration: {calibration():.4f} s for 1M loop steps (min of 5)")
     ok = True
-    parts = {"i2c": i2c, "fixtures": fixtures, "clean": clean_twins, "throughput": throughput}
+    parts = {"i2c": i2c, "fixtures": fixtures, "clean": clean_twins, "throughput": throughput,
+             "heldout": heldout}
     for part in args.part.split(","):
         ok &= parts[part]()
     return 0 if ok else 1

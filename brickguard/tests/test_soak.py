@@ -511,3 +511,48 @@ def test_a_64_bit_count_read_as_two_words_on_m0_tears_only_at_a_carry(seed, torn
     (r,) = result.handlers
     assert r.complete and bool(r.failures) is torn
     assert any(s.startswith("ticks = 0xffffffffffffffff") for s in result.seeded) is torn
+    # A 64-bit object is one memory location: its torn read is that location's failure.
+    assert all(f.oracle == "location" and f.locations == ["ticks"] for f in r.failures)
+
+
+def test_dwarf_gives_each_memory_location_a_scalar_an_element_a_bitfield_run():
+    from brickguard.soak.build import build
+
+    config = _config(scenario="two_stores")
+    assert config.soak is not None
+    image = build([SOAK / "locations.c"], config, config.soak)
+    fl, buf, stamp = (image.symbols[n].addr for n in ("fl", "buf", "stamp"))
+    assert image.location_of(fl)[2] == "fl.rx/tx"  # adjacent bit-fields: one location
+    names = {image.location_of(x)[2] for x in range(fl, fl + image.symbols["fl"].size)}
+    assert {"fl.rx/tx", "fl.err", "fl.mode"} <= names  # the zero-width one parts them
+    assert image.location_of(buf + 2) == (buf + 2, buf + 3, "buf[2]")
+    assert image.location_of(stamp + 5) == (stamp, stamp + 8, "stamp")  # 64 bits: one
+
+
+@pytest.mark.parametrize(("scenario", "oracle", "locations"), [
+    ("two_stores", "joint", {"a (as with the handler after)", "b (as with the handler before)"}),
+    ("read_twice", "location", {"buf[1]"}),
+])
+def test_each_failure_is_attributed_to_a_location_or_to_the_combination(
+        scenario, oracle, locations):
+    from brickguard.soak.witness import findings
+
+    _, result = _soak(scenario, files=("locations.c",))
+    (r,) = result.handlers
+    assert r.failures and {f.oracle for f in r.failures} == {oracle}
+    assert all(set(f.locations) == locations for f in r.failures)
+    ((witness, finding),) = findings(result, "brickguard soak x")
+    assert f"({oracle}: " in witness.lines[0]
+    assert finding.level.value == ("warning" if oracle == "joint" else "error")
+
+
+@pytest.mark.parametrize(("oracle", "code"), [(None, 0), ("scenario", 1), ("whole", 2)])
+def test_a_joint_failure_is_reported_and_gates_only_under_the_scenario_oracle(oracle, code):
+    args = ["soak", str(SOAK / "locations.c"), "--scenario", "two_stores", "--handler",
+            "TIM2_IRQHandler", "-q", *(["--oracle", oracle] if oracle else [])]
+    proc = _cli(*args)
+    assert proc.returncode == code, proc.stdout + proc.stderr
+    assert "Traceback" not in proc.stderr
+    if code != 2:
+        assert "(joint: a (as with the handler after), b (as with the handler before))" in (
+            proc.stdout)

@@ -55,9 +55,19 @@ the reset state (or setup's), not from where ``main``'s initialisation leaves th
 bounded run that ends in a wait loop (a few instructions that write nothing) is not judged
 against serial orders when the interrupt lands inside that wait, unless judged by rounds: it is
 what the loop waits for, and the budget cuts what follows (a torn read inside such a loop is
-missed without rounds; checks, faults and lock-ups still count there). The serializability
-oracle takes the whole scenario call as the unit: two plain stores of the scenario to two
-locations with the handler's stores to both between them end in a state neither order gives,
-though no location's update is lost and no read is mixed (``bg102/bitfields.c`` main's lines
-26-28, counted by the clean-twin benchmark).
+missed without rounds; checks, faults and lock-ups still count there).
+
+The serializability oracle, per memory location (``[soak] oracle = "location"``, the default):
+a run that matches neither serial order of the whole call is attributed location by location
+(C11 3.14, from DWARF: a scalar, a 64-bit one whole, an array element, a struct member, a run of
+adjacent bit-fields; without DWARF, a symbol of 8 bytes or less whole, else its bytes): a
+*location* failure when some location the handler touches, alone (its reads in order, its final
+bytes), matches neither order (a lost update, a torn object, one location read twice with the
+handler's write between); a *joint* failure when each matches one order alone and only the
+combination matches none (two plain stores with the handler's stores to both between them,
+``bg102/bitfields.c`` main). Joint failures are reported, at warning level, and do not fail the
+run: whether two locations must change together is the program's intent, which a check
+(``BG_SOAK_ASSERT``, ``[soak] checks``) states; ``oracle = "scenario"`` (``--oracle``) makes
+them fail as well. ``--confirm`` confirms a finding through a location failure on the object it
+names (or a joint one on both words of its pair), a check, a fault or a lock-up.
 """

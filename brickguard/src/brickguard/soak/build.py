@@ -156,6 +156,9 @@ class Image:
     prio_bits: int = 4  # __NVIC_PRIO_BITS as the sources define it (4 when they do not)
     plain_stubs: list[str] = field(default_factory=list)  # stubbed calls that return stub_return
     stub_return: int = 0
+    # The memory locations of the objects in RAM (C11 3.14: a scalar, or a run of adjacent
+    # bit-fields), from DWARF: (address, size, name), by address.
+    locations: list[tuple[int, int, str]] = field(default_factory=list)
     _objects: list[Symbol] = field(default_factory=list)
     _functions: list[Symbol] = field(default_factory=list)
 
@@ -165,6 +168,8 @@ class Image:
         self._functions = sorted((s for s in self.symbols.values() if s.func),
                                  key=lambda s: s.addr)
         self._line_addrs = [a for a, _, _ in self.lines]
+        self._location_addrs = [a for a, _, _ in self.locations]
+        self._object_addrs = [s.addr for s in self._objects]
         self._callers: dict[str, set[str]] | None = None
 
     def address(self, name: str) -> int:
@@ -241,9 +246,25 @@ class Image:
                     out.append(name)
         return out
 
+    def location_of(self, addr: int) -> tuple[int, int, str]:
+        """The memory location holding byte ``addr``: (first byte, end, name): from DWARF (a
+        struct member, an array element, a bit-field run), else the whole object when it is a
+        scalar-sized symbol (8 bytes or less), else the byte alone."""
+        i = bisect.bisect_right(self._location_addrs, addr) - 1
+        if i >= 0:
+            lo, size, name = self.locations[i]
+            if addr < lo + size:
+                return lo, lo + size, name
+        j = bisect.bisect_right(self._object_addrs, addr) - 1
+        if j >= 0:
+            sym = self._objects[j]
+            if addr < sym.addr + sym.size and sym.size <= 8:
+                return sym.addr, sym.addr + sym.size, sym.name
+        return addr, addr + 1, self.object_at(addr)
+
     def object_at(self, addr: int) -> str:
         """``rx_buffer[+3]`` for a byte inside an object, the address otherwise."""
-        i = bisect.bisect_right([s.addr for s in self._objects], addr) - 1
+        i = bisect.bisect_right(self._object_addrs, addr) - 1
         if i >= 0:
             sym = self._objects[i]
             if addr < sym.addr + sym.size:
@@ -368,16 +389,17 @@ def build(paths: list[Path], config: Config, soak: SoakTable,
         errors = _link(gcc, arch, objects, out, elf)
         stubbed: list[str] = []
         plain: list[str] = []
-        prio_bits = 4
-        if errors:
-            undefined = sorted(set(re.findall(r"undefined reference to `([^']+)'", errors)))
-            if not undefined:
-                raise BrickguardError(f"the soak image does not link: {_first_error(errors)}")
+        undefined = sorted(set(re.findall(r"undefined reference to `([^']+)'", errors)))
+        if errors and not undefined:
+            raise BrickguardError(f"the soak image does not link: {_first_error(errors)}")
+        # The sources' macros, once: the stand-ins' (FreeRTOS's config*, __NVIC_PRIO_BITS for
+        # the NVIC_SetPriority ones) and [interrupts] priorities' levels (in the top bits).
+        needs = {"vPortEnterCritical", "NVIC_SetPriority", "HAL_NVIC_SetPriority"}
+        macros = (_macros(gcc, [*common, *arch], sources, config, commands)
+                  if needs & set(undefined) or config.interrupt_priorities else {})
+        prio_bits = _prio_bits(macros)
+        if undefined:
             stub = out / "bg_stubs.c"
-            needs = {"vPortEnterCritical", "NVIC_SetPriority", "HAL_NVIC_SetPriority"}
-            macros = (_macros(gcc, [*common, *arch], sources, config, commands)
-                      if needs & set(undefined) or config.interrupt_priorities else {})
-            prio_bits = _prio_bits(macros)
             prelude = f"#define BG_PRIO_BITS {prio_bits}u\n"
             if "vPortEnterCritical" in undefined and cpu not in V6M:
                 prelude += "".join(line + "\n" for name, line in macros.items()
@@ -393,8 +415,6 @@ def build(paths: list[Path], config: Config, soak: SoakTable,
             if errors:
                 raise BrickguardError(f"the soak image does not link: {_first_error(errors)}")
             stubbed = undefined
-        elif config.interrupt_priorities:  # [interrupts] priorities: levels in the top bits
-            prio_bits = _prio_bits(_macros(gcc, [*common, *arch], sources, config, commands))
         image = _read_image(gcc, elf, cpu, stubbed)
         image.uses_assert = "__bg_soak_assert_failed" in _called(objects[:len(sources)])
         image.prio_bits = prio_bits
@@ -535,7 +555,8 @@ def _read_image(gcc: Path, elf_path: Path, cpu: str, stubbed: list[str]) -> Imag
                 symbols[sym.name] = Symbol(sym.name, addr, sym["st_size"], func)
                 ranks[sym.name] = rank
         lines = _line_table(elf) if elf.has_dwarf_info() else []
-        enumerators, takes_args = _dwarf_names(elf) if elf.has_dwarf_info() else ({}, set())
+        enumerators, takes_args, locations = (_dwarf_names(elf) if elf.has_dwarf_info()
+                                              else ({}, set(), []))
     disasm = _disassemble(gcc, elf_path)
     return Image(
         cpu=cpu,
@@ -550,6 +571,7 @@ def _read_image(gcc: Path, elf_path: Path, cpu: str, stubbed: list[str]) -> Imag
         disasm=disasm,
         stubbed=stubbed,
         takes_args=takes_args,
+        locations=locations,
     )
 
 
@@ -581,11 +603,13 @@ def _line_table(elf) -> list[tuple[int, str, int]]:
     return rows
 
 
-def _dwarf_names(elf) -> tuple[dict[str, int], set[str]]:
-    """The enum constants the sources declare, and the functions that take parameters (a
-    subprogram with a formal parameter: called with no arguments, it would run on garbage)."""
+def _dwarf_names(elf) -> tuple[dict[str, int], set[str], list[Location]]:
+    """The enum constants the sources declare, the functions that take parameters (a
+    subprogram with a formal parameter: called with no arguments, it would run on garbage),
+    and the memory locations of the objects in RAM (``_locations``)."""
     out: dict[str, int] = {}
     takes_args: set[str] = set()
+    locations: list[Location] = []
     for cu in elf.get_dwarf_info().iter_CUs():
         for die in cu.iter_DIEs():
             if die.tag == "DW_TAG_enumerator" and "DW_AT_const_value" in die.attributes:
@@ -593,7 +617,142 @@ def _dwarf_names(elf) -> tuple[dict[str, int], set[str]]:
             elif (die.tag == "DW_TAG_subprogram" and "DW_AT_name" in die.attributes
                   and any(c.tag == "DW_TAG_formal_parameter" for c in die.iter_children())):
                 takes_args.add(_name(die))
-    return out, takes_args
+            elif die.tag == "DW_TAG_variable":
+                _variable(die, locations)
+    seen: set[int] = set()
+    unique = []
+    for loc in sorted(locations):
+        if loc[0] >= RAM_BASE and loc[0] not in seen:  # a variable in two CUs' DWARF: once
+            seen.add(loc[0])
+            unique.append(loc)
+    return out, takes_args, unique
+
+
+# Memory locations (C11 3.14): each scalar object, or a maximal run of adjacent non-zero-width
+# bit-fields. A 64-bit scalar is one location; an array's elements and a struct's members are
+# locations of their own; a union is one. (address, size, name as written: ``st.mode``).
+Location = tuple[int, int, str]
+MAX_LOCATIONS = 1 << 16  # leaves of one object; a larger one is left to the byte fallback
+QUALIFIERS = ("DW_TAG_typedef", "DW_TAG_volatile_type", "DW_TAG_const_type",
+              "DW_TAG_restrict_type", "DW_TAG_atomic_type")
+
+
+def _variable(die, out: list[Location]) -> None:
+    """The locations of a variable with a static address (``DW_OP_addr``)."""
+    attr = die.attributes.get("DW_AT_location")
+    expr = attr.value if attr is not None else None
+    if not isinstance(expr, list) or len(expr) != 5 or expr[0] != 0x03:  # DW_OP_addr a4
+        return
+    decl = die
+    if "DW_AT_type" not in die.attributes and "DW_AT_specification" in die.attributes:
+        decl = die.get_DIE_from_attribute("DW_AT_specification")
+    if "DW_AT_type" not in decl.attributes or "DW_AT_name" not in decl.attributes:
+        return
+    leaves: list[Location] = []
+    _leaves(decl.get_DIE_from_attribute("DW_AT_type"), int.from_bytes(bytes(expr[1:]), "little"),
+            _name(decl), leaves)
+    if len(leaves) <= MAX_LOCATIONS:
+        out += leaves
+
+
+def _strip(die):
+    while die is not None and die.tag in QUALIFIERS:
+        die = die.get_DIE_from_attribute("DW_AT_type") if "DW_AT_type" in die.attributes else None
+    return die
+
+
+def _size(die) -> int | None:
+    die = _strip(die)
+    if die is None:
+        return None
+    if "DW_AT_byte_size" in die.attributes:
+        return die.attributes["DW_AT_byte_size"].value
+    if die.tag == "DW_TAG_array_type" and "DW_AT_type" in die.attributes:
+        elem = _size(die.get_DIE_from_attribute("DW_AT_type"))
+        counts = _counts(die)
+        return elem * _product(counts) if elem is not None and counts else None
+    return None
+
+
+def _counts(array) -> list[int]:
+    counts = []
+    for sub in array.iter_children():
+        if sub.tag != "DW_TAG_subrange_type":
+            continue
+        count = sub.attributes.get("DW_AT_count")
+        upper = sub.attributes.get("DW_AT_upper_bound")
+        if count is not None and isinstance(count.value, int):
+            counts.append(count.value)
+        elif upper is not None and isinstance(upper.value, int):
+            counts.append(upper.value + 1)
+        else:
+            return []  # a flexible or variable-length array
+    return counts
+
+
+def _product(values: list[int]) -> int:
+    n = 1
+    for v in values:
+        n *= v
+    return n
+
+
+def _leaves(type_die, addr: int, name: str, out: list[Location]) -> None:
+    t = _strip(type_die)
+    if t is None or len(out) > MAX_LOCATIONS:
+        return
+    if t.tag == "DW_TAG_array_type" and "DW_AT_type" in t.attributes:
+        elem = t.get_DIE_from_attribute("DW_AT_type")
+        esize, counts = _size(elem), _counts(t)
+        if esize is None or not counts or esize * _product(counts) > 8 * MAX_LOCATIONS:
+            return
+        for j in range(_product(counts)):
+            _leaves(elem, addr + j * esize, f"{name}[{j}]", out)
+    elif t.tag in ("DW_TAG_structure_type", "DW_TAG_class_type"):
+        _members(t, addr, name, out)
+    else:  # a scalar (base, pointer, enum) or a union: one location
+        size = _size(t)
+        if size:
+            out.append((addr, size, name))
+
+
+def _members(struct, addr: int, name: str, out: list[Location]) -> None:
+    """A struct's members; adjacent bit-fields are one location, unless a zero-width bit-field
+    (absent from DWARF) parts them: a gap before a bit-field that would have fitted after the
+    previous one (AAPCS packs it there otherwise)."""
+    run: list = []  # [first bit, end bit, names]
+
+    def flush() -> None:
+        if run:
+            lo, hi = run[0] // 8, (run[1] + 7) // 8
+            out.append((addr + lo, hi - lo, f"{name}.{'/'.join(run[2])}"))
+            run.clear()
+
+    for m in struct.iter_children():
+        if m.tag != "DW_TAG_member" or "DW_AT_type" not in m.attributes:
+            continue
+        at = m.attributes.get("DW_AT_data_member_location")
+        off = at.value if at is not None and isinstance(at.value, int) else 0
+        mname = _name(m) if "DW_AT_name" in m.attributes else "?"
+        if "DW_AT_bit_size" not in m.attributes:
+            flush()
+            _leaves(m.get_DIE_from_attribute("DW_AT_type"), addr + off, f"{name}.{mname}", out)
+            continue
+        bits = m.attributes["DW_AT_bit_size"].value
+        unit = (m.attributes["DW_AT_byte_size"].value if "DW_AT_byte_size" in m.attributes
+                else _size(m.get_DIE_from_attribute("DW_AT_type")) or 4)
+        if "DW_AT_data_bit_offset" in m.attributes:
+            start = m.attributes["DW_AT_data_bit_offset"].value
+        else:  # DWARF 4: from the storage unit's most significant bit (little-endian here)
+            start = 8 * off + 8 * unit - m.attributes["DW_AT_bit_offset"].value - bits
+        if run and start > run[1] and run[1] % (8 * unit) + bits <= 8 * unit:
+            flush()  # it would have fitted: a zero-width bit-field parts them
+        if run:
+            run[1] = max(run[1], start + bits)
+            run[2].append(mname)
+        else:
+            run[:] = [start, start + bits, [mname]]
+    flush()
 
 
 def _name(die) -> str:

@@ -288,7 +288,7 @@ def _soak_group(paths, config, config_path, table: SoakTable, scenario: str,
         *(["--waits", str(table.waits)] if result.waited else []),
         *(["--seed", table.seed] if table.seed else []),
         *(["--stub-return", str(table.stub_return)] if table.stub_return else []),
-        *(["--rounds"] if explorer.round_heads else [])]
+        *(["--rounds"] if any(p.heads for p in explorer.plans.values()) else [])]
     replay_base = " ".join([replay_command(paths, config_path), *extra])
     notes = [f"after {', '.join(result.waited)}, taken where the run without interrupts "
              "waits"] if result.waited else []
@@ -308,7 +308,8 @@ def _soak_group(paths, config, config_path, table: SoakTable, scenario: str,
         for f in group:
             if config.soak is None and r.spec.handler not in how[id(f)]:
                 continue
-            v = _judge(f, r, witnesses, image, replay_base, result.baseline.pcs)
+            v = _judge(f, r, witnesses, image, replay_base, result.baseline.pcs,
+                       table.oracle)
             if v is None:
                 continue
             via = [n for n in (why.get(id(f), ""), how[id(f)].get(r.spec.handler, "")) if n]
@@ -409,13 +410,17 @@ def _explorer(image, table: SoakTable, group: list[Finding], config):
 
 
 def _judge(f: Finding, r, witnesses, image, replay_base: str,
-           pcs: list[int]) -> Verdict | None:
+           pcs: list[int], r_oracle: str = "location") -> Verdict | None:
     obj = OBJECT.search(f.message)
     name = obj.group(1) if obj else ""
     pair = PAIR.search(f.message)  # `lo` is read ... after `hi`: the two words, read as one
     lo, hi = _first_line(f), f.location.line
     touched = {image.object_at(b).split("[", 1)[0]
                for b in (*r.footprint_reads, *r.footprint_writes)}
+    # What the handler reads and what it writes, by object: a value it saw mid-way shows in
+    # what it wrote (W-R-W: the handler sees the intermediate, and stores what follows).
+    seen = ({image.object_at(b).split("[", 1)[0] for b in r.footprint_reads},
+            {_base(image.location_of(b)[2]) for b in r.footprint_writes})
     if name in image.symbols and name not in touched:
         return Verdict("not explored", f"{r.spec.handler}, run from the scenario's starting "
                        f"state, does not touch `{name}` (it touches: "
@@ -426,7 +431,8 @@ def _judge(f: Finding, r, witnesses, image, replay_base: str,
             if where is None or not any(_same(file, f.location.file) and lo <= n <= hi
                                         for file, n in lines_around(r, run, image)):
                 continue
-            if not _shows(image, run, name, w.objects, pair.group(1) if pair else ""):
+            if not _shows(image, run, name, w.objects, pair.group(1) if pair else "",
+                          r_oracle, seen):
                 continue
             head = w.lines[0] if run is w.failure else (
                 f"{r.spec.handler} taken at {Path(where[0]).name}:{where[1]} "
@@ -451,17 +457,39 @@ def _judge(f: Finding, r, witnesses, image, replay_base: str,
                    f"anything (the code there: {code or 'none'})")
 
 
-def _shows(image, run, name: str, objects: list[str], other: str = "") -> bool:
-    """Whether a run that breaks serializability is a witness for the finding: the final
-    state is neither serial order's (what the handler saw mid-way shows in what it wrote), or
-    the values the scenario read of the object the finding names are neither order's. A loop
-    soaked as ``main`` reads other shared words too, and a handler between two rounds makes
-    those reads alone differ from the whole-run orders; that is no witness of this race."""
+def _base(location: str) -> str:
+    """``st.rx_ready/tx_busy (as with ...)``, ``frame[3]`` -> the object: ``st``, ``frame``."""
+    return re.split(r"[.\[ ]", location, maxsplit=1)[0]
+
+
+def _shows(image, run, name: str, objects: list[str], other: str = "",
+           oracle: str = "location",
+           seen: tuple[set[str], set[str]] = (set(), set())) -> bool:
+    """Whether a run that breaks serializability is a witness for the finding.
+
+    Under ``[soak] oracle = "location"``: a location failure on the object the finding names
+    (or on either word of its pair; any location failure when the name is no object of the
+    image: a pointer's target), or on an object the handler writes when it reads the finding's
+    (``seen``: what it saw mid-way shows in what it wrote), or a joint failure on both words of
+    its pair (``lo`` read after ``hi``: the two words read as one). Under "scenario": the
+    final state is neither serial order's (what the handler saw mid-way shows in what it
+    wrote), or the values the scenario read of the object the finding names are neither
+    order's. A loop soaked as
+    ``main`` reads other shared words too, and a handler between two rounds makes those reads
+    alone differ from the whole-run orders; that is no witness of this race."""
     from brickguard.soak.witness import final_objects
 
     sym = image.symbols.get(name)
+    if run.kind == "not serializable" and oracle == "location" and run.oracle:
+        own = {n for n in (name, other) if n}
+        bases = {_base(loc) for loc in run.locations}
+        if run.oracle == "joint":
+            return bool(other) and own <= bases
+        reads, writes = seen
+        return (sym is None or bool(own & bases) or not run.locations
+                or bool(own & reads and bases & writes))
     if run.kind != "not serializable" or sym is None or run.before is None or (
-            run.after is None) or any(o.split("[", 1)[0] == name for o in objects):
+            run.after is None) or any(_base(o) == name for o in objects):
         return True
     mine, b, a = (final_objects(image, o.final) for o in (run.outcome, run.before, run.after))
     if any(v != b.get(k) and v != a.get(k) for k, v in mine.items()):

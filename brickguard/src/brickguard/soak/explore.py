@@ -96,11 +96,33 @@ class Failure:
     after: Outcome | None = None
     part: int = 0  # inside an LDM/STM at the boundary: transfers done before the interrupt
     rounds: bool = False  # judged on the round of a wait loop it landed in (windows compared)
+    # A "not serializable" run, by memory location (``attribute``): "location" when some
+    # location the handler touches, alone, matches neither serial order (a lost update, a torn
+    # object, one location read twice with the handler's write between); "joint" when each
+    # matches one alone and only the combination matches none. ``locations``: the locations
+    # that match neither (location), or each with the one order it matches (joint).
+    oracle: str = ""
+    locations: list[str] = field(default_factory=list)
+
+    def gates(self, oracle: str) -> bool:
+        """Whether it fails the run under ``[soak] oracle``: checks, faults, lock-ups and
+        location failures always; a joint failure only under "scenario"."""
+        return self.kind != "not serializable" or self.oracle != "joint" or oracle == "scenario"
 
     @property
     def at(self) -> str:
         """The run's name in ``--replay HANDLER@AT``: the boundary, ``.part`` inside an LDM/STM."""
         return f"{self.boundary}.{self.part}" if self.part else str(self.boundary)
+
+
+@dataclass
+class RoundPlan:
+    """One handler's rounds (``Explorer.rounds``): the head of the wait loop a bounded run
+    ends in, the boundaries at it, and the boundaries whose runs are cut at the next head."""
+
+    head: int = -1  # the loop head's pc
+    heads: list[int] = field(default_factory=list)
+    points: set[int] = field(default_factory=set)
 
 
 @dataclass
@@ -205,11 +227,9 @@ class Explorer:
         # poll that reads two words a handler writes would fail). Off: such runs are not
         # judged against serial orders (the budget cuts what follows the interrupt).
         self.rounds = False
-        self.round_head = -1  # the loop head's pc
-        self.round_heads: list[int] = []  # boundaries at the head
-        self.round_points: set[int] = set()  # boundaries whose runs are cut at the next head
+        self.plan = RoundPlan()  # the handler being explored (or rerun)'s
+        self.plans: dict[int, RoundPlan] = {}  # per handler
         self._cut: int | None = None
-        self._round_plans: dict[int, tuple[set[int], list[int], int]] = {}  # per handler
         self._skip_head = False
         self.shared_lo = RAM_BASE
         self.shared_hi = max(image.stack_bottom, RAM_BASE + 1)  # globals: RAM below the stack
@@ -579,10 +599,9 @@ class Explorer:
         r.masked = len(wanted - fire)
         if wanted and not fire and not r.note:
             r.note = self.priorities.describe(self.m, i, r.spec.handler, soak.scenario)
-        self.round_points, self.round_heads, self.round_head = set(), [], -1
+        self.plan = self.plans[i] = RoundPlan()
         if self.rounds and self.main and base.wait_from >= 0:
             self._plan_rounds(base, fire, refs)
-        self._round_plans[i] = (self.round_points, self.round_heads, self.round_head)
         points = sorted(fire | refs)
         # Inside an LDM/STM that makes a conflicting access: after each of its transfers but
         # the last (a v7-M core continues it after the handler, ARMv7-M ICI).
@@ -640,11 +659,13 @@ class Explorer:
                 continue
             failure = self._judge(r.spec.handler, k, out, outcomes, calls, base)
             if failure is not None and (k in fire or failure.kind != "not serializable"):
+                attribute(self.image, failure, touched, self.shared_lo, outcomes, base)
                 r.failures.append(failure)
         for (k, j), out in split_outcomes.items():
             failure = self._judge(r.spec.handler, k, out, outcomes, calls, base)
             if failure is not None:
                 failure.part = j
+                attribute(self.image, failure, touched, self.shared_lo, outcomes, base)
                 r.failures.append(failure)
         r.splits = len(split_outcomes)
         return r.explored
@@ -659,26 +680,28 @@ class Explorer:
         most = max(counts.values(), default=0)
         if most < 2:
             return
-        self.round_head = min(pc for pc, n in counts.items() if n == most)
-        self.round_heads = [n for n in range(base.total) if base.pcs[n] == self.round_head]
+        plan = self.plan
+        plan.head = min(pc for pc, n in counts.items() if n == most)
+        plan.heads = [n for n in range(base.total) if base.pcs[n] == plan.head]
         inside = {k for k in fire if base.wait_from <= k < base.total}
         starts = set()
         for k in inside:
-            i = bisect.bisect_right(self.round_heads, k) - 1
+            i = bisect.bisect_right(plan.heads, k) - 1
             if i >= 0:
-                starts.add(self.round_heads[i])
+                starts.add(plan.heads[i])
         refs.update(starts)
-        self.round_points = inside | starts
+        plan.points = inside | starts
 
     def _round_of(self, k: int) -> tuple[int, int] | None:
         """(the head boundary at or before k, the next one after k, or the end)."""
         import bisect
 
-        i = bisect.bisect_right(self.round_heads, k) - 1
+        heads = self.plan.heads
+        i = bisect.bisect_right(heads, k) - 1
         if i < 0:
             return None
-        end = self.round_heads[i + 1] if i + 1 < len(self.round_heads) else self.base.total
-        return self.round_heads[i], end
+        end = heads[i + 1] if i + 1 < len(heads) else self.base.total
+        return heads[i], end
 
     def _at_head(self, uc, addr, size, _) -> None:
         if not self.recording or self._cut is not None:
@@ -752,9 +775,7 @@ class Explorer:
         """One injected run again, with the pc of every shared read (for its witness)."""
         handler_index = [s.handler for s in self.soak.interrupts].index(handler)
         self._watch(frozenset(self.footprints[handler_index]))
-        if handler_index in self._round_plans:
-            self.round_points, self.round_heads, self.round_head = (
-                self._round_plans[handler_index])
+        self.plan = self.plans.get(handler_index, RoundPlan())
         self.prefix = _ReadPrefix(self.base.accesses, self.shared)
         (_, snap), = self._snapshots([k])
         self.m.restore(snap)
@@ -780,7 +801,7 @@ class Explorer:
             op, j = split
             finish = self._split(op, j)
             pc, remaining = pc + op.size, remaining - 1
-        cut = k in self.round_points and split is None
+        cut = k in self.plan.points and split is None
         if self.main or ends or remaining <= 0:
             # main stops after exactly as many instructions as the baseline ran: two runs
             stop, why = m.interrupt(handler, soak.handler_budget, self.current.context)
@@ -790,9 +811,9 @@ class Explorer:
                 if cut:
                     from unicorn import UC_HOOK_CODE
 
-                    self._cut, self._skip_head = None, pc == self.round_head
+                    self._cut, self._skip_head = None, pc == self.plan.head
                     hooks = [m.uc.hook_add(UC_HOOK_CODE, self._at_head, None,
-                                           self.round_head, self.round_head)]
+                                           self.plan.head, self.plan.head)]
                 try:
                     stop, why = m.resume(remaining, pc)
                 finally:
@@ -1082,6 +1103,98 @@ class Priorities:
         return (f"{handler} (priority 0x{mine & 0xFF:02x}) never preempts {scenario}, a handler "
                 f"at priority 0x{theirs & 0xFF:02x}: on the NVIC only a more urgent (lower) "
                 "group priority nests")
+
+
+def attribute(image: Image, failure: Failure, touched: set[int], lo: int,
+              outcomes: dict[int, Outcome], base: Baseline) -> None:
+    """Per memory location (``Image.location_of``: a scalar, a 64-bit one whole, an array
+    element, a bit-field run) of the bytes the handler touches: do that location's reads in
+    the run (the bytes of it each read covers, in order) and its final bytes equal those of
+    the handler wholly before, or wholly after, the scenario's accesses to that location?
+    Those orders are the runs with the handler at the explored boundary nearest before the
+    call's first access to it and nearest after its last (a run landing outside that span is
+    serial for it); with none explored there, or no access to it, the whole call's. Sets
+    ``failure.oracle`` and ``failure.locations`` for a "not serializable" run. Judged by
+    rounds, only the reads of the round are compared, against the round's orders (the final
+    state is cut by the budget)."""
+    if failure.kind != "not serializable" or failure.before is None or failure.after is None:
+        return
+    spans = sorted({image.location_of(b) for b in touched})
+    rounds = failure.rounds
+    k = failure.boundary
+    calls = base.calls
+    c = _call_of(calls, min(k, base.total - 1) if base.total else 0)
+    start, end = calls[c], calls[min(c + 1, len(calls) - 1)]
+    explored = sorted(b for b in outcomes if start <= b <= end)
+
+    def orders(loc: tuple[int, int, str]) -> tuple[Outcome, Outcome] | str:
+        """The handler before and after the call's accesses to ``loc``; "before" or "after":
+        the run lands outside them (serial for it, in that order)."""
+        first, stop, _ = loc
+        at = [a.index for a in base.accesses if start <= a.index < end
+              and a.addr < stop and first < a.addr + a.size]
+        if rounds or not at:
+            return failure.before, failure.after
+        # Inside an LDM/STM at k (some transfers done): compared, not taken as before it.
+        if k < min(at) or (k == min(at) and not failure.part):
+            return "before"
+        if k > max(at):
+            return "after"
+        before = max((b for b in explored if b <= min(at)), default=None)
+        after = min((b for b in explored if b > max(at)), default=None)
+        return (outcomes[before] if before is not None else failure.before,
+                outcomes[after] if after is not None else failure.after)
+
+    def view(out: Outcome, loc: tuple[int, int, str]) -> tuple:
+        first, end, _ = loc
+        reads = (out.window or ()) if rounds else out.reads
+        seen = tuple(tuple((b - first, value >> 8 * (b - addr) & 0xFF)
+                           for b in range(max(addr, first), min(addr + size, end)))
+                     for addr, size, value in reads if addr < end and first < addr + size)
+        return seen if rounds else (seen, out.final[first - lo:end - lo])
+
+    neither: list[str] = []
+    one: list[tuple[tuple[int, int, str], str]] = []  # (location, the order it matches)
+    for loc in spans:
+        refs = orders(loc)
+        if isinstance(refs, str):  # serial for it; named when the two orders differ there
+            if view(failure.before, loc) != view(failure.after, loc):
+                one.append((loc, refs))
+            continue
+        mine = view(failure.outcome, loc)
+        before, after = mine == view(refs[0], loc), mine == view(refs[1], loc)
+        if not before and not after:
+            neither.append(loc[2])
+        elif before != after:
+            one.append((loc, "before" if before else "after"))
+    torn = _torn_object(image, one, base, start, end)
+    if neither or not one or torn:
+        # No location the handler touches differs: what differs is the scenario's own state
+        # (what it computed from them); counted as a location failure, never waved through.
+        failure.oracle, failure.locations = "location", neither or ([torn] if torn else [])
+    else:
+        failure.oracle = "joint"
+        failure.locations = [f"{loc[2]} (as with the handler {side})" for loc, side in one]
+
+
+def _torn_object(image: Image, one: list[tuple[tuple[int, int, str], str]], base: Baseline,
+                 start: int, end: int) -> str:
+    """A joint failure inside one object read whole: the members that match different orders
+    all belong to one variable, and every read the scenario makes of them in the call comes
+    from one source line (``copy = pos;``, one ``ldm`` or two ``ldr``): a torn read of that
+    object, its name; "" otherwise (members read in statements of their own)."""
+    if {side for _, side in one} != {"before", "after"}:
+        return ""
+    names = {image.object_at(loc[0]).split("[", 1)[0] for loc, _ in one}
+    if len(names) != 1:
+        return ""
+    lines = {image.line_at(a.pc) for a in base.accesses
+             if start <= a.index < end and not a.write
+             and any(loc[0] < a.addr + a.size and a.addr < loc[1] for loc, _ in one)}
+    if len(lines) != 1 or None in lines:
+        return ""
+    return f"{names.pop()} (torn: " + ", ".join(
+        f"{loc[2]} as with the handler {side}" for loc, side in one) + ")"
 
 
 def _call_of(calls: list[int], index: int) -> int:

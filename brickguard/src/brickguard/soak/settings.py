@@ -18,6 +18,9 @@ stack = 2048                      # bytes of stack below the scenario
 window = 4                        # boundaries explored either side of each shared access
 max_runs = 200000                 # bounds on one exploration
 max_seconds = 120
+oracle = "location"               # serializability per memory location (a joint failure,
+                                  # each location alone serial, is reported, not gating);
+                                  # "scenario": the whole call is the unit (joint ones gate)
 seed = "wrap"                     # "": as setup leaves it; "wrap": every counter the handlers
                                   # step, one step before it wraps (explore.py: seeded state)
 stub_return = 0                   # what undefined functions return (their stubs)
@@ -48,6 +51,7 @@ from dataclasses import dataclass, field
 from brickguard.tables import checked
 
 SEEDS = ("", "wrap")
+ORACLES = ("location", "scenario")
 CPUS = ("cortex-m0", "cortex-m0plus", "cortex-m3", "cortex-m4", "cortex-m7")
 
 
@@ -105,6 +109,11 @@ class SoakTable:
     # it wraps, a state 2^n interrupts reach (a torn read of a carry needs it).
     seed: str = checked(lambda s: s in SEEDS, "one of: " + ", ".join(repr(s) for s in SEEDS),
                         default="")
+    # The serializability oracle's unit: "location", each memory location the handler touches
+    # alone (a run whose every location matches a serial order, only not the same one, is a
+    # "joint" failure: reported, not gating); "scenario": the whole call (joint ones gate).
+    oracle: str = checked(lambda s: s in ORACLES, "one of: " + ", ".join(ORACLES),
+                          default="location")
     # What the stubs of undefined functions return (a path taken only on a non-zero result).
     stub_return: int = checked(lambda n: 0 <= n <= 0xFFFFFFFF, "0 to 0xFFFFFFFF", default=0)
     interrupts: list[InterruptSpec] = field(default_factory=list)

@@ -67,16 +67,12 @@ def _short(path: str) -> str:
 
 
 def final_objects(image: Image, final: bytes) -> dict[str, int]:
-    """Final state of the globals by object: ``{"rx_index": 0, "rx_buffer[+3]": 88}``."""
+    """Final state of the globals by memory location (``Image.location_of``): ``{"rx_index":
+    0, "rx_buffer[3]": 88, "st.mode": 1}``; each location's bytes are one value."""
     out: dict[str, int] = {}
     for byte, value in enumerate(final, start=RAM_BASE):
-        name = image.object_at(byte)
-        sym = image.symbols.get(name.split("[", 1)[0])
-        if sym is not None and sym.size <= 8 and "[" in name:
-            name = sym.name  # a small scalar: its bytes are one value
-            out[name] = out.get(name, 0) | value << 8 * (byte - sym.addr)
-        else:
-            out[name] = value
+        lo, _, name = image.location_of(byte)
+        out[name] = out.get(name, 0) | value << 8 * (byte - lo)
     return out
 
 
@@ -109,7 +105,8 @@ def build_witnesses(result: SoakResult, r: HandlerResult, replay_base: str,
             differing = [k for k in mine if mine[k] != b.get(k) and mine[k] != a.get(k)]
             if not differing:
                 differing = [k for k in mine if mine[k] != b.get(k) or mine[k] != a.get(k)]
-        key = (f.kind, tuple(differing) or tuple(f.outcome.broken) or (f.outcome.fault[:40],))
+        key = (f.kind, f.oracle, tuple(f.locations),
+               tuple(differing) or tuple(f.outcome.broken) or (f.outcome.fault[:40],))
         w = groups.get(key)
         if w is None:
             w = groups[key] = Witness(f, objects=differing)
@@ -134,7 +131,9 @@ def _describe(w: Witness, result: SoakResult, r: HandlerResult, replay_base: str
         f"after {f.part} of the transfers of the LDM/STM (a v7-M core continues it after the "
         "handler: EPSR.ICI) at")
     head = (f"{handler} taken {where} {_here(image, f.pc)} in {image.function_at(f.pc)}, "
-            f"instruction {f.boundary} of the run: {f.kind}")
+            f"instruction {f.boundary} of the run: {f.kind}"
+            + (f" ({f.oracle}: {', '.join(f.locations) or 'the scenario state'})"
+               if f.oracle else ""))
     lines = [head]
     out = f.outcome
     if f.kind == "fault":
@@ -159,6 +158,22 @@ def _describe(w: Witness, result: SoakResult, r: HandlerResult, replay_base: str
         for name in w.objects:
             lines.append(f"  at the end {name} = {mine[name]} (handler before: {b.get(name)}, "
                          f"after: {a.get(name)})")
+        if f.oracle == "location":
+            lines.append("  per location: " + (
+                f"{', '.join(f.locations)}: matches neither order on its own (a location "
+                "failure: "
+                "a lost update, a torn object, or one location read twice with the handler's "
+                "write between)" if f.locations else "every location the handler touches "
+                "matches both orders; the scenario's own state differs (counted as a location "
+                "failure)"))
+        elif f.oracle == "joint":
+            gate = ("it fails the run ([soak] oracle = \"scenario\")"
+                    if result.soak.oracle == "scenario" else
+                    "reported, not failing the run under [soak] oracle = \"location\"; a "
+                    "check states such an invariant")
+            lines.append(f"  per location: each alone matches a serial order, only the "
+                         f"combination does not (a joint failure: a multi-location invariant "
+                         f"may break): {'; '.join(f.locations)}; {gate}")
     others = sorted({image.line_at(x.pc) or ("?", 0) for x in w.runs[1:]})
     if others:
         shown = ", ".join(f"{_short(file)}:{line}" for file, line in others[:8])
@@ -178,10 +193,10 @@ def _flow(w: Witness, result: SoakResult, r: HandlerResult) -> list[Location]:
     """Scenario access before the landing, the landing, the handler's writes, the access after."""
     image, f = result.image, w.failure
     names = set(w.objects)
+    objects = {_object(n) for n in names}  # "st.mode", "frame[3]" -> "st", "frame"
 
     def touches(addr: int, size: int) -> bool:
-        return not names or any(image.object_at(b).split("[", 1)[0] in
-                                {n.split("[", 1)[0] for n in names}
+        return not names or any(_object(image.object_at(b)) in objects
                                 for b in range(addr, addr + size))
 
     conflicts = [a for a in r.conflicts if touches(a.addr, a.size)] or r.conflicts
@@ -196,8 +211,7 @@ def _flow(w: Witness, result: SoakResult, r: HandlerResult) -> list[Location]:
     steps.append(_loc(image, f.pc, f"{r.spec.handler} is taken here"))
     seen: set[int] = set()
     for byte, pc in sorted(r.footprint_writes.items()):
-        if pc in seen or (names and image.object_at(byte).split("[", 1)[0] not in
-                          {n.split("[", 1)[0] for n in names}):
+        if pc in seen or (names and _object(image.object_at(byte)) not in objects):
             continue
         seen.add(pc)
         steps.append(_loc(image, pc, f"the handler writes {image.object_at(byte)}"))
@@ -206,6 +220,12 @@ def _flow(w: Witness, result: SoakResult, r: HandlerResult) -> list[Location]:
         steps.append(_loc(image, a.pc, f"then the scenario {verb[a.write]} "
                                        f"{image.object_at(a.addr)}"))
     return [s for s in steps if s is not None]
+
+
+def _object(name: str) -> str:
+    """The variable a location or byte name is part of: ``st.mode``, ``rx[+3]`` -> ``st``,
+    ``rx``."""
+    return name.split("[", 1)[0].split(".", 1)[0]
 
 
 def findings(result: SoakResult, replay_base: str,
@@ -219,9 +239,15 @@ def findings(result: SoakResult, replay_base: str,
             landing = next((s for s in w.flow if "is taken here" in s.message), where)
             what = ", ".join(w.objects) if w.objects else "; ".join(
                 f.outcome.broken or [f.outcome.fault or f.outcome.hung])
+            if f.oracle:
+                what = f"{f.oracle}: {', '.join(f.locations) or what}"
+            gates = f.gates(result.soak.oracle)
             message = (f"soak: {r.spec.handler} taken here ({f.kind}: {what}); "
-                       f"{len(w.runs)} failing run(s); replay: {w.replay}")
-            out.append((w, Finding(SOAK_RULE_ID, Level.error, message,
+                       f"{len(w.runs)} failing run(s)"
+                       f"{'' if gates else ' (joint: reported, not gating)'}; "
+                       f"replay: {w.replay}")
+            level = Level.error if gates else Level.warning
+            out.append((w, Finding(SOAK_RULE_ID, level, message,
                                    Location(landing.file, landing.line, 1), flow=tuple(w.flow))))
     return out
 
