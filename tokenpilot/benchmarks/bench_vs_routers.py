@@ -348,10 +348,11 @@ def fleet_and_router(name: str, policy: str, fleet: Sequence[Backend], speedup: 
 
 def run_one(name: str, policy: str, load: Load, seed: int, samples: int, venv: Path,
             logdir: Path, pin: bool, overhead: bool = True,
-            profile: Path | None = None) -> dict:
+            profile: Path | None = None, idle_s: float = 0.0) -> dict:
     """One router, one repetition: the overhead phase (unless not ``overhead``), then the
     routing phase (``profile``: a ``perf record`` of the router's process there, written
-    into that folder)."""
+    into that folder; ``idle_s``: first the router's CPU per second over that long with no
+    request, its own background work: health checks and the like)."""
     out: dict = {}
     logs = re.sub(r"[^\w.-]", "_", f"{name}-{policy}")
     out["added_ttft_p50_s"] = out["added_ttft_p99_s"] = math.nan
@@ -366,6 +367,11 @@ def run_one(name: str, policy: str, load: Load, seed: int, samples: int, venv: P
         out["added_ttft_p99_s"] = pct(v, 99) - pct(d, 99)
     with fleet_and_router(name, policy, load.fleet, 1, venv, logdir / f"{logs}.load.log",
                           pin, load.model) as (urls, url, pid):
+        if idle_s > 0:
+            time.sleep(1.0)  # past the router's start
+            c0, t0 = tree_cpu(pid), time.monotonic()
+            time.sleep(idle_s)
+            out["idle_cpu_per_s"] = (tree_cpu(pid) - c0) / (time.monotonic() - t0)
         before = [finished(u) for u in urls]
         prof = None if profile is None else perf_record(pid, profile / f"{logs}-{seed}.perf")
         cpu0 = tree_cpu(pid)
@@ -507,6 +513,9 @@ def main() -> int:
     ap.add_argument("--profile", type=Path, metavar="DIR",
                     help="perf record each router in the routing phase: "
                     "a perf.data file per router and repetition in DIR")
+    ap.add_argument("--idle", type=float, default=0.0, metavar="SECONDS",
+                    help="before the routing phase's load, each router's CPU per second over "
+                    "this long with no request (its background work), printed per repetition")
     ap.add_argument("--json", type=Path, help="also write the figures here")
     a = ap.parse_args()
     if a.workload not in WORKLOADS:
@@ -517,9 +526,9 @@ def main() -> int:
     load = dataclasses.replace(load, rps=load.rps if a.rps is None else a.rps,
                                duration_s=load.duration_s if a.duration is None else a.duration)
     if a.reps < 1 or a.samples < 1 or load.rps <= 0 or load.duration_s <= 0 or (
-            a.output is not None and a.output < 1):
+            a.output is not None and a.output < 1) or not 0 <= a.idle <= 600:
         print("error: --reps, --samples and --output must be at least 1, --rps and --duration "
-              "positive", file=sys.stderr)
+              "positive, --idle 0 to 600 s", file=sys.stderr)
         return 2
     if a.output is not None:
         load = dataclasses.replace(load, short_output=a.output, long_output=a.output)
@@ -556,7 +565,7 @@ def main() -> int:
                 name, _, policy = label.partition(":")
                 try:
                     r = run_one(name, policy, load, a.seed + rep, samples, a.peers_venv,
-                                Path(tmp), pin, not a.no_overhead, a.profile)
+                                Path(tmp), pin, not a.no_overhead, a.profile, a.idle)
                 except Skip as exc:
                     skipped[label] = str(exc)
                     print(f"  {label}: skipped: {exc}", flush=True)
@@ -564,7 +573,9 @@ def main() -> int:
                 results[label].append(r)
                 print(f"  rep {rep + 1}/{reps} {label}: {r['ok']}/{r['requests']} ok, SLO "
                       f"{r['slo_attainment']:.0%}, +TTFT p50 {r['added_ttft_p50_s'] * 1e3:.2f} "
-                      f"ms, CPU {r['cpu_per_request_s'] * 1e6:.0f} us/req", flush=True)
+                      f"ms, CPU {r['cpu_per_request_s'] * 1e6:.0f} us/req"
+                      + (f", idle CPU {r['idle_cpu_per_s'] * 1e3:.1f} ms/s"
+                         if "idle_cpu_per_s" in r else ""), flush=True)
     calib.append(calibration())
     print(f"command: {' '.join(sys.argv)}")
     print("network: " + ("a namespace of loopback only" if netns else "no namespace (unshare "
