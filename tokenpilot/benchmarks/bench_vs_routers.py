@@ -347,26 +347,41 @@ def fleet_and_router(name: str, policy: str, fleet: Sequence[Backend], speedup: 
 
 
 def run_one(name: str, policy: str, load: Load, seed: int, samples: int, venv: Path,
-            logdir: Path, pin: bool) -> dict:
-    """One router, one repetition: the overhead phase, then the routing phase."""
+            logdir: Path, pin: bool, overhead: bool = True,
+            profile: Path | None = None, idle_s: float = 0.0) -> dict:
+    """One router, one repetition: the overhead phase (unless not ``overhead``), then the
+    routing phase (``profile``: a ``perf record`` of the router's process there, written
+    into that folder; ``idle_s``: first the router's CPU per second over that long with no
+    request, its own background work: health checks and the like)."""
     out: dict = {}
     logs = re.sub(r"[^\w.-]", "_", f"{name}-{policy}")
-    with fleet_and_router(name, policy, FLEET, 1000, venv, logdir / f"{logs}.overhead.log",
-                          pin) as (urls, url, _):
-        # Each round: one request to each backend directly, then one through the router.
-        asyncio.run(ttfts([*urls, url], 5))  # warm up every path
-        times = asyncio.run(ttfts([*urls, url], samples))
-    d, v = [t for ts in times[:-1] for t in ts], times[-1]
-    out["added_ttft_p50_s"] = pct(v, 50) - pct(d, 50)
-    out["added_ttft_p99_s"] = pct(v, 99) - pct(d, 99)
+    out["added_ttft_p50_s"] = out["added_ttft_p99_s"] = math.nan
+    if overhead:
+        with fleet_and_router(name, policy, FLEET, 1000, venv,
+                              logdir / f"{logs}.overhead.log", pin) as (urls, url, _):
+            # Each round: one request to each backend directly, then one through the router.
+            asyncio.run(ttfts([*urls, url], 5))  # warm up every path
+            times = asyncio.run(ttfts([*urls, url], samples))
+        d, v = [t for ts in times[:-1] for t in ts], times[-1]
+        out["added_ttft_p50_s"] = pct(v, 50) - pct(d, 50)
+        out["added_ttft_p99_s"] = pct(v, 99) - pct(d, 99)
     with fleet_and_router(name, policy, load.fleet, 1, venv, logdir / f"{logs}.load.log",
                           pin, load.model) as (urls, url, pid):
+        if idle_s > 0:
+            time.sleep(1.0)  # past the router's start
+            c0, t0 = tree_cpu(pid), time.monotonic()
+            time.sleep(idle_s)
+            out["idle_cpu_per_s"] = (tree_cpu(pid) - c0) / (time.monotonic() - t0)
         before = [finished(u) for u in urls]
+        prof = None if profile is None else perf_record(pid, profile / f"{logs}-{seed}.perf")
         cpu0 = tree_cpu(pid)
         res = asyncio.run(replay(url, load.requests(seed), model=load.model,
                                  duration_s=load.duration_s,
                                  max_requests=load.max_requests, timeout_s=60))
         cpu = tree_cpu(pid) - cpu0
+        if prof is not None:
+            prof.send_signal(2)  # SIGINT: perf writes what it recorded
+            prof.wait(60)
         per_backend = [finished(u) - b for u, b in zip(urls, before, strict=True)]
     s = res.summary(load.ttft_slo_s, load.tpot_slo_s)
     good = sum(1 for r in res.records if r.ok and r.ttft_s <= load.ttft_slo_s
@@ -378,6 +393,19 @@ def run_one(name: str, policy: str, load: Load, seed: int, samples: int, venv: P
         tpot_p99_s=s["tpot_p99_s"], per_backend=per_backend,
         cpu_per_request_s=cpu / max(s["requests"], 1))
     return out
+
+
+def perf_record(pid: int, out: Path) -> subprocess.Popen:
+    """``perf record`` of ``pid`` (499 Hz, call graphs, kernel and native frames: where the
+    router's CPU goes, Rust or Python alike) into ``out`` until it is sent SIGINT; read it with
+    ``perf report -i OUT``. SystemExit with a one-line error where perf is missing. (py-spy
+    cannot read a process's memory in every sandbox; perf needs only the kernel's counters.)"""
+    exe = shutil.which("perf")
+    if exe is None:
+        raise SystemExit("error: --profile needs perf (Debian: linux-perf)")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    return subprocess.Popen([exe, "record", "-F", "499", "-g", "-p", str(pid), "-o", str(out)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
 def in_loopback_namespace() -> list[str] | None:
@@ -476,6 +504,18 @@ def main() -> int:
                     help="a smoke run: one repetition, 4 s of arrivals, 20 samples")
     ap.add_argument("--pin", action="store_true",
                     help="the router alone on core 0, everything else on the other cores")
+    ap.add_argument("--output", type=int, metavar="TOKENS",
+                    help="every request of the routing phase asks for this many output tokens "
+                    "(short and long alike); run it at two lengths to split the router's CPU "
+                    "per request into a fixed part and a part per relayed token")
+    ap.add_argument("--no-overhead", action="store_true",
+                    help="skip the overhead phase (added TTFT): the routing phase only")
+    ap.add_argument("--profile", type=Path, metavar="DIR",
+                    help="perf record each router in the routing phase: "
+                    "a perf.data file per router and repetition in DIR")
+    ap.add_argument("--idle", type=float, default=0.0, metavar="SECONDS",
+                    help="before the routing phase's load, each router's CPU per second over "
+                    "this long with no request (its background work), printed per repetition")
     ap.add_argument("--json", type=Path, help="also write the figures here")
     a = ap.parse_args()
     if a.workload not in WORKLOADS:
@@ -485,10 +525,13 @@ def main() -> int:
     load = WORKLOADS[a.workload]
     load = dataclasses.replace(load, rps=load.rps if a.rps is None else a.rps,
                                duration_s=load.duration_s if a.duration is None else a.duration)
-    if a.reps < 1 or a.samples < 1 or load.rps <= 0 or load.duration_s <= 0:
-        print("error: --reps and --samples must be at least 1, --rps and --duration positive",
-              file=sys.stderr)
+    if a.reps < 1 or a.samples < 1 or load.rps <= 0 or load.duration_s <= 0 or (
+            a.output is not None and a.output < 1) or not 0 <= a.idle <= 600:
+        print("error: --reps, --samples and --output must be at least 1, --rps and --duration "
+              "positive, --idle 0 to 600 s", file=sys.stderr)
         return 2
+    if a.output is not None:
+        load = dataclasses.replace(load, short_output=a.output, long_output=a.output)
     labels = [x.strip() for x in a.routers.split(",") if x.strip()]
     for label in labels:
         name, _, policy = label.partition(":")
@@ -522,7 +565,7 @@ def main() -> int:
                 name, _, policy = label.partition(":")
                 try:
                     r = run_one(name, policy, load, a.seed + rep, samples, a.peers_venv,
-                                Path(tmp), pin)
+                                Path(tmp), pin, not a.no_overhead, a.profile, a.idle)
                 except Skip as exc:
                     skipped[label] = str(exc)
                     print(f"  {label}: skipped: {exc}", flush=True)
@@ -530,7 +573,9 @@ def main() -> int:
                 results[label].append(r)
                 print(f"  rep {rep + 1}/{reps} {label}: {r['ok']}/{r['requests']} ok, SLO "
                       f"{r['slo_attainment']:.0%}, +TTFT p50 {r['added_ttft_p50_s'] * 1e3:.2f} "
-                      f"ms, CPU {r['cpu_per_request_s'] * 1e6:.0f} us/req", flush=True)
+                      f"ms, CPU {r['cpu_per_request_s'] * 1e6:.0f} us/req"
+                      + (f", idle CPU {r['idle_cpu_per_s'] * 1e3:.1f} ms/s"
+                         if "idle_cpu_per_s" in r else ""), flush=True)
     calib.append(calibration())
     print(f"command: {' '.join(sys.argv)}")
     print("network: " + ("a namespace of loopback only" if netns else "no namespace (unshare "

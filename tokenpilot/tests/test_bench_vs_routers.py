@@ -22,7 +22,9 @@ SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_vs_routers.
 @pytest.mark.parametrize("args, words", [
     (["--routers", "nginx:round_robin"], "bad --routers entry 'nginx:round_robin'"),
     (["--routers", "smg"], "give ROUTER:POLICY"),
-    (["--reps", "0"], "--reps and --samples must be at least 1"),
+    (["--reps", "0"], "--reps, --samples and --output must be at least 1"),
+    (["--output", "0"], "--reps, --samples and --output must be at least 1"),
+    (["--idle", "-1"], "--idle 0 to 600 s"),
 ])
 def test_bad_input_is_one_line(args, words) -> None:
     r = subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True,
@@ -56,6 +58,25 @@ def test_quick_run_against_tokenpilot_alone(tmp_path) -> None:
                                                "short_ttft_p50_s", "tpot_p99_s"))
     table = r.stdout[r.stdout.index("router:policy"):]
     assert "tokenpilot:round-robin" in table and "calibration" in table
+
+
+@pytest.mark.e2e  # starts backends and a gateway on 127.0.0.1
+def test_quick_split_run_asks_the_given_length_and_reads_idle_cpu(tmp_path) -> None:
+    """--output (every request that many tokens), --no-overhead, --idle: the options that split
+    the router's CPU into background, per request and per relayed token."""
+    out = tmp_path / "figures.json"
+    r = subprocess.run(
+        [sys.executable, str(SCRIPT), "--quick", "--no-overhead", "--output", "7", "--idle",
+         "0.5", "--routers", "tokenpilot:round-robin", "--json", str(out)],
+        capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-3000:]
+    data = json.loads(out.read_text())
+    assert data["load"]["short_output"] == data["load"]["long_output"] == 7
+    [run] = data["results"]["tokenpilot:round-robin"]
+    assert run["requests"] >= 10 and run["ok"] == run["requests"], run
+    assert math.isnan(run["added_ttft_p50_s"])  # no overhead phase: n/a in the table
+    assert 0 <= run["idle_cpu_per_s"] < 1 and run["cpu_per_request_s"] > 0
+    assert "idle CPU" in r.stdout
 
 
 def test_unknown_workload_is_one_line() -> None:

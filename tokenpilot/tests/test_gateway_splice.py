@@ -9,6 +9,7 @@ splice's unframing meets the splits a real network makes.
 from __future__ import annotations
 
 import asyncio
+import inspect
 import json
 import socket
 import threading
@@ -198,6 +199,49 @@ def test_each_chunk_leaves_before_the_next_is_written(spliced: bool) -> None:
     assert text.endswith(b"data: [DONE]\n\n")
 
 
+def test_completion_tokens_counted_while_a_stream_runs_and_exactly_at_its_end(
+        spliced: bool) -> None:
+    """The counter of /metrics is a live rate: it learns a stream's tokens while the stream
+    runs (its first token at once, later ones with the first chunk ``COUNT_EVERY_S`` after the
+    last count), not only when it ends, and every token, once, at its end."""
+    go_on = threading.Event()
+
+    def script(conn: int):
+        for k in range(3):
+            yield chunked([event(k)])[:-5]
+            yield 0.002
+        yield go_on  # held until the test has read /metrics mid-stream
+        yield chunked(events(3)[3:])
+
+    def counted(url: str) -> float:
+        return sum(float(line.rsplit(" ", 1)[1]) for line in
+                   httpx.get(url + "/metrics").text.splitlines()
+                   if line.startswith("tokenpilot_completion_tokens_total{"))
+
+    mid: list[float] = []
+
+    async def client(url: str) -> None:
+        async with WireClient(url) as c:
+            r = await c.request("POST", "/v1/chat/completions",
+                                chat(max_tokens=3, stream=True,
+                                     stream_options={"include_usage": True}))
+            got = b""
+            async for chunk in r.iter_chunks():
+                got += chunk
+                if event(2) in got and not go_on.is_set():
+                    mid.append(await asyncio.to_thread(counted, url))
+                    go_on.set()
+
+    with ServerPool() as pool:
+        backend = RawBackend(pool, script)
+        gw = gateway(pool, backend)
+        asyncio.run(client(gw.url))
+        wait_until(lambda: gw.app.state.gateway.backends[0].inflight == 0, "the stream to settle")
+        end = counted(gw.url)
+    assert mid and 1 <= mid[0] <= 3  # counted before the stream ended ...
+    assert end == 3  # ... and exactly once it did
+
+
 def test_client_gone_mid_stream_closes_the_backends_connection(spliced: bool) -> None:
     forever = threading.Event()
 
@@ -358,4 +402,7 @@ def test_the_splice_from_its_source_passes_the_same_tests() -> None:
     r = subprocess.run([sys.executable, "-c", SOURCE_FIRST, str(here)], cwd=here.parent.parent,
                        capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-2000:]
-    assert "5 passed" in r.stdout, r.stdout[-2000:]  # the five [spliced] cases
+    # Every [spliced] case of this file (a test that takes the fixture), none skipped.
+    cases = sum(1 for name, f in globals().items() if name.startswith("test_")
+                and "spliced" in inspect.signature(f).parameters)
+    assert cases >= 6 and f"{cases} passed" in r.stdout, r.stdout[-2000:]

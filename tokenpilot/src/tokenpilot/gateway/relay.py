@@ -37,6 +37,8 @@ from tokenpilot.workload.request import Request
 # A streamed answer's reason in ``tokenpilot_responses`` (its status is 200 whatever happened).
 STREAM_REASONS = {"success": "success", "error": "upstream_error", "cancelled": "client_gone"}
 log = logging.getLogger("tokenpilot.gateway")
+# A stream's completion tokens reach the counter of /metrics at most this often (and at its end).
+COUNT_EVERY_S = 0.1
 # The gateway's books for one request that left its backend: (req, backend, its index, outcome,
 # prompt tokens, completion tokens, started, tokens already taken off its outstanding work).
 Finish = Callable[[Request, Backend, int, str, int, int, bool, int], None]
@@ -114,7 +116,9 @@ class RelayStream:
         self.m = relay.metrics.of(b.name, req.tenant)
         self.deadline = t_send + relay.cfg.timeouts.total_s
         self.t_first = self.t_last = 0.0
-        self.accounted = 0
+        self.accounted = 0  # tokens taken off the backend's outstanding work (``sent``) ...
+        self.counted = 0  # ... of which the completion-token counter has learned (``count``)
+        self.t_counted = 0.0
         self._gen = self._run()
 
     def __aiter__(self) -> AsyncIterator[bytes]:
@@ -126,15 +130,30 @@ class RelayStream:
     def sent(self) -> None:
         """After chunks went on: tokens streamed back leave the backend's outstanding work as
         they come, so routers and admission see a long stream shrink rather than stay at
-        max_tokens; ``TimeoutError`` once the total timeout has passed."""
+        max_tokens; ``TimeoutError`` once the total timeout has passed.
+
+        Runs once per relayed chunk (a token, mostly). The completion-token counter of
+        ``/metrics`` (a live rate; the dashboard samples it every ``dashboard.sample_ms``)
+        learns them with a stream's first chunk, then with the first chunk ``COUNT_EVERY_S``
+        or more after its last count, and at the stream's end (``settle``):
+        ``Counter.inc`` takes a lock and checks its value per call, a measurable share of a
+        relayed chunk's CPU, for a figure nobody reads faster."""
         done = min(self.tally.tokens_out, self.req.output_tokens) - self.accounted
+        self.t_last = t = time.perf_counter()
         if done > 0:
             self.b.decoded(done)
-            self.m.completion_tokens.inc(done)  # counted as they stream: a live rate
             self.accounted += done
-        self.t_last = t = time.perf_counter()
+            if t >= self.t_counted + COUNT_EVERY_S:
+                self.count()
+                self.t_counted = t
         if t > self.deadline:
             raise TimeoutError(f"the {self.relay.cfg.timeouts.total_s:g} s total timeout passed")
+
+    def count(self) -> None:
+        """The tokens taken off the backend's work so far, into the completion-token counter."""
+        if self.accounted > self.counted:
+            self.m.completion_tokens.inc(self.accounted - self.counted)
+            self.counted = self.accounted
 
     async def _run(self) -> AsyncIterator[bytes]:
         req, b, resp, it, tally, strip = self.req, self.b, self.resp, self.it, self.tally, \
@@ -192,6 +211,7 @@ class RelayStream:
     def settle(self, outcome: str) -> None:
         ex, tally, req = self.ex, self.tally, self.req
         self.m.ttft.observe(self.t_first - self.t_send)
+        self.count()  # the books below take ``accounted`` as counted
         n = tally.tokens_out
         prompt = tally.prompt_tokens or req.prompt_tokens
         ex.reason = STREAM_REASONS[outcome]

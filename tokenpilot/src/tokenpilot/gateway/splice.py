@@ -56,7 +56,10 @@ class StreamTally:
         if cut < 0:
             self.tail = window
             return b"" if strip_usage else chunk
-        complete, self.tail = window[:cut + 2], window[cut + 2:]
+        if cut + 2 == len(window):  # the rule: a chunk ends with its event; no copies then
+            complete, self.tail = window, b""
+        else:
+            complete, self.tail = window[:cut + 2], window[cut + 2:]
         self.content_events += complete.count(b'"finish_reason":null')
         if b'"usage":{' not in complete:
             return complete if strip_usage else chunk
@@ -191,7 +194,8 @@ class Splice:
                             end = pos
                             break
                         continue  # a trailer field: nothing here reads it
-                    size = int(line.split(b";", 1)[0].strip() or b"0", 16)
+                    semi = line.find(b";")  # a chunk extension: nothing here reads it
+                    size = int((line if semi < 0 else line[:semi]).strip() or b"0", 16)
                     if size == 0:
                         self.trailer = True
                         continue
@@ -199,7 +203,7 @@ class Splice:
                 if n - pos < self.need:
                     break
                 stop = pos + self.need
-                if data[stop - 2:stop] != CRLF:
+                if not data.startswith(CRLF, stop - 2):
                     raise ValueError("a chunk without its CRLF")
                 chunks.append(data[pos:stop - 2])
                 pos, self.need = stop, -1
@@ -216,7 +220,9 @@ class Splice:
     def _relay(self, chunks: list[bytes]) -> None:
         """What one read brought, to the client in one write (the [DONE] chunk excepted)."""
         tally, strip = self.tally, self.strip
-        out = b"".join([tally.feed(c, strip) for c in chunks])
+        # One chunk per read is the rule (a token each): no list and join for it.
+        out = (tally.feed(chunks[0], strip) if len(chunks) == 1 else
+               b"".join([tally.feed(c, strip) for c in chunks]))
         if self.handed_over:
             if out.strip():
                 log.debug("dropped %d bytes after [DONE]", len(out))
