@@ -704,6 +704,17 @@ class BodyWalker:
                 return raise_level(states, level) if level else clear_level(states)
             if _strip(args[0]).kind == K.DECL_REF_EXPR:
                 return clear_level(states)  # __set_BASEPRI(saved): the state before is back
+        at = self.u.basepri_params.get(name, -1)
+        if 0 <= at < len(args):
+            # A function of the program's own that writes its argument to BASEPRI (uC/CPU's
+            # CPU_SR_Save(CPU_CFG_KA_IPL_BOUNDARY << (8 - CPU_CFG_NVIC_PRIO_BITS))): a nonzero
+            # constant raises it to that level; a saved state put back ends the raise (on
+            # paths where none is open it is the exit routine masks.infer made it).
+            value = _arg_value(args[at])
+            if value:
+                return raise_level(states, self.u.priority_level(value))
+            if states and all(n.startswith(LEVEL) for s in states for n, _ in s[-1:]):
+                return clear_level(states)
         for kind, reg in self.u.registrations_for(name):
             idx = reg.arg if reg.arg >= 0 else len(args) + reg.arg
             if 0 <= idx < len(args):

@@ -30,7 +30,7 @@ import os
 import re
 import sys
 from dataclasses import replace
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 from clang.cindex import (
@@ -224,6 +224,9 @@ class UnitContext:
         self.mask_on = {a for a, _ in config.platform.critical_masks}
         self.mask_off = {b for _, b in config.platform.critical_masks}
         self.basepri = set(config.platform.basepri)
+        # Functions whose body sets BASEPRI from a parameter (masks.MaskRoutine.param): name ->
+        # the parameter's index; a call with a nonzero constant there raises BASEPRI.
+        self.basepri_params: dict[str, int] = {}
         self.task_priority_args = config.platform.task_priority_args
         # semaphore calls (BG113): name -> "binary" | "mutex" | "take" | "give"
         self.lock_kinds = {n: k for k, names in config.platform.locks.items() for n in names}
@@ -403,6 +406,8 @@ class UnitContext:
         for name, r in routines.items():
             if name in self.table_enters or name in self.exits:
                 continue
+            if r.param >= 0:
+                self.basepri_params[name] = r.param
             if r.kind == "enter":
                 self.enters.add(name)
                 new_enters.add(name)
@@ -432,13 +437,14 @@ class UnitContext:
             self.pairs.setdefault(name, set()).update(self.enters)
         return name
 
-    @property
+    @cached_property
     def table_exits(self) -> frozenset[str]:
         return frozenset(b for _, b in self.config.critical_sections)
 
-    @property
+    @cached_property
     def table_basepri(self) -> dict[str, int]:
-        """The profiles' BASEPRI enter routines -> the register value they write."""
+        """The profiles' BASEPRI enter routines -> the register value they write (this unit's
+        macros say it: configMAX_SYSCALL_INTERRUPT_PRIORITY), where it is known."""
         out = {}
         for name, value in self.config.platform.critical_levels.items():
             v = self.eval_const(value)
@@ -587,11 +593,7 @@ class UnitContext:
         """Enter routines that raise BASEPRI -> the priority they mask from (this unit's
         macros say the value: configMAX_SYSCALL_INTERRUPT_PRIORITY), where it is known."""
         if self._levels is None:
-            self._levels = {}
-            for name, value in self.config.platform.critical_levels.items():
-                v = self.eval_const(value)
-                if v:
-                    self._levels[name] = self.priority_level(v)
+            self._levels = {n: self.priority_level(v) for n, v in self.table_basepri.items()}
             self._levels.update(self._inferred_levels)
         return self._levels
 

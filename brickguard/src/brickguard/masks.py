@@ -44,6 +44,7 @@ _MSR_PRIMASK = re.compile(r"\bmsr\s+primask\b", re.IGNORECASE)
 _MSR_BASEPRI = re.compile(r"\bmsr\s+basepri(?:_max)?\b", re.IGNORECASE)
 PRIMASK_WRITES = {"__set_PRIMASK"}
 BASEPRI_WRITES = {"__set_BASEPRI", "__set_BASEPRI_MAX"}
+_ESCAPE = re.compile(r"\\[ntrv]")
 _HINT = re.compile(rb"asm|primask|basepri|irq|interrupt|critical", re.IGNORECASE)
 MAX_BODY = 4000  # characters: a mask wrapper is short; longer bodies are not summarised
 
@@ -57,6 +58,10 @@ class MaskRoutine:
     kind: str
     basepri: int = 0
     how: str = ""
+    # An exit routine whose every mask write is BASEPRI set from this parameter (uC/CPU's
+    # ``CPU_SR_Save(new_basepri)``, ``__set_BASEPRI(basePri)`` itself): a call with a nonzero
+    # constant there raises BASEPRI to it, a call with a saved state restores; -1: none such.
+    param: int = -1
 
 
 def infer(unit: UnitContext, top: list[Cursor]) -> dict[str, MaskRoutine]:
@@ -87,16 +92,23 @@ def infer(unit: UnitContext, top: list[Cursor]) -> dict[str, MaskRoutine]:
 
 
 def _summarise(unit: UnitContext, body: Cursor, known: dict) -> MaskRoutine | None:
-    effects: list[tuple[str, int, str]] = []  # ("off", basepri, how) | ("on", 0, how)
+    # ("off", basepri, how) | ("on", 0, how) | ("on", -1 - N, how): BASEPRI set from parameter N
+    effects: list[tuple[str, int, str]] = []
+    fn = body.semantic_parent
+    params = {p.hash: n for n, p in enumerate(
+        p for p in (fn.get_children() if fn is not None else ()) if p.kind == K.PARM_DECL)}
     locals_: dict[int, int | None] = {}
     for d in body.walk_preorder():
         if d.kind == K.VAR_DECL:
             init = [ch for ch in d.get_children() if ch.kind.is_expression()]
             locals_[d.hash] = _value(init[-1], locals_) if init else None
         elif d.kind == K.ASM_STMT:
-            effects.extend(_asm(unit, d, locals_))
+            effects.extend(_asm(unit, d, locals_, params))
         elif d.kind == K.CALL_EXPR:
-            effects.extend(_call(unit, d, known, locals_))
+            effects.extend(_call(unit, d, known, locals_, params))
+    from_param = {b for k, b, _ in effects if k == "on" and b < 0}
+    if len(from_param) == 1 and all(b < 0 for _, b, _ in effects):
+        return MaskRoutine("exit", 0, effects[0][2], param=-1 - from_param.pop())
     depth: list[tuple[int, str]] = []
     undone = ""
     for kind, basepri, how in effects:
@@ -112,19 +124,23 @@ def _summarise(unit: UnitContext, body: Cursor, known: dict) -> MaskRoutine | No
     return MaskRoutine("exit", 0, undone) if undone else None
 
 
-def _call(unit: UnitContext, c: Cursor, known: dict, locals_: dict) -> list[tuple[str, int, str]]:
+def _call(unit: UnitContext, c: Cursor, known: dict, locals_: dict,
+          params: dict[int, int]) -> list[tuple[str, int, str]]:
     ref = c.referenced
     name = ref.spelling if ref is not None else c.spelling
     args = list(c.get_arguments())
-    if name in PRIMASK_WRITES | BASEPRI_WRITES and args:
-        v = _value(args[0], locals_)
+    got = known.get(name)
+    at = 0 if name in PRIMASK_WRITES | BASEPRI_WRITES else got.param if got else -1
+    if 0 <= at < len(args):
+        v = _value(args[at], locals_)
+        basepri = name not in PRIMASK_WRITES
         if v is None:
-            return [("on", 0, f"{name}(saved state)")]
+            n = _param(args[at], params)
+            return [("on", -1 - n if basepri and n >= 0 else 0, f"{name}(saved state)")]
         if v == 0:
             return [("on", 0, f"{name}(0)")]
-        return [("off", 0 if name in PRIMASK_WRITES else v, f"{name}({v:#x})")]
+        return [("off", v if basepri else 0, f"{name}({v:#x})")]
     if name in known:
-        got = known[name]
         if got is None:
             return []
         return [("off" if got.kind == "enter" else "on", got.basepri, f"{name}() ({got.how})")]
@@ -138,7 +154,8 @@ def _call(unit: UnitContext, c: Cursor, known: dict, locals_: dict) -> list[tupl
     return []
 
 
-def _asm(unit: UnitContext, a: Cursor, locals_: dict) -> list[tuple[str, int, str]]:
+def _asm(unit: UnitContext, a: Cursor, locals_: dict,
+         params: dict[int, int]) -> list[tuple[str, int, str]]:
     ext = a.extent
     if ext.start.file is None or ext.end.file is None or (
             ext.start.file.name != ext.end.file.name):
@@ -147,6 +164,9 @@ def _asm(unit: UnitContext, a: Cursor, locals_: dict) -> list[tuple[str, int, st
     text = src.decode("utf-8", "replace")
     if len(text) > 400 or not text.lstrip().startswith(("__asm", "asm")):
         return []  # spelled by a macro (``__COMPILER_BARRIER()``): its text is elsewhere
+    # The template's escapes separate its instructions (``"mrs %0, primask\n\tcpsid i"``):
+    # as written, ``\tcpsid`` has no word boundary before the mnemonic.
+    text = _ESCAPE.sub(" ", text)
     if _CPSID.search(text):
         return [("off", 0, "cpsid i")]
     if _CPSIE.search(text):
@@ -159,23 +179,38 @@ def _asm(unit: UnitContext, a: Cursor, locals_: dict) -> list[tuple[str, int, st
             if consts and consts[-1]:
                 return [("off", 0 if reg == "primask" else consts[-1],
                          f"msr {reg} ({consts[-1]:#x})")]
-            return [("on", 0, f"msr {reg} (saved state)")]
+            n = max((_param(ch, params) for ch in operands), default=-1)
+            return [("on", -1 - n if reg == "basepri" and n >= 0 else 0,
+                     f"msr {reg} (saved state)")]
     return []
 
 
+def _param(e: Cursor, params: dict[int, int]) -> int:
+    """The index of the summarised function's parameter ``e`` names (through casts), or -1."""
+    s = _uncast(e)
+    ref = s.referenced if s.kind == K.DECL_REF_EXPR else None
+    return params.get(ref.hash, -1) if ref is not None and ref.kind == K.PARM_DECL else -1
+
+
 def _value(e: Cursor, locals_: dict) -> int | None:
-    """An integer constant expression's value, or a local initialised with one."""
-    from brickguard.bodies import _evaluate, _strip
+    """An integer constant expression's value (``bodies._arg_value``), or a local's that was
+    initialised with one."""
+    from brickguard.bodies import _arg_value
+
+    s = _uncast(e)
+    if s.kind == K.DECL_REF_EXPR and s.referenced is not None and (
+            s.referenced.kind == K.VAR_DECL and s.referenced.hash in locals_):
+        return locals_[s.referenced.hash]
+    return _arg_value(e)
+
+
+def _uncast(e: Cursor) -> Cursor:
+    from brickguard.bodies import _strip
 
     s = _strip(e)
     while s.kind == K.CSTYLE_CAST_EXPR:
         s = _strip(list(s.get_children())[-1])
-    if s.kind == K.DECL_REF_EXPR and s.referenced is not None:
-        if s.referenced.kind == K.VAR_DECL and s.referenced.hash in locals_:
-            return locals_[s.referenced.hash]
-        if s.referenced.kind in (K.PARM_DECL, K.VAR_DECL):
-            return None
-    return _evaluate(e)
+    return s
 
 
 _PRIO_FIELD = re.compile(r"prio|(?:^|_)ipl$", re.IGNORECASE)
