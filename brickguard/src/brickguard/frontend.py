@@ -59,6 +59,7 @@ from brickguard.facts import (
     EntryFact,
     FunctionFact,
     ObjectFact,
+    PriorityFact,
     UnitFacts,
     Where,
     c_int,
@@ -221,6 +222,9 @@ class UnitContext:
         self.setter_params: dict[int, tuple[list[str], list[int]]] = {}
         self.handover = set(config.platform.critical_handover)
         self.priority_setters = {r.function: r for r in config.platform.priority_setters}
+        self.grouping_setters = {r.function: r for r in config.platform.priority_grouping}
+        self.grouping: int | None = None  # the PRIGROUP a grouping setter sets, if constant
+        self.encoded: list[PriorityFact] = []  # priorities an encoder's body computed
         self.mask_on = {a for a, _ in config.platform.critical_masks}
         self.mask_off = {b for _, b in config.platform.critical_masks}
         self.basepri = set(config.platform.basepri)
@@ -389,6 +393,10 @@ class UnitContext:
             elif c.kind == K.VAR_DECL and not c.location.is_in_system_header:
                 self.vector_table(c)
                 self.unit.priorities.extend(config_priorities(self, c))
+        if self.encoded and self.grouping is not None:
+            enc = {id(p) for p in self.encoded}
+            unit.priorities = [replace(p, priority=self.preemption(p.priority))
+                               if id(p) in enc else p for p in unit.priorities]
         unit.objects = list(self.objects.values())
         unit.incomplete = self.incomplete(top)
         if self.config.collect_uses:
@@ -615,8 +623,22 @@ class UnitContext:
     def priority_level(self, basepri: int) -> int:
         """A BASEPRI register value -> the preemption priority number it masks from (the NVIC
         keeps a priority in the top __NVIC_PRIO_BITS of a byte: 0x50 is 5 with 4 bits)."""
-        bits = self.eval_const("__NVIC_PRIO_BITS") or self.eval_const("configPRIO_BITS") or 4
-        return basepri >> max(0, 8 - bits)
+        return basepri >> max(0, 8 - self.prio_bits)
+
+    def preemption(self, level: int) -> int:
+        """A priority level (the top ``__NVIC_PRIO_BITS`` of the register byte) with its
+        sub-priority bits cleared under the grouping set (PRIGROUP g: bits g..0 of the byte
+        are sub-priority), so two handlers compare as they pre-empt: with 6 bits and g = 3,
+        levels 40 and 41 (pre-emption 10, sub-priorities 0 and 1) are one level."""
+        bits = self.prio_bits
+        sub = max(0, min(bits, (self.grouping or 0) + bits - 7))
+        return (level >> sub) << sub
+
+    @property
+    def prio_bits(self) -> int:
+        """The priority bits the NVIC implements (``__NVIC_PRIO_BITS``, FreeRTOS's
+        ``configPRIO_BITS``; 4 when the unit says neither)."""
+        return self.eval_const("__NVIC_PRIO_BITS") or self.eval_const("configPRIO_BITS") or 4
 
     def eval_const(self, text: str, depth: int = 0) -> int | None:
         """An integer constant expression written with this unit's macros, or None."""

@@ -30,7 +30,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from clang.cindex import Cursor, CursorKind, TypeKind
+from clang.cindex import Cursor, CursorKind, TokenKind, TypeKind
 
 from brickguard.facts import PriorityFact, Where
 
@@ -275,3 +275,91 @@ def _common(a: str, b: str) -> str:
     while n < min(len(a), len(b)) and a[n] == b[n]:
         n += 1
     return a[:n]
+
+
+_BINARY = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
+           "/": lambda a, b: a // b if b else None, "%": lambda a, b: a % b if b else None,
+           "<<": lambda a, b: a << b if 0 <= b < 64 else None,
+           ">>": lambda a, b: a >> b if 0 <= b < 64 else None,
+           "&": lambda a, b: a & b, "|": lambda a, b: a | b, "^": lambda a, b: a ^ b,
+           "<": lambda a, b: int(a < b), ">": lambda a, b: int(a > b),
+           "<=": lambda a, b: int(a <= b), ">=": lambda a, b: int(a >= b),
+           "==": lambda a, b: int(a == b), "!=": lambda a, b: int(a != b),
+           "&&": lambda a, b: int(bool(a and b)), "||": lambda a, b: int(bool(a or b))}
+_UNARY = {"-": lambda a: -a, "+": lambda a: a, "~": lambda a: ~a & 0xFFFFFFFF,
+          "!": lambda a: int(not a)}
+
+
+def call_value(c: Cursor, depth: int = 0) -> int | None:
+    """What a call returns for constant arguments, read from the called function's body when
+    it is in sight and only computes (locals initialised from the parameters, then a return:
+    CMSIS ``NVIC_EncodePriority(group, preempt, sub)``, an SDK's own encoder over it); None
+    for anything else. A priority handed to a setter is often such a call."""
+    ref = c.referenced
+    d = ref.get_definition() if ref is not None and depth < 4 else None
+    body = next((ch for ch in d.get_children() if ch.kind == K.COMPOUND_STMT),
+                None) if d is not None else None
+    if body is None:
+        return None
+    params = [p for p in d.get_children() if p.kind == K.PARM_DECL]
+    args = list(c.get_arguments())
+    if len(params) != len(args):
+        return None
+    env: dict[int, int] = {}
+    for p, a in zip(params, args, strict=True):
+        v = _compute(a, {}, depth)
+        if v is None:
+            return None
+        env[p.hash] = v
+    for st in body.get_children():
+        if st.kind == K.DECL_STMT:
+            for var in st.get_children():
+                init = [ch for ch in var.get_children() if ch.kind.is_expression()]
+                v = _compute(init[-1], env, depth) if var.kind == K.VAR_DECL and init else None
+                if v is None:
+                    return None
+                env[var.hash] = v
+        elif st.kind == K.RETURN_STMT:
+            ch = list(st.get_children())
+            return _compute(ch[0], env, depth) if ch else None
+        else:
+            return None  # a store, a branch, a loop: not a pure computation
+    return None
+
+
+def _compute(e: Cursor, env: dict[int, int], depth: int) -> int | None:
+    from brickguard.bodies import _const_int, _evaluate
+
+    ch = list(e.get_children())
+    if e.kind in (K.PAREN_EXPR, K.UNEXPOSED_EXPR, K.CSTYLE_CAST_EXPR) and ch:
+        return _compute(ch[-1], env, depth)
+    if e.kind == K.DECL_REF_EXPR and e.referenced is not None and e.referenced.hash in env:
+        return env[e.referenced.hash]
+    if e.kind == K.CALL_EXPR:
+        return call_value(e, depth + 1)
+    v = _const_int(e)
+    if v is None and e.kind not in (K.DECL_REF_EXPR, K.BINARY_OPERATOR, K.UNARY_OPERATOR,
+                                    K.CONDITIONAL_OPERATOR):
+        v = _evaluate(e)  # a literal spelled in a macro's body has no tokens of its own
+    if v is not None:
+        return v
+    if e.kind == K.CONDITIONAL_OPERATOR and len(ch) == 3:
+        test = _compute(ch[0], env, depth)
+        return None if test is None else _compute(ch[1] if test else ch[2], env, depth)
+    if e.kind == K.BINARY_OPERATOR and len(ch) == 2:
+        a, b = _compute(ch[0], env, depth), _compute(ch[1], env, depth)
+        op = _operator(e, ch[0].extent.end.offset)
+        return None if a is None or b is None or op not in _BINARY else _BINARY[op](a, b)
+    if e.kind == K.UNARY_OPERATOR and len(ch) == 1:
+        a = _compute(ch[0], env, depth)
+        op = _operator(e, e.extent.start.offset)
+        return None if a is None or op not in _UNARY else _UNARY[op](a)
+    return _evaluate(e) if e.kind == K.BINARY_OPERATOR else None
+
+
+def _operator(e: Cursor, at: int) -> str:
+    """The first punctuation token of ``e`` at or after offset ``at``."""
+    for t in e.get_tokens():
+        if t.extent.start.offset >= at and t.kind == TokenKind.PUNCTUATION and t.spelling != "(":
+            return t.spelling
+    return ""
