@@ -870,6 +870,13 @@ class BodyWalker:
         levels the NVIC implements is the register byte (pico-sdk's ``irq_set_priority(n,
         0x40)``): its level is its top ``__NVIC_PRIO_BITS``; so is one a parameter names as
         hardware or raw."""
+        if fn.hash not in self.u.setter_bodies:
+            self.u.setter_bodies[fn.hash] = self.setter_body(fn)
+        hands = self.u.setter_bodies[fn.hash]
+        if hands is not None:
+            if max(hands[:2]) < len(args):
+                self.note_priority(c, args, hands[0], hands[1], where, hands[2])
+            return
         got = self.u.setter_params.get(fn.hash)
         if got is None:
             params = [p.spelling.lower() for p in fn.get_children() if p.kind == K.PARM_DECL]
@@ -884,6 +891,28 @@ class BodyWalker:
                     c, args, n, prio[0], where,
                     None if not re.search(r"hw|hardware|raw|reg", params[prio[0]]) else True):
                 break
+
+    def setter_body(self, fn: Cursor) -> tuple[int, int, bool] | None:
+        """(line parameter, priority parameter, register) when ``fn``'s body hands two of its
+        parameters on to a setter the profiles list, as its line and its priority (an SDK's
+        ``void irq_prio(int n, uint32_t level) { NVIC_SetPriority(n, level); }``): a call to
+        ``fn`` sets that priority. None when its body is not in sight or does not."""
+        d = fn.get_definition()
+        body = next((ch for ch in d.get_children() if ch.kind == K.COMPOUND_STMT),
+                    None) if d is not None else None
+        if body is None:
+            return None
+        params = {p.hash: n for n, p in enumerate(
+            p for p in d.get_children() if p.kind == K.PARM_DECL)}
+        for e in body.walk_preorder():
+            setter = self.u.priority_setters.get(e.spelling) if e.kind == K.CALL_EXPR else None
+            inner = list(e.get_arguments()) if setter is not None else []
+            if setter is None or len(inner) <= max(setter.arg, 0):
+                continue
+            at = [_param_index(inner[i], params) for i in (0, setter.arg)]
+            if min(at) >= 0:
+                return at[0], at[1], setter.register
+        return None
 
     def note_priority(self, c: Cursor, args: list[Cursor], irq_at: int, at: int, where: Where,
                       register: bool | None) -> bool:
@@ -1436,6 +1465,16 @@ def _param_hint(fn: Cursor, name: str, n: int) -> str:
         types = []
     ptype = types[n].spelling if n < len(types) else ""
     return f"{name} {pname} {ptype}"
+
+
+def _param_index(e: Cursor, params: dict[int, int]) -> int:
+    """The index in ``params`` (parameter hash -> index) of the parameter ``e`` names through
+    casts, or -1."""
+    s = _strip(e)
+    while s.kind == K.CSTYLE_CAST_EXPR:
+        s = _strip(list(s.get_children())[-1])
+    ref = s.referenced if s.kind == K.DECL_REF_EXPR else None
+    return params.get(ref.hash, -1) if ref is not None and ref.kind == K.PARM_DECL else -1
 
 
 def _const_int(c: Cursor) -> int | None:

@@ -220,6 +220,8 @@ class UnitContext:
         self.postures: set[str] = set()  # posture calls seen disabling (BodyWalker.posture)
         # function hash -> its parameters' names, those that say priority (inferred_priority)
         self.setter_params: dict[int, tuple[list[str], list[int]]] = {}
+        # function hash -> the parameters its body hands to a listed setter (setter_body)
+        self.setter_bodies: dict[int, tuple[int, int, bool] | None] = {}
         self.handover = set(config.platform.critical_handover)
         self.priority_setters = {r.function: r for r in config.platform.priority_setters}
         self.grouping_setters = {r.function: r for r in config.platform.priority_grouping}

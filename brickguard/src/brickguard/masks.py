@@ -126,6 +126,8 @@ def _summarise(unit: UnitContext, body: Cursor, known: dict) -> MaskRoutine | No
 
 def _call(unit: UnitContext, c: Cursor, known: dict, locals_: dict,
           params: dict[int, int]) -> list[tuple[str, int, str]]:
+    from brickguard.bodies import _param_index
+
     ref = c.referenced
     name = ref.spelling if ref is not None else c.spelling
     args = list(c.get_arguments())
@@ -135,7 +137,7 @@ def _call(unit: UnitContext, c: Cursor, known: dict, locals_: dict,
         v = _value(args[at], locals_)
         basepri = name not in PRIMASK_WRITES
         if v is None:
-            n = _param(args[at], params)
+            n = _param_index(args[at], params)
             return [("on", -1 - n if basepri and n >= 0 else 0, f"{name}(saved state)")]
         if v == 0:
             return [("on", 0, f"{name}(0)")]
@@ -156,6 +158,8 @@ def _call(unit: UnitContext, c: Cursor, known: dict, locals_: dict,
 
 def _asm(unit: UnitContext, a: Cursor, locals_: dict,
          params: dict[int, int]) -> list[tuple[str, int, str]]:
+    from brickguard.bodies import _param_index
+
     ext = a.extent
     if ext.start.file is None or ext.end.file is None or (
             ext.start.file.name != ext.end.file.name):
@@ -179,17 +183,10 @@ def _asm(unit: UnitContext, a: Cursor, locals_: dict,
             if consts and consts[-1]:
                 return [("off", 0 if reg == "primask" else consts[-1],
                          f"msr {reg} ({consts[-1]:#x})")]
-            n = max((_param(ch, params) for ch in operands), default=-1)
+            n = max((_param_index(ch, params) for ch in operands), default=-1)
             return [("on", -1 - n if reg == "basepri" and n >= 0 else 0,
                      f"msr {reg} (saved state)")]
     return []
-
-
-def _param(e: Cursor, params: dict[int, int]) -> int:
-    """The index of the summarised function's parameter ``e`` names (through casts), or -1."""
-    s = _uncast(e)
-    ref = s.referenced if s.kind == K.DECL_REF_EXPR else None
-    return params.get(ref.hash, -1) if ref is not None and ref.kind == K.PARM_DECL else -1
 
 
 def _value(e: Cursor, locals_: dict) -> int | None:
