@@ -388,6 +388,8 @@ class UnitContext:
                     self.api_macros[c.extent.start.offset] = (c.spelling, where)
         self._macro_offsets = sorted(self.api_macros)
         self.add_mask_routines(masks.infer(self, top))
+        for name, kind in masks.line_masks(self, top).items():
+            (self.mask_on if kind == "disable" else self.mask_off).add(name)
         for c in top:
             if c.kind == K.FUNCTION_DECL:
                 if c.is_definition() and not c.location.is_in_system_header:

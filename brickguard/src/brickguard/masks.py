@@ -360,3 +360,56 @@ def _operator(e: Cursor, at: int) -> str:
         if t.extent.start.offset >= at and t.kind == TokenKind.PUNCTUATION and t.spelling != "(":
             return t.spelling
     return ""
+
+
+_LINE_REGISTERS = {"ICER": "disable", "ISER": "enable"}  # the NVIC's clear- and set-enable words
+
+
+def line_masks(unit: UnitContext, top: list[Cursor]) -> dict[str, str]:
+    """Function name -> "disable" | "enable", for the unit's functions that mask or unmask the
+    one interrupt line their first parameter names: the body writes the NVIC's clear-enable
+    (``ICER``) or set-enable (``ISER``) word with it (LPCOpen's ``NVIC_DisableIRQ``, an SDK's
+    own ``irq_line_off(n)``), or hands it to a routine that does (a listed one-line mask, or
+    one found here before). A call to one masks that line alone, like
+    ``HAL_NVIC_DisableIRQ``."""
+    known = {n: "disable" for n in unit.mask_on} | {n: "enable" for n in unit.mask_off}
+    out: dict[str, str] = {}
+    for c in top:
+        if c.kind != K.FUNCTION_DECL or not c.is_definition() or c.spelling in known:
+            continue
+        params = [p for p in c.get_children() if p.kind == K.PARM_DECL]
+        body = next((ch for ch in c.get_children() if ch.kind == K.COMPOUND_STMT), None)
+        if not params or body is None or (
+                body.extent.end.offset - body.extent.start.offset > MAX_BODY):
+            continue
+        f = body.extent.start.file
+        text = unit.source(f.name)[body.extent.start.offset:body.extent.end.offset] if f else b""
+        if b"ICER" not in text and b"ISER" not in text and not any(
+                n.encode() in text for n in known):
+            continue
+        first = params[0].hash
+        kinds = set()
+        for d in body.walk_preorder():
+            if d.kind == K.CALL_EXPR and d.spelling in known:
+                args = list(d.get_arguments())
+                if args and _names(args[0], first):
+                    kinds.add(known[d.spelling])
+            elif d.kind == K.BINARY_OPERATOR:
+                ch = list(d.get_children())
+                if len(ch) != 2 or _operator(d, ch[0].extent.end.offset) != "=":
+                    continue
+                lhs = _uncast(ch[0])
+                reg = _uncast(next(lhs.get_children(), lhs)) if (
+                    lhs.kind == K.ARRAY_SUBSCRIPT_EXPR) else lhs
+                if reg.kind == K.MEMBER_REF_EXPR and reg.spelling in _LINE_REGISTERS and (
+                        _names(d, first)):
+                    kinds.add(_LINE_REGISTERS[reg.spelling])
+        if len(kinds) == 1:
+            out[c.spelling] = known[c.spelling] = kinds.pop()
+    return out
+
+
+def _names(e: Cursor, param: int) -> bool:
+    """Whether expression ``e`` reads the parameter whose hash is ``param``."""
+    return any(d.kind == K.DECL_REF_EXPR and d.referenced is not None
+               and d.referenced.hash == param for d in e.walk_preorder())
