@@ -13,7 +13,9 @@ writes its body makes, in order, following the calls it makes to functions summa
   priorities at that level and less urgent masked;
 - *on*: PRIMASK or BASEPRI cleared (``__enable_irq()``, ``cpsie i``, ``__set_PRIMASK(0)``), or
   written from a value not known here (``__set_PRIMASK(saved)``, ``msr primask, %0``): a restore
-  of a saved state.
+  of a saved state. A body whose only writes set BASEPRI from one of its parameters
+  (``__set_BASEPRI(basePri)`` itself, uC/CPU's ``CPU_SR_Save(new_basepri)``) is kept with that
+  parameter (``MaskRoutine.param``): a call with a nonzero constant there raises BASEPRI.
 
 A function whose body leaves a mask set that it did not find set (every *off* not undone) is an
 enter routine (at the weakest level it leaves, 0 for PRIMASK); one that undoes more than it
@@ -22,6 +24,10 @@ machinery (``sections``) then treats a call to it like a call to ``__disable_irq
 ``__set_PRIMASK``. A function that masks and unmasks inside (a balanced section of its own)
 is neither; reading the mask (``__get_PRIMASK``, ``mrs``) is no write. A call with no body here
 (``osKernelLock``, ``vTaskSuspendAll``, ``tx_mutex_get``) is judged by the tables alone.
+
+The module also reads two things a priority comparison needs from bodies: the one-line masks an
+SDK writes itself (``line_masks``: the NVIC ICER/ISER words) and what an encoder returns for
+constant arguments (``call_value``: ``NVIC_EncodePriority``'s arithmetic).
 """
 
 from __future__ import annotations
