@@ -44,6 +44,7 @@ from brickguard.facts import (
     join_paths,
     stride_index,
 )
+from brickguard.masks import call_value
 from brickguard.sections import (
     CROSS_CORE,
     EMPTY,
@@ -689,6 +690,10 @@ class BodyWalker:
             field_name = ref.spelling if ref is not None and ref.kind == K.FIELD_DECL else ""
             text = self.text(next(iter(c.get_children()), c), name or "?")
             self.indirect.append(IndirectCall(self.usr, where, text, field_name))
+        if name in self.u.grouping_setters and args:
+            reg = self.u.grouping_setters[name]
+            if 0 <= reg.arg < len(args):
+                self.u.grouping = _arg_value(args[reg.arg])
         if name in self.u.priority_setters:
             self.priority(name, c, args, where)
         elif ref is not None and ref.kind == K.FUNCTION_DECL and len(args) >= 2:
@@ -704,6 +709,17 @@ class BodyWalker:
                 return raise_level(states, level) if level else clear_level(states)
             if _strip(args[0]).kind == K.DECL_REF_EXPR:
                 return clear_level(states)  # __set_BASEPRI(saved): the state before is back
+        at = self.u.basepri_params.get(name, -1)
+        if 0 <= at < len(args):
+            # A function of the program's own that writes its argument to BASEPRI (uC/CPU's
+            # CPU_SR_Save(CPU_CFG_KA_IPL_BOUNDARY << (8 - CPU_CFG_NVIC_PRIO_BITS))): a nonzero
+            # constant raises it to that level; a saved state put back ends the raise (on
+            # paths where none is open it is the exit routine masks.infer made it).
+            value = _arg_value(args[at])
+            if value:
+                return raise_level(states, self.u.priority_level(value))
+            if states and all(n.startswith(LEVEL) for s in states for n, _ in s[-1:]):
+                return clear_level(states)
         for kind, reg in self.u.registrations_for(name):
             idx = reg.arg if reg.arg >= 0 else len(args) + reg.arg
             if 0 <= idx < len(args):
@@ -842,22 +858,8 @@ class BodyWalker:
         The IRQ is an IRQn enumerator or a macro naming one's line (TI's ``INT_ADC14``); a
         setter that takes the register byte (``register``) gives the level in its top bits."""
         setter = self.u.priority_setters[name]
-        at = setter.arg
-        if len(args) <= max(at, 0):
-            return
-        irq = _strip(args[0])
-        ref = irq.referenced if irq.kind == K.DECL_REF_EXPR else None
-        value = _const_int(args[at])
-        if value is None:
-            value = self.u.eval_const(self.arg_text(c, args, at))
-        if ref is not None and ref.kind == K.ENUM_CONSTANT_DECL:
-            line = ref.spelling
-        else:
-            line = self.u.irq_macro(self.arg_text(c, args, 0))
-        if line and value is not None:
-            if setter.register:
-                value = self.u.priority_level(value)
-            self.priorities.append(PriorityFact(line, value, where))
+        if len(args) > max(setter.arg, 0):
+            self.note_priority(c, args, 0, setter.arg, where, setter.register)
 
     def inferred_priority(self, fn: Cursor, c: Cursor, args: list[Cursor], where: Where) -> None:
         """A priority setter no table names, read by its parameters' names: one parameter
@@ -868,6 +870,13 @@ class BodyWalker:
         levels the NVIC implements is the register byte (pico-sdk's ``irq_set_priority(n,
         0x40)``): its level is its top ``__NVIC_PRIO_BITS``; so is one a parameter names as
         hardware or raw."""
+        if fn.hash not in self.u.setter_bodies:
+            self.u.setter_bodies[fn.hash] = self.setter_body(fn)
+        hands = self.u.setter_bodies[fn.hash]
+        if hands is not None:
+            if max(hands[:2]) < len(args):
+                self.note_priority(c, args, hands[0], hands[1], where, hands[2])
+            return
         got = self.u.setter_params.get(fn.hash)
         if got is None:
             params = [p.spelling.lower() for p in fn.get_children() if p.kind == K.PARM_DECL]
@@ -877,30 +886,66 @@ class BodyWalker:
         params, prio = got
         if len(params) != len(args) or len(prio) != 1:
             return
-        line, at = "", -1
         for n, p in enumerate(params):
-            if n in prio or not _IRQ_PARAM.search(p):
-                continue
-            a = _strip(args[n])
-            ref = a.referenced if a.kind == K.DECL_REF_EXPR else None
-            if ref is not None and ref.kind == K.ENUM_CONSTANT_DECL:
-                line = ref.spelling
-            else:
-                line = self.u.irq_macro(self.arg_text(c, args, n))
-            at = n
-            if line:
+            if n not in prio and _IRQ_PARAM.search(p) and self.note_priority(
+                    c, args, n, prio[0], where,
+                    None if not re.search(r"hw|hardware|raw|reg", params[prio[0]]) else True):
                 break
-        if not line or len(prio) != 1 or at < 0:
-            return
-        value = _arg_value(args[prio[0]])
+
+    def setter_body(self, fn: Cursor) -> tuple[int, int, bool] | None:
+        """(line parameter, priority parameter, register) when ``fn``'s body hands two of its
+        parameters on to a setter the profiles list, as its line and its priority (an SDK's
+        ``void irq_prio(int n, uint32_t level) { NVIC_SetPriority(n, level); }``): a call to
+        ``fn`` sets that priority. None when its body is not in sight or does not."""
+        d = fn.get_definition()
+        body = next((ch for ch in d.get_children() if ch.kind == K.COMPOUND_STMT),
+                    None) if d is not None else None
+        if body is None:
+            return None
+        params = {p.hash: n for n, p in enumerate(
+            p for p in d.get_children() if p.kind == K.PARM_DECL)}
+        for e in body.walk_preorder():
+            setter = self.u.priority_setters.get(e.spelling) if e.kind == K.CALL_EXPR else None
+            inner = list(e.get_arguments()) if setter is not None else []
+            if setter is None or len(inner) <= max(setter.arg, 0):
+                continue
+            at = [_param_index(inner[i], params) for i in (0, setter.arg)]
+            if min(at) >= 0:
+                return at[0], at[1], setter.register
+        return None
+
+    def note_priority(self, c: Cursor, args: list[Cursor], irq_at: int, at: int, where: Where,
+                      register: bool | None) -> bool:
+        """The priority fact of a setter call whose argument ``irq_at`` names the line and
+        ``at`` the priority, when both are known; whether one was made. The priority is a
+        constant expression, or a call whose body computes it from constants (an encoder:
+        ``NVIC_SetPriority(X, NVIC_EncodePriority(3, 10, 1))``, which pre-empts by its
+        pre-emption bits alone under the grouping the unit sets: ``UnitContext.preemption``).
+        ``register``: the value is the register byte (True), the level (False), or the byte
+        when above the levels the NVIC implements (None)."""
+        a = _strip(args[irq_at])
+        ref = a.referenced if a.kind == K.DECL_REF_EXPR else None
+        if ref is not None and ref.kind == K.ENUM_CONSTANT_DECL:
+            line = ref.spelling
+        else:
+            line = self.u.irq_macro(self.arg_text(c, args, irq_at))
+        if not line:
+            return False
+        value = _arg_value(args[at])
         if value is None:
-            value = self.u.eval_const(self.arg_text(c, args, prio[0]))
+            value = self.u.eval_const(self.arg_text(c, args, at))
+        encoded = value is None and _strip(args[at]).kind == K.CALL_EXPR
+        if encoded:
+            value = call_value(_strip(args[at]))
         if value is None or value < 0:
-            return
-        bits = self.u.eval_const("__NVIC_PRIO_BITS") or 4
-        if value >= 1 << bits or re.search(r"hw|hardware|raw|reg", params[prio[0]]):
+            return False
+        if register or (register is None and value >= 1 << self.u.prio_bits):
             value = self.u.priority_level(value)
-        self.priorities.append(PriorityFact(line, value, where))
+        fact = PriorityFact(line, value, where)
+        self.priorities.append(fact)
+        if encoded:
+            self.u.encoded.append(fact)
+        return True
 
     def arg_targets(self, args: list[Cursor]) -> tuple:
         """Per argument, the global (USR) and path it points to: ``&rx``, ``buf``; a parameter
@@ -1420,6 +1465,16 @@ def _param_hint(fn: Cursor, name: str, n: int) -> str:
         types = []
     ptype = types[n].spelling if n < len(types) else ""
     return f"{name} {pname} {ptype}"
+
+
+def _param_index(e: Cursor, params: dict[int, int]) -> int:
+    """The index in ``params`` (parameter hash -> index) of the parameter ``e`` names through
+    casts, or -1."""
+    s = _strip(e)
+    while s.kind == K.CSTYLE_CAST_EXPR:
+        s = _strip(list(s.get_children())[-1])
+    ref = s.referenced if s.kind == K.DECL_REF_EXPR else None
+    return params.get(ref.hash, -1) if ref is not None and ref.kind == K.PARM_DECL else -1
 
 
 def _const_int(c: Cursor) -> int | None:

@@ -514,6 +514,7 @@ def _platform(cfg: Config, file: ConfigFile, rel: Callable[[str], Path], where: 
         (ints, plat.from_asm, ints.from_asm), (ints, plat.start_off, ints.start_off),
         (ints, plat.interrupt_enables, ints.enable), (ints, plat.quiet, ints.quiet),
         (ints, plat.priority_setters, ints.priority_setters),
+        (ints, plat.priority_grouping, ints.priority_grouping),
         (crit, plat.critical_handover, crit.handover), (crit, plat.critical_masks, crit.masks),
         (crit, plat.basepri, crit.basepri),
     ):

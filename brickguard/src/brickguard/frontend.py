@@ -30,7 +30,7 @@ import os
 import re
 import sys
 from dataclasses import replace
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 from clang.cindex import (
@@ -59,6 +59,7 @@ from brickguard.facts import (
     EntryFact,
     FunctionFact,
     ObjectFact,
+    PriorityFact,
     UnitFacts,
     Where,
     c_int,
@@ -219,11 +220,19 @@ class UnitContext:
         self.postures: set[str] = set()  # posture calls seen disabling (BodyWalker.posture)
         # function hash -> its parameters' names, those that say priority (inferred_priority)
         self.setter_params: dict[int, tuple[list[str], list[int]]] = {}
+        # function hash -> the parameters its body hands to a listed setter (setter_body)
+        self.setter_bodies: dict[int, tuple[int, int, bool] | None] = {}
         self.handover = set(config.platform.critical_handover)
         self.priority_setters = {r.function: r for r in config.platform.priority_setters}
+        self.grouping_setters = {r.function: r for r in config.platform.priority_grouping}
+        self.grouping: int | None = None  # the PRIGROUP a grouping setter sets, if constant
+        self.encoded: list[PriorityFact] = []  # priorities an encoder's body computed
         self.mask_on = {a for a, _ in config.platform.critical_masks}
         self.mask_off = {b for _, b in config.platform.critical_masks}
         self.basepri = set(config.platform.basepri)
+        # Functions whose body sets BASEPRI from a parameter (masks.MaskRoutine.param): name ->
+        # the parameter's index; a call with a nonzero constant there raises BASEPRI.
+        self.basepri_params: dict[str, int] = {}
         self.task_priority_args = config.platform.task_priority_args
         # semaphore calls (BG113): name -> "binary" | "mutex" | "take" | "give"
         self.lock_kinds = {n: k for k, names in config.platform.locks.items() for n in names}
@@ -379,6 +388,8 @@ class UnitContext:
                     self.api_macros[c.extent.start.offset] = (c.spelling, where)
         self._macro_offsets = sorted(self.api_macros)
         self.add_mask_routines(masks.infer(self, top))
+        for name, kind in masks.line_masks(self, top).items():
+            (self.mask_on if kind == "disable" else self.mask_off).add(name)
         for c in top:
             if c.kind == K.FUNCTION_DECL:
                 if c.is_definition() and not c.location.is_in_system_header:
@@ -386,6 +397,10 @@ class UnitContext:
             elif c.kind == K.VAR_DECL and not c.location.is_in_system_header:
                 self.vector_table(c)
                 self.unit.priorities.extend(config_priorities(self, c))
+        if self.encoded and self.grouping is not None:
+            enc = {id(p) for p in self.encoded}
+            unit.priorities = [replace(p, priority=self.preemption(p.priority))
+                               if id(p) in enc else p for p in unit.priorities]
         unit.objects = list(self.objects.values())
         unit.incomplete = self.incomplete(top)
         if self.config.collect_uses:
@@ -403,6 +418,8 @@ class UnitContext:
         for name, r in routines.items():
             if name in self.table_enters or name in self.exits:
                 continue
+            if r.param >= 0:
+                self.basepri_params[name] = r.param
             if r.kind == "enter":
                 self.enters.add(name)
                 new_enters.add(name)
@@ -432,13 +449,14 @@ class UnitContext:
             self.pairs.setdefault(name, set()).update(self.enters)
         return name
 
-    @property
+    @cached_property
     def table_exits(self) -> frozenset[str]:
         return frozenset(b for _, b in self.config.critical_sections)
 
-    @property
+    @cached_property
     def table_basepri(self) -> dict[str, int]:
-        """The profiles' BASEPRI enter routines -> the register value they write."""
+        """The profiles' BASEPRI enter routines -> the register value they write (this unit's
+        macros say it: configMAX_SYSCALL_INTERRUPT_PRIORITY), where it is known."""
         out = {}
         for name, value in self.config.platform.critical_levels.items():
             v = self.eval_const(value)
@@ -587,11 +605,7 @@ class UnitContext:
         """Enter routines that raise BASEPRI -> the priority they mask from (this unit's
         macros say the value: configMAX_SYSCALL_INTERRUPT_PRIORITY), where it is known."""
         if self._levels is None:
-            self._levels = {}
-            for name, value in self.config.platform.critical_levels.items():
-                v = self.eval_const(value)
-                if v:
-                    self._levels[name] = self.priority_level(v)
+            self._levels = {n: self.priority_level(v) for n, v in self.table_basepri.items()}
             self._levels.update(self._inferred_levels)
         return self._levels
 
@@ -613,8 +627,22 @@ class UnitContext:
     def priority_level(self, basepri: int) -> int:
         """A BASEPRI register value -> the preemption priority number it masks from (the NVIC
         keeps a priority in the top __NVIC_PRIO_BITS of a byte: 0x50 is 5 with 4 bits)."""
-        bits = self.eval_const("__NVIC_PRIO_BITS") or self.eval_const("configPRIO_BITS") or 4
-        return basepri >> max(0, 8 - bits)
+        return basepri >> max(0, 8 - self.prio_bits)
+
+    def preemption(self, level: int) -> int:
+        """A priority level (the top ``__NVIC_PRIO_BITS`` of the register byte) with its
+        sub-priority bits cleared under the grouping set (PRIGROUP g: bits g..0 of the byte
+        are sub-priority), so two handlers compare as they pre-empt: with 6 bits and g = 3,
+        levels 40 and 41 (pre-emption 10, sub-priorities 0 and 1) are one level."""
+        bits = self.prio_bits
+        sub = max(0, min(bits, (self.grouping or 0) + bits - 7))
+        return (level >> sub) << sub
+
+    @property
+    def prio_bits(self) -> int:
+        """The priority bits the NVIC implements (``__NVIC_PRIO_BITS``, FreeRTOS's
+        ``configPRIO_BITS``; 4 when the unit says neither)."""
+        return self.eval_const("__NVIC_PRIO_BITS") or self.eval_const("configPRIO_BITS") or 4
 
     def eval_const(self, text: str, depth: int = 0) -> int | None:
         """An integer constant expression written with this unit's macros, or None."""

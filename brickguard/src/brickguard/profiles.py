@@ -127,6 +127,11 @@ class InterruptEntries:
     # Calls that set an interrupt's priority: the IRQn is argument 0, the preemption priority
     # argument ``arg`` (read when both are constants).
     priority_setters: list[Registration] = field(default_factory=list)
+    # Calls that set the NVIC's priority grouping (how many of a priority's bits pre-empt, the
+    # rest only order pending interrupts): the grouping is argument ``arg`` (CMSIS PRIGROUP).
+    # A priority computed by an encoder's body (NVIC_EncodePriority) pre-empts by its
+    # pre-emption bits alone under it.
+    priority_grouping: list[Registration] = field(default_factory=list)
     # Functions (globs) the program need not define that never let an interrupt fire: the rest
     # of the HAL, the C library. Any other function without a body is taken to enable one.
     quiet: list[str] = field(default_factory=list)
@@ -224,6 +229,7 @@ class Platform:
     line_enables: dict[str, str] = field(default_factory=dict)
     quiet: list[str] = field(default_factory=list)
     priority_setters: list[Registration] = field(default_factory=list)
+    priority_grouping: list[Registration] = field(default_factory=list)
 
     def watched_calls(self) -> frozenset[str]:
         """Names whose macro uses and argument texts the front end records."""
@@ -301,6 +307,7 @@ def _merge_masking(plat: Platform, profile: ProfileFile) -> None:
     _extend(plat.critical_masks, profile.critical.masks)
     _extend(plat.basepri, profile.critical.basepri)
     _extend(plat.priority_setters, profile.interrupts.priority_setters)
+    _extend(plat.priority_grouping, profile.interrupts.priority_grouping)
 
 
 def _merge(plat: Platform, profile: ProfileFile) -> None:
@@ -334,6 +341,7 @@ def _merge(plat: Platform, profile: ProfileFile) -> None:
     plat.line_enables.update(profile.interrupts.line_enables)
     _extend(plat.quiet, profile.interrupts.quiet)
     _extend(plat.priority_setters, profile.interrupts.priority_setters)
+    _extend(plat.priority_grouping, profile.interrupts.priority_grouping)
 
 
 def add_dma_calls(plat: Platform, dma: DmaCalls) -> None:

@@ -198,6 +198,7 @@ class Program(HardwareFacts):  # the hardware facts (BG3xx, stack depth): every 
         p.functions_by_name = dict(by_name)
         p._find_entries(config, entry_facts, resolve)
         p.entries.update(_callbacks.inferred_entries(p, Context))
+        p._registered_lines(resolve)
         p._reach()
         stored = _callbacks.stored_callbacks(p, Context)
         if stored:  # callbacks only interrupt handlers call through a field: reach again
@@ -260,6 +261,22 @@ class Program(HardwareFacts):  # the hardware facts (BG3xx, stack depth): every 
             elif (e.irq or e.unmasked) and old.is_interrupt:  # what its registration says
                 self.entries[usr] = replace(old, irq=old.irq or e.irq,
                                             unmasked=old.unmasked or e.unmasked)
+
+    def _registered_lines(self, resolve) -> None:
+        """A handler whose name says no line with a priority, handed to a call whose first
+        argument is an IRQ number constant that a priority setter names too, runs on that
+        line: NuttX's ``irq_attach(STM32_IRQ_TIM3, tim3_isr, NULL)`` and
+        ``up_prioritize_irq(STM32_IRQ_TIM3, 0x80)`` give tim3_isr TIM3's priority. The constant
+        is the one link; a handler handed over with two such lines gets neither."""
+        lines: dict[str, set[str]] = defaultdict(set)
+        for pf in self.passed_functions:
+            if pf.instance and irq_key(pf.instance) in self.priorities:
+                lines[resolve(pf.function, "")].add(pf.instance)
+        for usr, found in lines.items():
+            ctx = self.entries.get(usr)
+            if (ctx is not None and ctx.is_interrupt and not ctx.irq and len(found) == 1
+                    and irq_key(ctx.name) not in self.priorities):
+                self.entries[usr] = replace(ctx, irq=irq_key(found.pop()))
 
     def _reach(self) -> None:
         callees: dict[str, set[str]] = defaultdict(set)

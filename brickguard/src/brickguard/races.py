@@ -477,6 +477,10 @@ def _pairs(program: Program, gates: dict, calls: dict[str, list], names: dict[st
                     and paths_overlap(i.fact.path, f1.path) and paths_overlap(i.fact.path, f2.path)
                     and _opened(gates, i, second)
                     and (can_fire(gates, i, first) or can_fire(gates, i, second))
+                    # ``n = x; ...; mask X's line; x &= ~n; unmask``: the update loads what
+                    # handler X stored before it and X cannot come inside it (as above)
+                    and not (one == "R" and f2.kind is AccessKind.rmw
+                             and not can_fire(gates, i, second))
                     and (not both or (lvl and _above(program, i, lvl))
                          or (zero and _zero_latency(i)))
                     and not _flag_apart(program, first, second, i)]
