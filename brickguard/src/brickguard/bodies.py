@@ -103,6 +103,11 @@ BLOCK_ARGS = {
 SOURCE_SWITCH = re.compile(
     r"(?:int|it|irq|interrupt)s?_?(?:en|dis)able|(?:en|dis)able_?(?:int|it\b|it_|irq|interrupt)",
     re.IGNORECASE)
+# A switch that takes on or off as its last argument (Mbed's serial_irq_set(obj, irq, enable),
+# pico-sdk's irq_set_enabled(num, enabled)); not a priority, pending-bit or handler setter.
+SOURCE_SET = re.compile(r"(?:int|it|irq|interrupt)s?_?set|set_?(?:int|it\b|irq|interrupt)",
+                        re.IGNORECASE)
+SOURCE_SET_NOT = re.compile(r"prio|pend|handler|callback|vector", re.IGNORECASE)
 # Cross-core locks, by name (``sections.CROSS_CORE``).
 CORE_LOCK = re.compile(r"spin_?lock|hsem_?(?:fast_?)?take", re.IGNORECASE)
 CORE_LOCK_NOT = re.compile(r"init|claim|instance|num|unused|is_|get_", re.IGNORECASE)
@@ -678,13 +683,16 @@ class BodyWalker:
                             self.passed.append(PassedFunction(
                                 ref.get_usr(), n, fn.get_usr(), f"{name} {fld} {ftype}",
                                 "", where, n in taken, holder=r.spelling))
-            inst = old.instance if old is not None else (
-                self.arg_text(c, args, 0).strip() if args and SOURCE_SWITCH.search(name) else "")
+            inst, off = (old.instance, old.off) if old is not None else _source_switch(
+                self, c, name, args)
+            discarded = name in EXCLUSIVE_STORES and self.result_discarded(c)
+            if old is None and name in EXCLUSIVE_STORES and not discarded:
+                self.exclusive_update(c, args, targets, states)
             self.calls[key] = CallFact(
                 self.usr, ref.get_usr(), name, where, prot, argf, seq, earliest, targets, irq,
-                name in EXCLUSIVE_STORES and self.result_discarded(c),
+                discarded,
                 branch=tuple(self.branch), level=self.level_of(states) if prot else 0,
-                instance=inst,
+                instance=inst, off=off,
             )
         elif ref is None or ref.kind in (K.VAR_DECL, K.PARM_DECL, K.FIELD_DECL):
             field_name = ref.spelling if ref is not None and ref.kind == K.FIELD_DECL else ""
@@ -796,6 +804,31 @@ class BodyWalker:
             if len(toks) >= 3 and toks[-2] == "=":
                 value = self.u.eval_const(toks[-1])
         return value
+
+    def exclusive_update(self, c: Cursor, args: list, targets: tuple, states: States) -> None:
+        """An exclusive store whose result is checked (``while (__STREXW(v, p) != 0U)``, the
+        retry of an LDREX/STREX loop, Mbed's ``core_util_atomic_fetch_or_u32``): one atomic
+        read-modify-write of what its address argument points to (a global, or a parameter the
+        program model resolves), made as if masked, for an exception between the load and the
+        store makes the store fail and the loop retry (``exclusive``). What it means for the
+        others: a handler's such update is still a write, which a task's plain ``x &= ~m``
+        loses (BG102); a task's is no race site of its own."""
+        t = targets[1] if len(targets) > 1 else None
+        if t is None or len(args) < 2:
+            return
+        pointee = args[1].type.get_canonical().get_pointee()
+        size = pointee.get_size()
+        obj = None if t[0].startswith(PARAM) else self.u.objects.get(t[0])
+        if size < 0:
+            size = obj.size if obj is not None else 0
+        key = (c.extent.start.offset, A_RMW)
+        self.accesses[key] = AccessFact(
+            t[0], self.usr, self.where(c), A_RMW, size,
+            pointee.is_volatile_qualified() or (obj is not None and obj.is_volatile), True,
+            self.text(args[1], obj.name if obj is not None else "?"), not t[1], t[1],
+            True, self._next(), tuple(self.branch), False, masked_irqs(states), 0, (), 0,
+            "x", looped=bool(self.loops),
+        )
 
     def result_discarded(self, c: Cursor) -> bool:
         """Whether call ``c`` is a statement of its own (``__STREXW(v, &x);``, ``(void)f();``):
@@ -1523,6 +1556,22 @@ def _value_kept(c: Cursor, src: bytes, file: str) -> bool:
                              .decode("utf-8", "replace"))
     return before.endswith(("=", "(", ",", "return")) and not before.endswith(
         ("==", "!=", "<=", ">="))
+
+
+def _source_switch(walker: BodyWalker, c: Cursor, name: str, args: list) -> tuple[str, bool]:
+    """A call that switches a peripheral's own interrupt sources on or off: its first argument
+    as written (the instance) and whether it switches them off (``CallFact.off``); ("", False)
+    for any other call. By name (``SOURCE_SWITCH``: ``USART_IntDisable``), or a set call whose
+    last argument is a constant (``SOURCE_SET``: ``serial_irq_set(&s_uart, TxIrq, 0U)``)."""
+    if not args:
+        return "", False
+    if SOURCE_SWITCH.search(name):
+        return walker.arg_text(c, args, 0).strip(), "disable" in name.lower()
+    if len(args) >= 2 and SOURCE_SET.search(name) and not SOURCE_SET_NOT.search(name):
+        value = _arg_value(args[-1])
+        if value is not None:
+            return walker.arg_text(c, args, 0).strip(), value == 0
+    return "", False
 
 
 def _arg_value(c: Cursor) -> int | None:

@@ -213,6 +213,9 @@ class CallFact:
     # (``bodies.SOURCE_SWITCH``: emlib's USART_IntEnable(USART0, ...)): its first argument as
     # written (the peripheral instance, "USART0"); "" for any other call.
     instance: str = ""
+    # For such a call: it switches the sources off (``USART_IntDisable``, or a set call whose
+    # last argument is 0: Mbed's ``serial_irq_set(&s, TxIrq, 0)``); False: on.
+    off: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -173,6 +173,12 @@ _LIBC = re.compile(r"'(?:assert|ctype|errno|inttypes|locale|math|setjmp|signal|s
                    r"file not found")
 
 
+# A macro that defines an interrupt handler (ChibiOS's CH_IRQ_HANDLER / OSAL_IRQ_HANDLER /
+# CH_FAST_IRQ_HANDLER, avr-libc's ISR(vector)): named for an IRQ or ISR handler, and not a
+# handler's prologue or epilogue.
+HANDLER_MACRO = re.compile(r"(?:^|_)(?:IRQ|ISR|INTERRUPT)_?HANDLER$|^ISR$")
+
+
 def _is_libc(message: str) -> bool:
     return _LIBC.search(message) is not None
 _OPS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
@@ -247,6 +253,9 @@ class UnitContext:
         self._irqn: set[str] | None = None  # the device header's IRQ numbers (vector_name)
         # __HAL_UART_ENABLE_IT / _DISABLE_IT uses: offset -> name
         self.it_macros: dict[int, str] = {}
+        # Offset -> name of each use of a macro named for an interrupt handler's definition
+        # (ChibiOS's OSAL_IRQ_HANDLER(VectorB0)): the function defined there is a handler.
+        self.handler_macros: dict[int, str] = {}
         self.it_sources: dict[int, tuple[str, ...]] = {}  # ... -> the sources it names
         self.objects: dict[str, ObjectFact] = {}
         self._obj_cache: dict[int, ObjectFact | None] = {}
@@ -381,6 +390,10 @@ class UnitContext:
                     text = self.source(f.name)[c.extent.start.offset:c.extent.end.offset]
                     self.it_sources[c.extent.start.offset] = tuple(sorted(set(
                         IT_SOURCE.findall(text.decode("utf-8", "replace")))))
+            if c.kind == K.MACRO_INSTANTIATION and HANDLER_MACRO.search(c.spelling):
+                f = c.location.file
+                if f is not None and f.name == self.main_file:
+                    self.handler_macros[c.extent.start.offset] = c.spelling
             if c.kind == K.MACRO_INSTANTIATION and c.spelling in self.watched:
                 f = c.location.file
                 if f is not None and f.name == self.main_file:
@@ -511,7 +524,12 @@ class UnitContext:
         if body is None:
             return
         line = self.vector_name(name)
-        if line:
+        macro = self.handler_macros.get(c.extent.start.offset)
+        if macro is not None:
+            how = f"defined by {macro}({name}), a macro named for an interrupt handler"
+            self.unit.entries.append(EntryFact(
+                usr, name, "interrupt", how, Where(loc.file.name, loc.line, loc.column)))
+        elif line:
             how = f"name {name} is a vector of the device header's {line}"
             self.unit.entries.append(EntryFact(
                 usr, name, "interrupt", how, Where(loc.file.name, loc.line, loc.column)))

@@ -13,7 +13,9 @@ the start in that function (the gate is closed there: ``timeline.closed_until``)
   value harmless), in no arm of its own test of another flag the task writes after the late
   write (a flag that publishes the object);
 - the write is in no loop of its function (made again on every turn, it is an update of
-  state the handler shares, BG101-BG103's question, not a set-up);
+  state the handler shares, BG101-BG103's question, not a set-up), unless each turn waits for
+  the handler's hand-back and then switches its sources on before the write (a new transfer
+  per turn: ``while (busy) {} ...; serial_irq_set(&s, TxIrq, 1); len = n;``);
 - the function writes no part of the object before the start (then the handler reads that
   value, and the late write is an update), and a function that runs once from reset (``main``)
   writes an object with no initializer (the handler reads zero: a NULL pointer, a zero
@@ -52,17 +54,20 @@ def late_writes(program: Program, obj, accs: list[Access], race_cls, victim) -> 
     for w in accs:
         f = w.fact
         if not (w.in_task and f.kind.writes) or w.task_protected or w.before_start or (
-                f.where in done or f.looped):
-            continue  # a write in a loop is made again each turn: an update, not a set-up
+                f.where in done):
+            continue
         for i in reads:
             if i.fact.function in tested or not paths_overlap(f.path, i.fact.path):
                 continue
             if not _fires(program, i, w):
                 continue  # another of its gates is still closed there (a HAL family not started)
-            start = _start(program, early, w, i) or _source_start(program, w, i)
+            # A write in a loop is made again each turn: an update, not a set-up; unless each
+            # turn hands the handler a new transfer (``_source_start``, in that turn).
+            start = (None if f.looped else _start(program, early, w, i)) or _source_start(
+                program, w, i)
             if start is None or _written_before(accs, w, start):
                 continue
-            if obj.initialized and _from_reset(program, f.function):
+            if obj.initialized and from_reset(program, f.function):
                 continue
             if _published(program, w, i):
                 continue
@@ -97,24 +102,34 @@ def _source_start(program: Program, w: Access, i: Access) -> CallFact | None:
     handler switches those sources off itself (``USART_IntDisable(USART0, ...)``): until the
     task's own switch-on, the handler that handed back cannot run."""
     f = w.fact
-    usr_of = {ctx: usr for usr, ctx in program.entries.items()}
+    usr_of = program.entry_functions
     handed = {a.fact.obj for a in program.accesses_by_function.get(i.fact.function, ())
               if a.fact.kind.writes}
     mine = program.accesses_by_function.get(f.function, ())
     for c in i.contexts:
         if not c.is_interrupt or c.concurrent or c not in usr_of:
             continue
-        line = c.irq or irq_key(c.name)
         offs = {k.instance for fn in {usr_of[c], i.fact.function}
-                for k in program.calls_by_caller.get(fn, ())
-                if k.instance and "disable" in k.callee_name.lower()
-                and (line == k.instance or line.startswith(k.instance + "_"))}
+                for k in program.calls_by_caller.get(fn, ()) if k.off and _switches(k, c)}
         for k in program.calls_by_caller.get(f.function, ()):
-            if k.instance in offs and "disable" not in k.callee_name.lower() and (
-                    k.seq < f.seq) and any(a.fact.kind.reads and a.fact.seq < k.seq
+            if f.looped and k.earliest == k.seq:
+                continue  # a write made each turn: only a switch-on made each turn starts it
+            first = k.earliest if f.looped else 0  # the hand-back waited for in that turn
+            if k.instance in offs and not k.off and (
+                    k.seq < f.seq) and any(a.fact.kind.reads and first <= a.fact.seq < k.seq
                                            and a.fact.obj in handed for a in mine):
                 return k
     return None
+
+
+def _switches(k: CallFact, c) -> bool:
+    """Whether source switch ``k`` switches the sources of handler context ``c``: those of its
+    line (``USART_IntDisable(USART0, ...)`` for ``USART0_TX_IRQHandler``), or of the driver
+    instance a callback was handed with (``serial_irq_set(&s_uart, ...)`` for the handler
+    given to ``serial_irq_handler(&s_uart, ...)``)."""
+    line = c.irq or irq_key(c.name)
+    return bool(k.instance) and (line == k.instance or line.startswith(k.instance + "_")
+                                 or _drives(k, c.instance))
 
 
 def _fires(program: Program, i: Access, w: Access) -> bool:
@@ -130,7 +145,7 @@ def _written_before(accs: list[Access], w: Access, start: CallFact) -> bool:
                and a.fact.seq < start.seq and paths_overlap(a.fact.path, f.path) for a in accs)
 
 
-def _from_reset(program: Program, fn: str) -> bool:
+def from_reset(program: Program, fn: str) -> bool:
     """A function that runs once from reset: a start root (bare-metal ``main``)."""
     f = program.functions.get(fn)
     return f is not None and f.name in program.config.platform.start_off
@@ -210,7 +225,7 @@ def no_new_start(program: Program, first: Access, second: Access, near: list[Acc
         sources |= off
     return not any(first.fact.seq < c.seq < second.fact.seq and (
         any(_drives(c, n) for n in names)
-        or (c.instance in sources and "disable" not in c.callee_name.lower()))
+        or (c.instance in sources and not c.off))
         for c in program.calls_by_caller.get(first.fact.function, ()))
 
 
@@ -222,8 +237,6 @@ def _switched_off(program: Program, i: Access) -> set[str]:
     for c in i.contexts:
         if not c.is_interrupt or c.concurrent:
             continue
-        line = c.irq or irq_key(c.name)
         out |= {k.instance for k in program.calls_by_caller.get(i.fact.function, ())
-                if k.instance and "disable" in k.callee_name.lower() and k.seq < i.fact.seq
-                and (line == k.instance or line.startswith(k.instance + "_"))}
+                if k.off and k.seq < i.fact.seq and _switches(k, c)}
     return out

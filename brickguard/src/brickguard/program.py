@@ -406,6 +406,12 @@ class Program(HardwareFacts):  # the hardware facts (BG3xx, stack depth): every 
         return _timeline.gates_of(self)
 
     @cached_property
+    def registered_lines(self) -> dict[str, str]:
+        """Handler USR -> the line its registration names, where a switch-on names it too
+        (``irq_attach(STM32_IRQ_USART3, isr, arg)`` and ``up_enable_irq(STM32_IRQ_USART3)``)."""
+        return _timeline.registered_lines(self)
+
+    @cached_property
     def launched(self) -> dict[tuple[str, object], set[str]]:
         """(callee USR, call site) -> the names of the other-core contexts that call launches
         (``Context.concurrent``; ``timeline``'s ``run:`` gates)."""
@@ -468,6 +474,29 @@ class Program(HardwareFacts):  # the hardware facts (BG3xx, stack depth): every 
         for a in self.accesses:
             out[a.fact.function].append(a)
         return dict(out)
+
+    @cached_property
+    def tests_by_function(self) -> dict[str, list[Access]]:
+        """Function USR -> its accesses that test their object with a known sense (``if (!f)``,
+        ``while (!ready) {}``, a ``switch``): what its arms know (``races``' ownership flags)."""
+        out: dict[str, list[Access]] = defaultdict(list)
+        for a in self.accesses:
+            if a.fact.tests and a.fact.sense:
+                out[a.fact.function].append(a)
+        return dict(out)
+
+    @cached_property
+    def calls_by_name(self) -> dict[str, list[CallFact]]:
+        """Callee name -> the calls made to it (a re-arming call looked up by name)."""
+        out: dict[str, list[CallFact]] = defaultdict(list)
+        for c in self.calls:
+            out[c.callee_name].append(c)
+        return dict(out)
+
+    @cached_property
+    def entry_functions(self) -> dict[Context, str]:
+        """Each entry context -> the USR of its entry function (``entries`` inverted)."""
+        return {ctx: usr for usr, ctx in self.entries.items()}
 
     @cached_property
     def accesses_by_object(self) -> dict[str, list[Access]]:

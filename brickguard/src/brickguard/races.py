@@ -68,6 +68,7 @@ Whether the object is ``volatile`` is BG104's question, asked once at the declar
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
@@ -103,7 +104,8 @@ class Race:
     # Who is preempted: "task context (main)", or "interrupt handler X (priority 5)" when a
     # more urgent handler preempts a less urgent one.
     victim: str = ""
-    # pattern "late" (``order``): the call before the write that lets the handler run
+    # pattern "late" (``order``): the call before the write that lets the handler run;
+    # pattern "wrap": the call that reads the hardware counter whose wraps the object counts
     start: CallFact | None = None
     # For an R-W-W on a flag the handler sets to a constant: why the pair is kept although
     # such a store is often serializable (``_kept_because``).
@@ -241,6 +243,8 @@ def find_races(program: Program) -> list[Race]:
             keep(race)
     for race in _torn_pairs(program, gates):
         keep(race)
+    for race in _wrap_pairs(program, gates):
+        keep(race)
     return sorted(best.values(), key=lambda r: source_order(r.task))
 
 
@@ -298,6 +302,66 @@ def _torn_pairs(program: Program, gates: dict) -> list[Race]:
     return out
 
 
+_GENERIC = frozenset({"am", "hal", "isr", "irq", "irqhandler", "handler", "int", "interrupt",
+                      "get", "read", "set", "the", "of"})
+# A call that reads a running counter (``am_hal_stimer_counter_get()``, ``timer_read_count``).
+_COUNTER = re.compile(r"count|cnt|tick|time|now", re.IGNORECASE)
+
+
+def _words(name: str) -> set[str]:
+    """``am_hal_stimer_counter_get`` -> {"stimer", "counter"}; ``TIM2_IRQHandler`` -> {"tim2",
+    "tim"}: a name's words but the generic ones, each also without its trailing digits."""
+    out = set()
+    for w in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+|[A-Z]+", name.replace("_", " ")):
+        w = w.lower()
+        if w.isdigit() or w in _GENERIC:
+            continue
+        out |= {w, w.rstrip("0123456789")} - {""}
+    return out
+
+
+def _wrap_pairs(program: Program, gates: dict) -> list[Race]:
+    """A wrap count read with the hardware counter whose wraps it counts, outside a critical
+    section and with no re-read: the handler only counts the object up (``wraps++``), in an
+    arm of its test of a status (the overflow); the task reads the object and, on the same
+    path, calls a function the program does not define whose name says it reads a count
+    (``am_hal_stimer_counter_get()``) and names the handler's peripheral (``stimer`` of
+    ``am_stimer_isr``), with no other call between the two. If the counter wraps between the
+    two reads, the task pairs the old wrap count with the new, small count (or the new count
+    with the old one): a time 2^32 ticks off. Not when a do-while's condition reads the object
+    again (the retry)."""
+    out: list[Race] = []
+    for s in program.shared_objects:
+        writes = [a for a in s.accesses if a.fact.kind.writes]
+        if not s.obj.is_scalar or not writes or any(
+                not a.in_interrupt or a.fact.kind is not AccessKind.rmw or a.fact.op != "+"
+                or not a.fact.branch for a in writes):
+            continue
+        peripheral = {w for a in writes for c in a.contexts if c.is_interrupt
+                      for w in _words(c.name)}
+        for a in s.accesses:
+            f = a.fact
+            if not a.in_task or f.kind is not AccessKind.read or a.task_protected or (
+                    a.before_start) or f.in_loop_cond:
+                continue
+            if any(r.fact.retry and r.fact.obj == f.obj
+                   for r in program.accesses_by_function.get(f.function, ())):
+                continue  # read again by a retry loop's condition
+            calls = program.calls_by_caller.get(f.function, ())
+            call = next((k for k in calls
+                         if k.callee not in program.functions and _COUNTER.search(
+                             k.callee_name) and _words(k.callee_name) & peripheral
+                         and _one_path(f.branch, k.branch)
+                         and not any(min(k.seq, f.seq) < x.seq < max(k.seq, f.seq)
+                                     for x in calls)), None)
+            hit = next((i for i in writes if can_fire(gates, i, a)), None)
+            if call is not None and hit is not None:
+                out.append(Race("BG101", s.obj, a, hit, pattern="wrap",
+                                victim=_victim(program, a, None), start=call))
+                break
+    return out
+
+
 def _walks(a: Access) -> bool:
     """An element access with an index not known at compile time, in a loop: one step of a
     walk over the array (``for (i = 0; i < N; i++) out[i] = frame[i];``)."""
@@ -326,9 +390,9 @@ def _torn_copy(program: Program, gates: dict, obj: ObjectFact, accs: list[Access
 
 def _arm_known(program: Program, a: Access, flag: str) -> tuple[str, int] | None:
     """What the arm an access is in knows of object ``flag`` (its function's test of it)."""
-    for t in program.accesses_by_function.get(a.fact.function, ()):
+    for t in program.tests_by_function.get(a.fact.function, ()):
         f = t.fact
-        if f.obj == flag and f.tests and f.sense and f.seq < a.fact.seq:
+        if f.obj == flag and f.seq < a.fact.seq:
             arm = next((x for off, x in a.fact.branch if off == f.tests), None)
             if arm is not None:
                 return _arm_values(f.sense, arm)
@@ -337,8 +401,8 @@ def _arm_known(program: Program, a: Access, flag: str) -> tuple[str, int] | None
 
 def _apart(program: Program, a: Access, i: Access) -> bool:
     """Whether an ownership flag keeps task access ``a`` and handler access ``i`` apart."""
-    flags = {t.fact.obj for t in program.accesses_by_function.get(a.fact.function, ())
-             if t.fact.tests and t.fact.sense and t.fact.obj != a.fact.obj}
+    flags = {t.fact.obj for t in program.tests_by_function.get(a.fact.function, ())
+             if t.fact.obj != a.fact.obj}
     for flag in flags:
         mine, theirs = _arm_known(program, a, flag), _arm_known(program, i, flag)
         if mine is not None and theirs is not None and _disjoint(mine, theirs):
@@ -484,6 +548,11 @@ def _pairs(program: Program, gates: dict, calls: dict[str, list], names: dict[st
                     and (not both or (lvl and _above(program, i, lvl))
                          or (zero and _zero_latency(i)))
                     and not _flag_apart(program, first, second, i)]
+            if one == "W" and two == "R" and near and f1.kind is AccessKind.rmw and all(
+                    i.fact.kind is AccessKind.rmw and _commute(f1.op, i.fact.op) for i in near):
+                continue  # two updates that commute: the read sees what "handler first" gives
+            if one == "W" and two == "W" and near and _reset_store(program, first):
+                continue  # the value between is the one the object held from reset
             if one == "R" and two == "W" and f1.in_loop_cond and _one_shot(
                     lambda f: calls.get(f, ()), names, calls.get(f1.function, []), accs[:n],
                     f1.seq, f2.seq, near):
@@ -511,6 +580,30 @@ def _pairs(program: Program, gates: dict, calls: dict[str, list], names: dict[st
     return out
 
 
+def _commute(a: str, b: str) -> bool:
+    """Whether two read-modify-write operators give one result in either order (``x +=
+    c`` and ``x++``; ``x |= a`` and ``x |= b``): a W-W-R of such updates (the task's
+    update, the handler's between, the task's read) reads what the serial order "handler
+    first" reads."""
+    return {a, b} <= {"+", "-"} or (a == b and a in ("|", "&", "^"))
+
+
+def _reset_store(program: Program, first: Access) -> bool:
+    """A W-R-W whose first store puts back the value the object holds from reset (``p = 0``
+    on an object with no initializer), made by a function that runs once from reset (bare
+    ``main``) before any other store of the object, which no other function writes: the
+    handler's read between sees the value it would have seen before that store, one the
+    program already lives with."""
+    f1 = first.fact
+    obj = program.objects.get(f1.obj)
+    if obj is None or obj.initialized or f1.kind is not AccessKind.write or f1.stored != 0:
+        return False
+    if not _order.from_reset(program, f1.function):
+        return False
+    return all(a.fact.function == f1.function and a.fact.seq >= f1.seq
+               for a in program.accesses_by_object.get(f1.obj, ()) if a.fact.kind.writes)
+
+
 def _idempotent_flag(program: Program, first: Access, second: Access, near: list[Access]) -> bool:
     """A two-valued flag: the handler only ever stores one constant V (``flag = 1``), the task
     another, C (``flag = 0``). The task's store is in an arm of its test of the flag (``if
@@ -528,8 +621,7 @@ def _idempotent_flag(program: Program, first: Access, second: Access, near: list
     values = {i.fact.stored for i in near}
     if len(values) != 1 or None in values or f2.stored is None or f2.stored in values:
         return False
-    arm = next((a for off, a in f2.branch if off == f1.tests), None)
-    saw = _arm_values(f1.sense, arm) if arm is not None else None
+    saw = _task_saw(first, second)
     if saw is not None and _disjoint(saw, ("==", next(iter(values)))):
         return False  # the test saw another value (``if (s == 1)`` against a store of 5)
     stores = {a.fact.stored for a in program.accesses_by_object.get(f1.obj, ())
@@ -549,8 +641,7 @@ def _kept_because(program: Program, first: Access, second: Access, near: list[Ac
     between the wait and the clear). "" when the store is not of the value seen."""
     f1, f2 = first.fact, second.fact
     values = {i.fact.stored for i in near}
-    arm = next((a for off, a in f2.branch if off == f1.tests), None) if f1.tests else None
-    saw = _arm_values(f1.sense, arm) if arm is not None else None
+    saw = _task_saw(first, second)
     if len(values) != 1 or None in values or saw is None or _disjoint(
             saw, ("==", next(iter(values)))):
         return ""
@@ -586,8 +677,7 @@ def _disarmed(program: Program, first: Access, second: Access, near: list[Access
     store is pending between the test and the clear, so none can come there. Not when the
     task reads, between, data that handler writes (``_hands_over``)."""
     f1, f2 = first.fact, second.fact
-    arm = next((a for off, a in f2.branch if off == f1.tests), None) if f1.tests else None
-    saw = _arm_values(f1.sense, arm) if arm is not None else None
+    saw = _task_saw(first, second)
     values = {i.fact.stored for i in near}
     if saw is None or len(values) != 1 or None in values or f2.stored is None:
         return False
@@ -604,13 +694,21 @@ def _disarmed(program: Program, first: Access, second: Access, near: list[Access
         return False  # the test saw more than one value, or the clear stores it again
     calls = program.calls_by_caller
     arms: set[str] = set()
+    keys: set[str] = set()  # what the tests of the handlers that re-arm nothing read
     for w in near:
         offs = [d for d in calls.get(w.fact.function, ())
                 if d.seq < w.fact.seq and _disarms(d.callee_name)
                 and all(b in w.fact.branch for b in d.branch)]
-        if not offs:
+        if offs:
+            arms |= {_disarms(d.callee_name) for d in offs}
+            continue
+        got = _guard_reads(program, w)
+        if not got:
             return False
-        arms |= {_disarms(d.callee_name) for d in offs}
+        keys |= got
+    if keys and (obj is None or obj.initialized or not _rearmed_after(program, first, second,
+                                                                     keys)):
+        return False
     between = [k for k in calls.get(f1.function, ()) if f1.seq < k.seq < f2.seq]
     seen: set[str] = set()
     while between:
@@ -622,11 +720,47 @@ def _disarmed(program: Program, first: Access, second: Access, near: list[Access
             between.extend(calls.get(k.callee, ()))
     if obj is not None and obj.initialized:
         # The first value may be the one seen: the task must arm only after its clear.
-        sites = [k for k in program.calls if k.callee_name in arms]
+        sites = [k for name in arms for k in program.calls_by_name.get(name, ())]
         if any(k.caller != f1.function or k.seq < f2.seq for k in sites
                if any(not x.is_interrupt for x in program.contexts.get(k.caller, ()))):
             return False
     return not _hands_over(program, first, second, near)
+
+
+def _guard_reads(program: Program, w: Access) -> set[str]:
+    """The objects read by the handler's tests whose arm its store ``w`` is in, but the flag
+    itself (``if (Chip_GPDMA_Interrupt(LPC_GPDMA, s_dma_ch) == SUCCESS) done = true;``: the
+    channel ``s_dma_ch``, whose completion the store reports)."""
+    arms = {off for off, _ in w.fact.branch}
+    return {a.fact.obj for a in program.accesses_by_function.get(w.fact.function, ())
+            if a.fact.tests in arms and a.fact.kind.reads and a.fact.obj != w.fact.obj}
+
+
+def _arg_reads(program: Program, k: CallFact) -> set[str]:
+    """The objects read in a call's arguments: the reads of its caller after the call before
+    it, on or after the call's line (they are walked before the call itself)."""
+    before = max((c.seq for c in program.calls_by_caller.get(k.caller, ()) if c.seq < k.seq),
+                 default=0)
+    return {a.fact.obj for a in program.accesses_by_function.get(k.caller, ())
+            if before < a.fact.seq < k.seq and a.fact.kind.reads
+            and a.fact.where.line >= k.where.line}
+
+
+def _rearmed_after(program: Program, first: Access, second: Access, keys: set[str]) -> bool:
+    """A completion flag whose handler reports the end of a transfer on a channel (its test
+    reads ``keys``: ``s_dma_ch``) that the task itself arms again on every turn of the loop it
+    waits in, after its clear (``while (!done) {} done = false; Chip_GPDMA_Transfer(...,
+    s_dma_ch, ...);``): a transfer the task must re-arm ends by itself (a DMA block stops at
+    its terminal count), so each arming brings one completion, and while the task is between
+    its wait and its clear no transfer is armed. Not when a call between the two names the
+    channel (arm, then clear: the new block's completion can come before the clear and is
+    lost)."""
+    f1, f2 = first.fact, second.fact
+    mine = program.calls_by_caller.get(f1.function, ())
+    if any(f1.seq < k.seq < f2.seq and _arg_reads(program, k) & keys for k in mine):
+        return False
+    return any(k.seq > f2.seq and k.earliest < k.seq and k.earliest <= f1.seq
+               and _arg_reads(program, k) & keys for k in mine)
 
 
 def _hands_over(program: Program, first: Access, second: Access, near: list[Access]) -> bool:
@@ -640,6 +774,18 @@ def _hands_over(program: Program, first: Access, second: Access, near: list[Acce
         f1.seq < a.fact.seq < f2.seq and a.fact.kind.reads
         and any(o == a.fact.obj and paths_overlap(p, a.fact.path) for o, p in sent)
         for a in by_function.get(f1.function, ()))
+
+
+def _task_saw(first: Access, second: Access) -> tuple[str, int] | None:
+    """What the task's first access, a test (``if (f)``, ``while (!ready) {}``), knows of the
+    object where its second access is: the arm of that test the second sits in (``if (f) {
+    ...; f = 0; }``: ("!=", 0)). None when the first is no test, the second is in none of its
+    arms, or the arm knows nothing (``_arm_values``)."""
+    f1, f2 = first.fact, second.fact
+    if not f1.tests:
+        return None
+    arm = next((a for off, a in f2.branch if off == f1.tests), None)
+    return _arm_values(f1.sense, arm) if arm is not None else None
 
 
 def _arm_values(sense: tuple, arm: int) -> tuple[str, int] | None:
@@ -666,9 +812,9 @@ def _disjoint(a: tuple[str, int], b: tuple[str, int]) -> bool:
 def _known_at(program: Program, w: Access) -> tuple[str, int] | None:
     """What the handler knows of the flag where it writes it: the sense of its own test of the
     flag (``if (!full) { ...; full = true; }``) whose arm the write is in."""
-    for t in program.accesses_by_function.get(w.fact.function, ()):
+    for t in program.tests_by_function.get(w.fact.function, ()):
         f = t.fact
-        if (f.obj == w.fact.obj and f.tests and f.sense and f.seq < w.fact.seq
+        if (f.obj == w.fact.obj and f.seq < w.fact.seq
                 and paths_overlap(f.path, w.fact.path)):
             arm = next((a for off, a in w.fact.branch if off == f.tests), None)
             if arm is not None:
@@ -683,11 +829,7 @@ def _test_survives(program: Program, first: Access, second: Access, near: list[A
     the arm's knowledge allows, only counts up or sets bits of a value the arm knows is not
     zero, or cannot come at all (its own test of the object excludes what the arm saw): the use
     then sees a newer value the test would have passed."""
-    f1, f2 = first.fact, second.fact
-    if not f1.tests or not f1.sense:
-        return False
-    arm = next((a for off, a in f2.branch if off == f1.tests), None)
-    saw = _arm_values(f1.sense, arm) if arm is not None else None
+    saw = _task_saw(first, second)
     if saw is None:
         return False
     for w in near:
@@ -732,20 +874,17 @@ def _owned_flag(program: Program, first: Access, second: Access, near: list[Acce
     of the one value the task's arm knows (``if (state == OVERRUN) ... state = IDLE`` against a
     handler that stores OVERRUN) changes nothing: the run is as if it came before the test,
     unless the task reads between them data that handler run writes."""
-    f1, f2 = first.fact, second.fact
-    if not f1.tests or not f1.sense:
+    f1 = first.fact
+    task_saw = _task_saw(first, second)
+    if task_saw is None:
         return False
-    arm = next((a for off, a in f2.branch if off == f1.tests), None)
-    if arm is None:
-        return False
-    task_saw = _arm_values(f1.sense, arm)
     for w in near:
-        if (task_saw is not None and task_saw[0] == "==" and w.fact.kind is AccessKind.write
+        if (task_saw[0] == "==" and w.fact.kind is AccessKind.write
                 and w.fact.stored == task_saw[1] and "loop" not in f1.sense
                 and not _hands_over(program, first, second, [w])):
             continue
         known = _known_at(program, w)
-        if known is None or task_saw is None or not _disjoint(known, task_saw):
+        if known is None or not _disjoint(known, task_saw):
             return False
     return True
 
@@ -759,9 +898,9 @@ def _flag_apart(program: Program, first: Access, second: Access, i: Access) -> b
     constant in S (``line_ready = true`` once the line is in): while the task is between,
     F stays in S, so the handler cannot be on the path that makes ``i``."""
     f1, f2 = first.fact, second.fact
-    for t in program.accesses_by_function.get(f1.function, ()):
+    for t in program.tests_by_function.get(f1.function, ()):
         g = t.fact
-        if g.obj == f1.obj or not g.tests or not g.sense or g.seq > f1.seq:
+        if g.obj == f1.obj or g.seq > f1.seq:
             continue
         arm1 = next((a for off, a in f1.branch if off == g.tests), None)
         arm2 = next((a for off, a in f2.branch if off == g.tests), None)

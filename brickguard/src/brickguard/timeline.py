@@ -12,6 +12,10 @@ After reset no interrupt can fire until the code lets one. An interrupt context 
   ``HAL_NVIC_EnableIRQ(USART1_IRQn)`` (the profiles' mask/unmask pairs, with an IRQn constant;
   another argument opens every line) and by the profiles' ``line_enables``
   (``SysTick_Config`` opens ``irq:SysTick``).
+  A handler whose name gives no line but whose registration names one as its first argument
+  (NuttX's ``irq_attach(STM32_IRQ_USART3, usart3_isr, NULL)``) is behind ``irq:`` that line
+  when a call that switches interrupt sources on names it too (``up_enable_irq(
+  STM32_IRQ_USART3)``, ``bodies.SOURCE_SWITCH``): that call opens it.
 - ``run:F``: a context on another core (``multicore_launch_core1(F)``): opened by the call
   that launches it, and by nothing else.
 - ``fam:F``: the peripheral's own interrupt sources, for a handler that hands over to the HAL
@@ -96,6 +100,7 @@ def gates_of(program: Program) -> dict[Context, frozenset[str]]:
     started = {g for g in opened if g.startswith("fam:")}
     by_caller = program.calls_by_caller
     plat = program.config.platform
+    lines = program.registered_lines
     out = {}
     for usr, ctx in program.entries.items():
         if not ctx.is_interrupt:
@@ -113,6 +118,8 @@ def gates_of(program: Program) -> dict[Context, frozenset[str]]:
                 # A line no call enables by name is opened only by what opens every line: one
                 # gate for all of them (the timeline is computed once per distinct gate).
                 gates.add(f"irq:{line}" if f"irq:{line}" in opened else "irq:?")
+            elif usr in lines:
+                gates.add(f"irq:{lines[usr]}")
             for c in by_caller.get(usr, ()):
                 m = _HANDLER_OF.fullmatch(c.callee_name)
                 if m:
@@ -122,6 +129,29 @@ def gates_of(program: Program) -> dict[Context, frozenset[str]]:
             gates.add("fam:" + "|".join(sorted(fams)))
         out[ctx] = frozenset(gates or {ALL})
     return out
+
+
+def registered_lines(program: Program) -> dict[str, str]:
+    """Handler USR -> the line its registration names (see above): a function passed to a call
+    whose first argument is a macro, that a source switch-on names as its own first argument."""
+    switched = {c.instance for c in program.calls if c.instance and not c.off}
+    out: dict[str, str] = {}
+    for pf in program.passed_functions:
+        fn = pf.function if pf.function in program.functions else None
+        if fn is None:
+            same = program.functions_by_name.get(pf.function.rsplit("@", 1)[-1], [])
+            fn = same[0] if len(same) == 1 else None
+        ctx = program.entries.get(fn) if fn is not None else None
+        if ctx is None or not ctx.is_interrupt or ctx.concurrent or ctx.name.endswith(
+                "_IRQHandler") or pf.arg == 0 or pf.instance not in switched:
+            continue
+        out.setdefault(fn, pf.instance)
+    return out
+
+
+def _switches_line(program: Program, c: CallFact) -> bool:
+    """A call that switches on a line a handler's registration names."""
+    return bool(c.instance) and not c.off and c.instance in program.registered_lines.values()
 
 
 def _direct(program: Program, c: CallFact) -> tuple[set[str], bool]:
@@ -138,6 +168,8 @@ def _direct(program: Program, c: CallFact) -> tuple[set[str], bool]:
         return {f"fam:{f}" for f in fams}, True
     if name in program.nvic_enables:
         return ({f"irq:{c.irq}"} if c.irq else {ALL}), True
+    if _switches_line(program, c):
+        return {f"irq:{c.instance}"}, True
     fams = start_families(name)
     if fams:
         return {f"fam:{f}" for f in fams}, True
@@ -331,7 +363,7 @@ def _own_lines(program: Program, roots: list[str]) -> set[str]:
     while todo:
         f = todo.pop()
         for c in by_caller.get(f, ()):
-            if c.callee_name in program.nvic_enables and c.irq:
+            if (c.callee_name in program.nvic_enables and c.irq) or _switches_line(program, c):
                 out |= {g for g in _direct(program, c)[0] if g.startswith("irq:")}
             if c.callee in program.functions and c.callee not in seen:
                 seen.add(c.callee)

@@ -32,6 +32,20 @@ def check(program: Program, config: Config) -> Iterable[Finding]:
             yield Finding("BG101", RULE.level, message, task, related=(isr, first),
                           flow=(first, isr, task))
             continue
+        if r.pattern == "wrap" and r.start is not None:
+            st = r.start
+            message = (
+                f"`{t.text}` is read in {r.victim} with the counter {st.callee_name}() "
+                f"({at(st.where)}), not both in one critical section and with no re-read, and "
+                f"interrupt handler {handler} counts that counter's wraps (`{i.text}`, "
+                f"{at(i.where)}): if the counter wraps between the two reads, the wrap count "
+                f"and the count are of two different moments (a time a whole counter period off)"
+            )
+            start = here(st.where, f"{st.callee_name}(): the counter whose wraps "
+                                   f"`{r.obj.name}` counts")
+            yield Finding("BG101", RULE.level, message, task, related=(isr, start),
+                          flow=(task, isr, start))
+            continue
         if r.pattern == "late" and r.start is not None:
             st = r.start
             message = (
