@@ -43,6 +43,7 @@ import re
 from typing import TYPE_CHECKING
 
 from brickguard.facts import PassedFunction
+from brickguard.profiles import name_matches
 
 if TYPE_CHECKING:
     from brickguard.program import Context, Program
@@ -57,16 +58,13 @@ SETUP = re.compile(r"init|register|create|set|attach|connect|install|enable|star
 TIMED = re.compile(r"timer|alarm", re.IGNORECASE)
 
 
-# A call that starts a function on another core (pico-sdk's multicore_launch_core1(entry),
-# multicore_launch_core1_with_stack; a start_cpu1 / app_cpu start): that function is a context
-# of its own, running in parallel with the caller from the call on (``Context.concurrent``).
-LAUNCH = re.compile(r"multicore|(?:core|cpu)_?[1-9]|app_?cpu|second_?core|other_?core",
-                    re.IGNORECASE)
-
-
-def launches_core(callee: str) -> bool:
-    """Whether a call the program does not define, by its name, starts another core."""
-    return bool(LAUNCH.search(callee)) and not STRONG.search(callee)
+def launches_core(program: Program, callee: str) -> bool:
+    """Whether a call the program does not define, by its name, starts another core (the
+    profiles' ``[cores] launches``: pico-sdk's multicore_launch_core1(entry)): that function is
+    a context of its own, running in parallel with the caller from the call on
+    (``Context.concurrent``)."""
+    return (name_matches(program.config.platform.core_launches, callee)
+            and not STRONG.search(callee))
 
 
 def says_interrupt(hint: str) -> bool:
@@ -99,7 +97,7 @@ def inferred_entries(program: Program, context_cls) -> dict[str, Context]:
             continue
         if any(fnmatch.fnmatchcase(callee, p) for p in not_isr):
             continue
-        if launches_core(callee) and pf.arg == 0 and not pf.holder:
+        if launches_core(program, callee) and pf.arg == 0 and not pf.holder:
             where = f" (line {pf.where.line})" if pf.where is not None else ""
             out[fn] = context_cls(
                 program.functions[fn].name, "interrupt",

@@ -23,6 +23,9 @@ isr_variants = {xQueueSend = "xQueueSendFromISR"}   # task API -> its interrupt-
 nonreentrant = {strtok = "strtok_r"}          # keeps hidden state -> reentrant twin (BG112)
 interrupt_safe = ["xQueueSendFromISR"]        # documented as callable from an ISR
 [locks]           # BG113: binary = [...], mutex = [...], take = [...], give = [...]
+[cores]           # globs, any case: locks = ["*spin_lock*"] / unlocks (a lock both cores take),
+                  # not_locks = ["*init*"] (a lock's set-up, not a take), launches =
+                  # ["*multicore*"] (a call that starts its function argument on another core)
 [dma]
 tx = [{function = "HAL_UART_Transmit_DMA", arg = 1}]   # arg: the buffer's 0-based index
 rx = [{function = "HAL_UART_Receive_DMA", arg = 1}]
@@ -38,6 +41,8 @@ so the defaults fit mixed CMSIS / HAL / RTOS code as the rest of the configurati
 
 from __future__ import annotations
 
+import fnmatch
+import re
 import tomllib
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -153,6 +158,20 @@ class LockCalls:
 
 
 @dataclass(frozen=True)
+class CoreCalls:
+    """Calls between cores, as globs matched in any case (``name_matches``): a cross-core lock
+    taken and given (``bodies``: pico-sdk's ``spin_lock_blocking``, STM32H7's ``HAL_HSEM_Take``)
+    less the names of its set-up (``spin_lock_init``, ``spin_lock_claim_unused``), and a call
+    that starts its function argument on another core (``callbacks``: pico-sdk's
+    ``multicore_launch_core1``)."""
+
+    locks: list[str] = field(default_factory=list)
+    not_locks: list[str] = field(default_factory=list)
+    unlocks: list[str] = field(default_factory=list)
+    launches: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
 class CriticalPairs:
     pairs: list[tuple[str, str]] = field(default_factory=list)
     # Calls that hand the interrupt state over and do not come back while it matters (the RTOS
@@ -185,6 +204,7 @@ class ProfileFile:
     api: ApiTable = field(default_factory=ApiTable)
     dma: DmaCalls = field(default_factory=DmaCalls)
     locks: LockCalls = field(default_factory=LockCalls)
+    cores: CoreCalls = field(default_factory=CoreCalls)
 
 
 @dataclass
@@ -224,6 +244,11 @@ class Platform:
     line_enables: dict[str, str] = field(default_factory=dict)
     quiet: list[str] = field(default_factory=list)
     priority_setters: list[Registration] = field(default_factory=list)
+    # Calls between cores (``CoreCalls``): globs matched in any case.
+    core_locks: list[str] = field(default_factory=list)
+    core_not_locks: list[str] = field(default_factory=list)
+    core_unlocks: list[str] = field(default_factory=list)
+    core_launches: list[str] = field(default_factory=list)
 
     def watched_calls(self) -> frozenset[str]:
         """Names whose macro uses and argument texts the front end records."""
@@ -334,6 +359,22 @@ def _merge(plat: Platform, profile: ProfileFile) -> None:
     plat.line_enables.update(profile.interrupts.line_enables)
     _extend(plat.quiet, profile.interrupts.quiet)
     _extend(plat.priority_setters, profile.interrupts.priority_setters)
+    _extend(plat.core_locks, profile.cores.locks)
+    _extend(plat.core_not_locks, profile.cores.not_locks)
+    _extend(plat.core_unlocks, profile.cores.unlocks)
+    _extend(plat.core_launches, profile.cores.launches)
+
+
+def name_matches(globs: list[str], name: str) -> bool:
+    """Whether ``name`` matches one of ``globs`` in any case (the ``[cores]`` tables)."""
+    return _any_case(tuple(globs)).match(name) is not None
+
+
+@lru_cache(maxsize=64)
+def _any_case(globs: tuple[str, ...]) -> re.Pattern[str]:
+    if not globs:
+        return re.compile(r"(?!)")
+    return re.compile("|".join(f"(?:{fnmatch.translate(g)})" for g in globs), re.IGNORECASE)
 
 
 def add_dma_calls(plat: Platform, dma: DmaCalls) -> None:
