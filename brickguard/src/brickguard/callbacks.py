@@ -110,6 +110,59 @@ def inferred_entries(program: Program, context_cls) -> dict[str, Context]:
     return out
 
 
+def unnamed_entries(program: Program, context_cls) -> dict[str, Context]:
+    """Function USR -> an interrupt context for each function handed, by task code, to a call
+    the program does not define whose words say nothing (``chVTSet(&vt, delay, on_tick, p)``,
+    NuttX's ``wd_start(&wd, ticks, on_tick, 0)``: a driver or kernel service whose source is
+    not in the program). Such a call keeps the pointer to call it later, and in an embedded
+    SDK later is its interrupt handler (a timer's, a pin's, a UART's): the callback is taken to
+    run there, at a priority not known. Needs the contexts reached so far. Not taken:
+
+    - a call whose words say anything of a handler or callback: ``says_interrupt`` judged it
+      (``ui_obj_add_event_cb(obj, on_click, ...)`` adds a UI event, run in the UI's loop);
+
+    - a call the profiles name as starting a thread or deferring to one (``task_creators``,
+      ``[tasks] callbacks``, and ``[tasks] deferrals`` in any case: ``*thread*``, ``*sched*``,
+      an event queue, a work queue), or as never letting an interrupt fire (``quiet``, the C library);
+    - a function the program calls directly, or whose body blocks (the profiles' ``blocks``:
+      a thread's body waits, an interrupt handler does not);
+    - one handed over only from interrupt context: a handler that passes a function on defers
+      work to a thread (nRF5's ``app_sched_event_put``), or re-arms its own timer, which the
+      task code's call already made a callback."""
+    plat = program.config.platform
+    skip = [*(r.function for r in program.config.task_creators), *plat.task_callbacks,
+            *plat.quiet]
+    called = {c.callee for c in program.calls}
+    blocks = {n for n, why in plat.blocking.items() if why == "blocks"}
+    taken = {(pf.callee, pf.where) for pf in program.passed_functions if pf.registered}
+    out: dict[str, Context] = {}
+    for pf in program.passed_functions:
+        fn = resolve(program, pf.function)
+        if fn is None or fn in program.entries or fn in out or fn in called or pf.holder:
+            continue
+        callee = pf.hint.split(" ", 1)[0]
+        if pf.callee in program.functions or not callee or (pf.callee, pf.where) in taken:
+            continue
+        if STRONG.search(pf.hint) or WEAK.search(pf.hint):
+            continue  # its words spoke, and ``says_interrupt`` judged them (a UI event's cb)
+        if any(fnmatch.fnmatchcase(callee, p) for p in skip) or name_matches(
+                plat.task_deferrals, callee):
+            continue
+        if any(c.callee_name in blocks for c in program.calls_by_caller.get(fn, ())):
+            continue
+        site = program.calls_by_caller_site.get((pf.callee, pf.where), ())
+        if not any(not x.is_interrupt for c in site if c.caller != fn
+                   for x in program.contexts.get(c.caller, ())):
+            continue  # handed over by a handler, or by itself (a re-arm): see above
+        where = f" (line {pf.where.line})" if pf.where is not None else ""
+        how = (f"run by {callee}{where} from the driver's interrupt: {callee} has no body here "
+               "and keeps the function to call it later; its priority is not known, so it "
+               "preempts every task and is not ordered against the other handlers")
+        out[fn] = context_cls(program.functions[fn].name, "interrupt", how,
+                              irq=_irq(program, pf, callee))
+    return out
+
+
 def stored_callbacks(program: Program, context_cls) -> dict[str, Context]:
     """Functions stored in a struct field that an interrupt handler calls through: stored
     directly (``hdma->XferCpltCallback = UART_DMAReceiveCplt``) or handed to a function the

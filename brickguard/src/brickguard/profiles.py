@@ -10,7 +10,9 @@ defaults = false  # true: a vendor SDK table whose sections/registrations join t
 [interrupts]      # patterns, callbacks, registrations, from_asm, start_off, enable: as in
                   # brickguard.toml
 [tasks]           # creators; priority_args = {xTaskCreate = 4} (BG113); callbacks = [globs of
-                  # calls whose callback runs in a thread, not an interrupt] (callbacks.py)
+                  # calls whose callback runs in a thread, not an interrupt] (callbacks.py);
+                  # deferrals = [globs: a thread start or a queue to one, for calls whose
+                  # words say nothing (callbacks.unnamed_entries)]
 [critical]        # pairs; handover = ["xPortStartScheduler"] (sections left to the scheduler);
                   # levels = {taskENTER_CRITICAL = "configMAX_SYSCALL_INTERRUPT_PRIORITY"}
                   # (BASEPRI sections), basepri = ["__set_BASEPRI"]
@@ -145,6 +147,11 @@ class TaskEntries:
     # Calls (globs) that take a function they call back in a thread, not an interrupt: an event
     # loop, a work queue, a UI toolkit (``callbacks`` does not take them for a handler).
     callbacks: list[str] = field(default_factory=list)
+    # Calls (globs, any case) that start a thread or queue a function for one (an app scheduler, an
+    # event queue), read only where a call's words say nothing (``callbacks.unnamed_entries``):
+    # a function handed to any other call the program does not define is taken for an
+    # interrupt's callback.
+    deferrals: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -235,6 +242,7 @@ class Platform:
     basepri: list[str] = field(default_factory=list)
     task_priority_args: dict[str, int] = field(default_factory=dict)
     task_callbacks: list[str] = field(default_factory=list)
+    task_deferrals: list[str] = field(default_factory=list)
     # "binary" | "mutex" | "take" | "give" -> the calls (BG113)
     locks: dict[str, set[str]] = field(default_factory=lambda: {
         "binary": set(), "mutex": set(), "take": set(), "give": set()})
@@ -346,6 +354,7 @@ def _merge(plat: Platform, profile: ProfileFile) -> None:
     _extend(plat.task_creators, profile.tasks.creators)
     plat.task_priority_args.update(profile.tasks.priority_args)
     _extend(plat.task_callbacks, profile.tasks.callbacks)
+    _extend(plat.task_deferrals, profile.tasks.deferrals)
     for kind in plat.locks:
         plat.locks[kind].update(getattr(profile.locks, kind))
     _extend(plat.critical_pairs, profile.critical.pairs)

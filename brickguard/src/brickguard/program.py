@@ -199,6 +199,11 @@ class Program(HardwareFacts):  # the hardware facts (BG3xx, stack depth): every 
         p._find_entries(config, entry_facts, resolve)
         p.entries.update(_callbacks.inferred_entries(p, Context))
         p._reach()
+        unnamed = _callbacks.unnamed_entries(p, Context)
+        if unnamed:  # callbacks handed over by task code to calls whose words say nothing
+            p.entries.update(unnamed)
+            p.contexts = {}
+            p._reach()
         stored = _callbacks.stored_callbacks(p, Context)
         if stored:  # callbacks only interrupt handlers call through a field: reach again
             p.entries.update(stored)
