@@ -31,6 +31,12 @@ parameter's. The risk of reading words: a set-up call whose callback runs in the
 (a UI toolkit's ``lv_disp_drv_register`` with ``flush_cb``) is taken for an interrupt's; the
 profiles' ``task_callbacks`` name those.
 
+A call whose words say nothing at all (ChibiOS ``chVTSet(&vt, delay, on_tick, p)``, NuttX
+``wd_start(&wd, ticks, on_tick, 0)``) is read by what it does with the function: it keeps it to
+call later, and in an embedded SDK later is the driver's interrupt, at a priority not known
+(``unnamed_entries``: not a thread start or a deferral the profiles name, not a function that
+blocks, not one only an interrupt handler hands over).
+
 Its interrupt line is inferred where the call names it: the peripheral the call's name starts
 with (``USART1_ReadCallbackRegister``) or its first argument names (``LPUART1``), when the code
 gives that line a priority (``NVIC_SetPriority(LPUART1_IRQn, 2)``): the handler runs at it.
@@ -120,10 +126,10 @@ def unnamed_entries(program: Program, context_cls) -> dict[str, Context]:
 
     - a call whose words say anything of a handler or callback: ``says_interrupt`` judged it
       (``ui_obj_add_event_cb(obj, on_click, ...)`` adds a UI event, run in the UI's loop);
-
     - a call the profiles name as starting a thread or deferring to one (``task_creators``,
       ``[tasks] callbacks``, and ``[tasks] deferrals`` in any case: ``*thread*``, ``*sched*``,
-      an event queue, a work queue), or as never letting an interrupt fire (``quiet``, the C library);
+      an event queue, a work queue), or as never letting an interrupt fire (``quiet``: the C
+      library);
     - a function the program calls directly, or whose body blocks (the profiles' ``blocks``:
       a thread's body waits, an interrupt handler does not);
     - one handed over only from interrupt context: a handler that passes a function on defers
