@@ -165,7 +165,7 @@ def unnamed_entries(program: Program, context_cls) -> dict[str, Context]:
                "and keeps the function to call it later; its priority is not known, so it "
                "preempts every task and is not ordered against the other handlers")
         out[fn] = context_cls(program.functions[fn].name, "interrupt", how,
-                              irq=_irq(program, pf, callee))
+                              irq=_irq(program, pf, callee), armed=True)
     return out
 
 
@@ -218,7 +218,8 @@ def _context(program: Program, context_cls, pf: PassedFunction, name: str,
     site = next((c for c in program.calls_by_caller_site.get((pf.callee, pf.where), ())), None)
     t = site.targets[0] if site is not None and site.targets and pf.arg > 0 else None
     instance = t[0] if t is not None and t[0] in program.objects else ""
-    return context_cls(name, "interrupt", how, irq=_irq(program, pf, callee), instance=instance)
+    return context_cls(name, "interrupt", how, irq=_irq(program, pf, callee), instance=instance,
+                       armed=True)
 
 
 def _param(hint: str) -> str:

@@ -93,6 +93,9 @@ class Context:
     # instance, FSP's ``&g_uart0_ctrl``); a later call on it may start what the callback
     # reports (``order``). "" when not known.
     instance: str = ""
+    # A callback handed over at a call (``callbacks``): the function cannot run before that
+    # call keeps it, so ``timeline`` puts it behind a ``run:`` gate only that call opens.
+    armed: bool = False
 
     @property
     def is_interrupt(self) -> bool:
@@ -401,7 +404,7 @@ class Program(HardwareFacts):  # the hardware facts (BG3xx, stack depth): every 
         for pf in self.passed_functions:
             ctx = self.entries.get(pf.function) or self.entries.get(
                 _callbacks.resolve(self, pf.function) or "")
-            if ctx is not None and ctx.concurrent:
+            if ctx is not None and (ctx.concurrent or ctx.armed):
                 out[(pf.callee, pf.where)].add(ctx.name)
         return dict(out)
 
