@@ -164,3 +164,32 @@ def test_malformed_profile_files_are_config_errors(tmp_path: Path, text: str) ->
     (tmp_path / "p.toml").write_text(text)
     with pytest.raises(ConfigError, match="p.toml"):
         load_platform([], [tmp_path / "p.toml"])
+
+
+CORES = """
+void start_second_core(void (*entry)(void));
+unsigned ipc_mutex_acquire(int id);
+void ipc_mutex_free(int id, unsigned saved);
+void report(unsigned n);
+volatile unsigned count;
+static void other(void) { for (;;) { unsigned s = ipc_mutex_acquire(1); count++;
+    ipc_mutex_free(1, s); } }
+int main(void) { start_second_core(other);
+    for (;;) { unsigned s = ipc_mutex_acquire(1); unsigned n = count; count = 0u;
+        ipc_mutex_free(1, s); report(n); } }
+"""
+
+
+def test_a_user_profile_names_the_cross_core_locks(tmp_path: Path) -> None:
+    """``[cores]`` is data: a lock the built-in globs do not know races until a profile file
+    names it; the launch (``*second_core*``) is the built-in table's."""
+    (tmp_path / "cores.c").write_text(CORES)
+    (tmp_path / "brickguard.toml").write_text('[target]\nprofile = "cmsis"\n')
+    found = analyze([tmp_path / "cores.c"], load_config(start=tmp_path)).findings
+    assert [f.location.line for f in found if f.rule.startswith("BG10")] == [10]
+    (tmp_path / "ipc.toml").write_text(
+        'name = "ipc"\n[cores]\nlocks = ["IPC_MUTEX_ACQUIRE"]\nunlocks = ["ipc_mutex_free"]\n')
+    (tmp_path / "brickguard.toml").write_text(
+        '[target]\nprofile = "cmsis"\nprofile_files = ["ipc.toml"]\n')
+    found = analyze([tmp_path / "cores.c"], load_config(start=tmp_path)).findings
+    assert not [f for f in found if f.rule.startswith("BG10")]

@@ -45,6 +45,7 @@ from brickguard.facts import (
     stride_index,
 )
 from brickguard.masks import call_value
+from brickguard.profiles import name_matches
 from brickguard.sections import (
     CROSS_CORE,
     EMPTY,
@@ -108,10 +109,6 @@ SOURCE_SWITCH = re.compile(
 SOURCE_SET = re.compile(r"(?:int|it|irq|interrupt)s?_?set|set_?(?:int|it\b|irq|interrupt)",
                         re.IGNORECASE)
 SOURCE_SET_NOT = re.compile(r"prio|pend|handler|callback|vector", re.IGNORECASE)
-# Cross-core locks, by name (``sections.CROSS_CORE``).
-CORE_LOCK = re.compile(r"spin_?lock|hsem_?(?:fast_?)?take", re.IGNORECASE)
-CORE_LOCK_NOT = re.compile(r"init|claim|instance|num|unused|is_|get_", re.IGNORECASE)
-CORE_UNLOCK = re.compile(r"spin_?unlock|hsem_?release", re.IGNORECASE)
 NO_BARRIER = frozenset({"__NOP", "__nop"})  # calls that do not make the compiler reload memory
 ASSIGN_OPS = {"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>="}
 
@@ -754,9 +751,11 @@ class BodyWalker:
         if not self.crit_off:
             states = self.sections.apply(self.posture(name, ref, c, args), states, where,
                                          bool(self.in_cond))
-        if CORE_LOCK.search(name) and not CORE_LOCK_NOT.search(name):
+        # Cross-core locks, by name (``sections.CROSS_CORE``; the profiles' ``[cores]``).
+        plat = self.u.config.platform
+        if name_matches(plat.core_locks, name) and not name_matches(plat.core_not_locks, name):
             return mask(states, CROSS_CORE)
-        if CORE_UNLOCK.search(name):
+        if name_matches(plat.core_unlocks, name):
             return unmask(states, CROSS_CORE)
         return states
 

@@ -31,6 +31,12 @@ parameter's. The risk of reading words: a set-up call whose callback runs in the
 (a UI toolkit's ``lv_disp_drv_register`` with ``flush_cb``) is taken for an interrupt's; the
 profiles' ``task_callbacks`` name those.
 
+A call whose words say nothing at all (ChibiOS ``chVTSet(&vt, delay, on_tick, p)``, NuttX
+``wd_start(&wd, ticks, on_tick, 0)``) is read by what it does with the function: it keeps it to
+call later, and in an embedded SDK later is the driver's interrupt, at a priority not known
+(``unnamed_entries``: not a thread start or a deferral the profiles name, not a function that
+blocks, not one only an interrupt handler hands over).
+
 Its interrupt line is inferred where the call names it: the peripheral the call's name starts
 with (``USART1_ReadCallbackRegister``) or its first argument names (``LPUART1``), when the code
 gives that line a priority (``NVIC_SetPriority(LPUART1_IRQn, 2)``): the handler runs at it.
@@ -43,6 +49,7 @@ import re
 from typing import TYPE_CHECKING
 
 from brickguard.facts import PassedFunction
+from brickguard.profiles import name_matches
 
 if TYPE_CHECKING:
     from brickguard.program import Context, Program
@@ -57,16 +64,13 @@ SETUP = re.compile(r"init|register|create|set|attach|connect|install|enable|star
 TIMED = re.compile(r"timer|alarm", re.IGNORECASE)
 
 
-# A call that starts a function on another core (pico-sdk's multicore_launch_core1(entry),
-# multicore_launch_core1_with_stack; a start_cpu1 / app_cpu start): that function is a context
-# of its own, running in parallel with the caller from the call on (``Context.concurrent``).
-LAUNCH = re.compile(r"multicore|(?:core|cpu)_?[1-9]|app_?cpu|second_?core|other_?core",
-                    re.IGNORECASE)
-
-
-def launches_core(callee: str) -> bool:
-    """Whether a call the program does not define, by its name, starts another core."""
-    return bool(LAUNCH.search(callee)) and not STRONG.search(callee)
+def launches_core(program: Program, callee: str) -> bool:
+    """Whether a call the program does not define, by its name, starts another core (the
+    profiles' ``[cores] launches``: pico-sdk's multicore_launch_core1(entry)): that function is
+    a context of its own, running in parallel with the caller from the call on
+    (``Context.concurrent``)."""
+    return (name_matches(program.config.platform.core_launches, callee)
+            and not STRONG.search(callee))
 
 
 def says_interrupt(hint: str) -> bool:
@@ -99,7 +103,7 @@ def inferred_entries(program: Program, context_cls) -> dict[str, Context]:
             continue
         if any(fnmatch.fnmatchcase(callee, p) for p in not_isr):
             continue
-        if launches_core(callee) and pf.arg == 0 and not pf.holder:
+        if launches_core(program, callee) and pf.arg == 0 and not pf.holder:
             where = f" (line {pf.where.line})" if pf.where is not None else ""
             out[fn] = context_cls(
                 program.functions[fn].name, "interrupt",
@@ -109,6 +113,59 @@ def inferred_entries(program: Program, context_cls) -> dict[str, Context]:
         if not says_interrupt(pf.hint):
             continue
         out[fn] = _context(program, context_cls, pf, program.functions[fn].name, callee)
+    return out
+
+
+def unnamed_entries(program: Program, context_cls) -> dict[str, Context]:
+    """Function USR -> an interrupt context for each function handed, by task code, to a call
+    the program does not define whose words say nothing (``chVTSet(&vt, delay, on_tick, p)``,
+    NuttX's ``wd_start(&wd, ticks, on_tick, 0)``: a driver or kernel service whose source is
+    not in the program). Such a call keeps the pointer to call it later, and in an embedded
+    SDK later is its interrupt handler (a timer's, a pin's, a UART's): the callback is taken to
+    run there, at a priority not known. Needs the contexts reached so far. Not taken:
+
+    - a call whose words say anything of a handler or callback: ``says_interrupt`` judged it
+      (``ui_obj_add_event_cb(obj, on_click, ...)`` adds a UI event, run in the UI's loop);
+    - a call the profiles name as starting a thread or deferring to one (``task_creators``,
+      ``[tasks] callbacks``, and ``[tasks] deferrals`` in any case: ``*thread*``, ``*sched*``,
+      an event queue, a work queue), or as never letting an interrupt fire (``quiet``: the C
+      library);
+    - a function the program calls directly, or whose body blocks (the profiles' ``blocks``:
+      a thread's body waits, an interrupt handler does not);
+    - one handed over only from interrupt context: a handler that passes a function on defers
+      work to a thread (nRF5's ``app_sched_event_put``), or re-arms its own timer, which the
+      task code's call already made a callback."""
+    plat = program.config.platform
+    skip = [*(r.function for r in program.config.task_creators), *plat.task_callbacks,
+            *plat.quiet]
+    called = {c.callee for c in program.calls}
+    blocks = {n for n, why in plat.blocking.items() if why == "blocks"}
+    taken = {(pf.callee, pf.where) for pf in program.passed_functions if pf.registered}
+    out: dict[str, Context] = {}
+    for pf in program.passed_functions:
+        fn = resolve(program, pf.function)
+        if fn is None or fn in program.entries or fn in out or fn in called or pf.holder:
+            continue
+        callee = pf.hint.split(" ", 1)[0]
+        if pf.callee in program.functions or not callee or (pf.callee, pf.where) in taken:
+            continue
+        if STRONG.search(pf.hint) or WEAK.search(pf.hint):
+            continue  # its words spoke, and ``says_interrupt`` judged them (a UI event's cb)
+        if any(fnmatch.fnmatchcase(callee, p) for p in skip) or name_matches(
+                plat.task_deferrals, callee):
+            continue
+        if any(c.callee_name in blocks for c in program.calls_by_caller.get(fn, ())):
+            continue
+        site = program.calls_by_caller_site.get((pf.callee, pf.where), ())
+        if not any(not x.is_interrupt for c in site if c.caller != fn
+                   for x in program.contexts.get(c.caller, ())):
+            continue  # handed over by a handler, or by itself (a re-arm): see above
+        where = f" (line {pf.where.line})" if pf.where is not None else ""
+        how = (f"run by {callee}{where} from the driver's interrupt: {callee} has no body here "
+               "and keeps the function to call it later; its priority is not known, so it "
+               "preempts every task and is not ordered against the other handlers")
+        out[fn] = context_cls(program.functions[fn].name, "interrupt", how,
+                              irq=_irq(program, pf, callee), armed=True)
     return out
 
 
@@ -161,7 +218,8 @@ def _context(program: Program, context_cls, pf: PassedFunction, name: str,
     site = next((c for c in program.calls_by_caller_site.get((pf.callee, pf.where), ())), None)
     t = site.targets[0] if site is not None and site.targets and pf.arg > 0 else None
     instance = t[0] if t is not None and t[0] in program.objects else ""
-    return context_cls(name, "interrupt", how, irq=_irq(program, pf, callee), instance=instance)
+    return context_cls(name, "interrupt", how, irq=_irq(program, pf, callee), instance=instance,
+                       armed=True)
 
 
 def _param(hint: str) -> str:

@@ -41,6 +41,7 @@ replace = false
 entries = ["main"]
 creators = [{function = "xTaskCreate", arg = 0}]
 callbacks = ["esp_event_handler_*"]   # calls whose callback runs in a thread, not an interrupt
+deferrals = ["*_defer_*"]   # starts a thread or queues for one (calls whose words say nothing)
 replace = false
 
 [critical]                        # begin/end pairs; extend the defaults; replace = true
@@ -511,6 +512,7 @@ def _platform(cfg: Config, file: ConfigFile, rel: Callable[[str], Path], where: 
     crit, tasks = file.critical, file.tasks
     for table, into, items in (
         (tasks, plat.task_callbacks, tasks.callbacks),
+        (tasks, plat.task_deferrals, tasks.deferrals),
         (ints, plat.from_asm, ints.from_asm), (ints, plat.start_off, ints.start_off),
         (ints, plat.interrupt_enables, ints.enable), (ints, plat.quiet, ints.quiet),
         (ints, plat.priority_setters, ints.priority_setters),

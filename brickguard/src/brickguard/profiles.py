@@ -10,7 +10,9 @@ defaults = false  # true: a vendor SDK table whose sections/registrations join t
 [interrupts]      # patterns, callbacks, registrations, from_asm, start_off, enable: as in
                   # brickguard.toml
 [tasks]           # creators; priority_args = {xTaskCreate = 4} (BG113); callbacks = [globs of
-                  # calls whose callback runs in a thread, not an interrupt] (callbacks.py)
+                  # calls whose callback runs in a thread, not an interrupt] (callbacks.py);
+                  # deferrals = [globs: a thread start or a queue to one, for calls whose
+                  # words say nothing (callbacks.unnamed_entries)]
 [critical]        # pairs; handover = ["xPortStartScheduler"] (sections left to the scheduler);
                   # levels = {taskENTER_CRITICAL = "configMAX_SYSCALL_INTERRUPT_PRIORITY"}
                   # (BASEPRI sections), basepri = ["__set_BASEPRI"]
@@ -23,6 +25,9 @@ isr_variants = {xQueueSend = "xQueueSendFromISR"}   # task API -> its interrupt-
 nonreentrant = {strtok = "strtok_r"}          # keeps hidden state -> reentrant twin (BG112)
 interrupt_safe = ["xQueueSendFromISR"]        # documented as callable from an ISR
 [locks]           # BG113: binary = [...], mutex = [...], take = [...], give = [...]
+[cores]           # globs, any case: locks = ["*spin_lock*"] / unlocks (a lock both cores take),
+                  # not_locks = ["*init*"] (a lock's set-up, not a take), launches =
+                  # ["*multicore*"] (a call that starts its function argument on another core)
 [dma]
 tx = [{function = "HAL_UART_Transmit_DMA", arg = 1}]   # arg: the buffer's 0-based index
 rx = [{function = "HAL_UART_Receive_DMA", arg = 1}]
@@ -38,6 +43,8 @@ so the defaults fit mixed CMSIS / HAL / RTOS code as the rest of the configurati
 
 from __future__ import annotations
 
+import fnmatch
+import re
 import tomllib
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -145,6 +152,11 @@ class TaskEntries:
     # Calls (globs) that take a function they call back in a thread, not an interrupt: an event
     # loop, a work queue, a UI toolkit (``callbacks`` does not take them for a handler).
     callbacks: list[str] = field(default_factory=list)
+    # Calls (globs, any case) that start a thread or queue a function for one (an app scheduler, an
+    # event queue), read only where a call's words say nothing (``callbacks.unnamed_entries``):
+    # a function handed to any other call the program does not define is taken for an
+    # interrupt's callback.
+    deferrals: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -155,6 +167,20 @@ class LockCalls:
     mutex: list[str] = field(default_factory=list)  # create a mutex (priority inheritance)
     take: list[str] = field(default_factory=list)  # the handle is argument 0
     give: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class CoreCalls:
+    """Calls between cores, as globs matched in any case (``name_matches``): a cross-core lock
+    taken and given (``bodies``: pico-sdk's ``spin_lock_blocking``, STM32H7's ``HAL_HSEM_Take``)
+    less the names of its set-up (``spin_lock_init``, ``spin_lock_claim_unused``), and a call
+    that starts its function argument on another core (``callbacks``: pico-sdk's
+    ``multicore_launch_core1``)."""
+
+    locks: list[str] = field(default_factory=list)
+    not_locks: list[str] = field(default_factory=list)
+    unlocks: list[str] = field(default_factory=list)
+    launches: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -190,6 +216,7 @@ class ProfileFile:
     api: ApiTable = field(default_factory=ApiTable)
     dma: DmaCalls = field(default_factory=DmaCalls)
     locks: LockCalls = field(default_factory=LockCalls)
+    cores: CoreCalls = field(default_factory=CoreCalls)
 
 
 @dataclass
@@ -220,6 +247,7 @@ class Platform:
     basepri: list[str] = field(default_factory=list)
     task_priority_args: dict[str, int] = field(default_factory=dict)
     task_callbacks: list[str] = field(default_factory=list)
+    task_deferrals: list[str] = field(default_factory=list)
     # "binary" | "mutex" | "take" | "give" -> the calls (BG113)
     locks: dict[str, set[str]] = field(default_factory=lambda: {
         "binary": set(), "mutex": set(), "take": set(), "give": set()})
@@ -230,6 +258,11 @@ class Platform:
     quiet: list[str] = field(default_factory=list)
     priority_setters: list[Registration] = field(default_factory=list)
     priority_grouping: list[Registration] = field(default_factory=list)
+    # Calls between cores (``CoreCalls``): globs matched in any case.
+    core_locks: list[str] = field(default_factory=list)
+    core_not_locks: list[str] = field(default_factory=list)
+    core_unlocks: list[str] = field(default_factory=list)
+    core_launches: list[str] = field(default_factory=list)
 
     def watched_calls(self) -> frozenset[str]:
         """Names whose macro uses and argument texts the front end records."""
@@ -328,6 +361,7 @@ def _merge(plat: Platform, profile: ProfileFile) -> None:
     _extend(plat.task_creators, profile.tasks.creators)
     plat.task_priority_args.update(profile.tasks.priority_args)
     _extend(plat.task_callbacks, profile.tasks.callbacks)
+    _extend(plat.task_deferrals, profile.tasks.deferrals)
     for kind in plat.locks:
         plat.locks[kind].update(getattr(profile.locks, kind))
     _extend(plat.critical_pairs, profile.critical.pairs)
@@ -342,6 +376,22 @@ def _merge(plat: Platform, profile: ProfileFile) -> None:
     _extend(plat.quiet, profile.interrupts.quiet)
     _extend(plat.priority_setters, profile.interrupts.priority_setters)
     _extend(plat.priority_grouping, profile.interrupts.priority_grouping)
+    _extend(plat.core_locks, profile.cores.locks)
+    _extend(plat.core_not_locks, profile.cores.not_locks)
+    _extend(plat.core_unlocks, profile.cores.unlocks)
+    _extend(plat.core_launches, profile.cores.launches)
+
+
+def name_matches(globs: list[str], name: str) -> bool:
+    """Whether ``name`` matches one of ``globs`` in any case (the ``[cores]`` tables)."""
+    return _any_case(tuple(globs)).match(name) is not None
+
+
+@lru_cache(maxsize=64)
+def _any_case(globs: tuple[str, ...]) -> re.Pattern[str]:
+    if not globs:
+        return re.compile(r"(?!)")
+    return re.compile("|".join(f"(?:{fnmatch.translate(g)})" for g in globs), re.IGNORECASE)
 
 
 def add_dma_calls(plat: Platform, dma: DmaCalls) -> None:

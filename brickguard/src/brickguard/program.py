@@ -93,6 +93,9 @@ class Context:
     # instance, FSP's ``&g_uart0_ctrl``); a later call on it may start what the callback
     # reports (``order``). "" when not known.
     instance: str = ""
+    # A callback handed over at a call (``callbacks``): the function cannot run before that
+    # call keeps it, so ``timeline`` puts it behind a ``run:`` gate only that call opens.
+    armed: bool = False
 
     @property
     def is_interrupt(self) -> bool:
@@ -200,6 +203,11 @@ class Program(HardwareFacts):  # the hardware facts (BG3xx, stack depth): every 
         p.entries.update(_callbacks.inferred_entries(p, Context))
         p._registered_lines(resolve)
         p._reach()
+        unnamed = _callbacks.unnamed_entries(p, Context)
+        if unnamed:  # callbacks handed over by task code to calls whose words say nothing
+            p.entries.update(unnamed)
+            p.contexts = {}
+            p._reach()
         stored = _callbacks.stored_callbacks(p, Context)
         if stored:  # callbacks only interrupt handlers call through a field: reach again
             p.entries.update(stored)
@@ -419,7 +427,7 @@ class Program(HardwareFacts):  # the hardware facts (BG3xx, stack depth): every 
         for pf in self.passed_functions:
             ctx = self.entries.get(pf.function) or self.entries.get(
                 _callbacks.resolve(self, pf.function) or "")
-            if ctx is not None and ctx.concurrent:
+            if ctx is not None and (ctx.concurrent or ctx.armed):
                 out[(pf.callee, pf.where)].add(ctx.name)
         return dict(out)
 

@@ -16,8 +16,9 @@ After reset no interrupt can fire until the code lets one. An interrupt context 
   (NuttX's ``irq_attach(STM32_IRQ_USART3, usart3_isr, NULL)``) is behind ``irq:`` that line
   when a call that switches interrupt sources on names it too (``up_enable_irq(
   STM32_IRQ_USART3)``, ``bodies.SOURCE_SWITCH``): that call opens it.
-- ``run:F``: a context on another core (``multicore_launch_core1(F)``): opened by the call
-  that launches it, and by nothing else.
+- ``run:F``: a context on another core (``multicore_launch_core1(F)``), or a callback handed
+  over at a call (``uart_init(dev, baud, rx_cb, arg)``: ``Context.armed``): opened by the call
+  that launches or keeps it, and by nothing else (a callback is behind its other gates too).
 - ``fam:F``: the peripheral's own interrupt sources, for a handler that hands over to the HAL
   driver of family F (``HAL_I2C_EV_IRQHandler``: I2C) and for that family's callbacks
   (``HAL_I2C_MasterTxCpltCallback``). A HAL peripheral raises no interrupt until a transfer is
@@ -127,7 +128,10 @@ def gates_of(program: Program) -> dict[Context, frozenset[str]]:
         fams = {f for f in fams if f"fam:{f}" in started}
         if fams:
             gates.add("fam:" + "|".join(sorted(fams)))
-        out[ctx] = frozenset(gates or {ALL})
+        # A callback handed over at a call runs from that call on, and only once its
+        # interrupt can fire too.
+        armed = {RUN + ctx.name} if ctx.armed else set()
+        out[ctx] = frozenset((gates or {ALL}) | armed)
     return out
 
 

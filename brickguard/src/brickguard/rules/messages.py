@@ -42,7 +42,12 @@ def loc(a: Access, message: str) -> Location:
 
 
 def isr_step(r: Race) -> Location:
-    return loc(r.isr, f"{verb(r.isr.fact.kind)} in {r.isr.context_names(True)} (interrupt)")
+    # A callback only a call's keeping of it makes a handler (``callbacks.unnamed_entries``):
+    # the step says which call runs it, and what its unknown priority permits.
+    run_by = sorted(f"; {c.name} is {c.how}" for c in r.isr.contexts
+                    if c.is_interrupt and c.how.startswith("run by "))
+    return loc(r.isr, f"{verb(r.isr.fact.kind)} in {r.isr.context_names(True)} (interrupt)"
+               + "".join(run_by[:1]))
 
 
 def task_step(r: Race) -> Location:
