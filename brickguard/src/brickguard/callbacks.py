@@ -131,7 +131,8 @@ def unnamed_entries(program: Program, context_cls) -> dict[str, Context]:
       an event queue, a work queue), or as never letting an interrupt fire (``quiet``: the C
       library);
     - a function the program calls directly, or whose body blocks (the profiles' ``blocks``:
-      a thread's body waits, an interrupt handler does not);
+      a thread's body waits, an interrupt handler does not) or loops for ever (``for (;;)``
+      among its own statements: a thread runs until deleted, a callback returns);
     - one handed over only from interrupt context: a handler that passes a function on defers
       work to a thread (nRF5's ``app_sched_event_put``), or re-arms its own timer, which the
       task code's call already made a callback."""
@@ -154,8 +155,9 @@ def unnamed_entries(program: Program, context_cls) -> dict[str, Context]:
         if any(fnmatch.fnmatchcase(callee, p) for p in skip) or name_matches(
                 plat.task_deferrals, callee):
             continue
-        if any(c.callee_name in blocks for c in program.calls_by_caller.get(fn, ())):
-            continue
+        if program.functions[fn].forever or any(
+                c.callee_name in blocks for c in program.calls_by_caller.get(fn, ())):
+            continue  # a thread's body: it loops for ever, or waits
         site = program.calls_by_caller_site.get((pf.callee, pf.where), ())
         if not any(not x.is_interrupt for c in site if c.caller != fn
                    for x in program.contexts.get(c.caller, ())):

@@ -224,6 +224,9 @@ class FunctionFact:
     name: str
     where: Where
     interrupt_attr: bool  # __attribute__((interrupt)) / ((isr)) / ((signal))
+    # Its body's own statements hold a loop no condition ends (``for (;;)``, ``while (1)``):
+    # a thread's body, which runs until it is deleted; a handler or callback returns.
+    forever: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -44,7 +44,7 @@ from clang.cindex import (
 )
 
 from brickguard import masks, uses
-from brickguard.bodies import ARRAYS, IT_SOURCE, BodyWalker, touches_memory
+from brickguard.bodies import ARRAYS, IT_SOURCE, BodyWalker, _always, touches_memory
 from brickguard.build_flags import (
     BUILTIN_HEADER,
     RESOURCE_HINT,
@@ -519,7 +519,8 @@ class UnitContext:
                 attr |= bool(words & INTERRUPT_ATTRS)
         loc = c.location
         self.unit.functions.append(
-            FunctionFact(usr, name, Where(loc.file.name, loc.line, loc.column), attr)
+            FunctionFact(usr, name, Where(loc.file.name, loc.line, loc.column), attr,
+                         body is not None and _forever(body))
         )
         if body is None:
             return
@@ -750,3 +751,17 @@ class UnitContext:
                             fn.get_usr(), fn.spelling, "interrupt", kind, where,
                         )
                     )
+
+
+def _forever(body: Cursor) -> bool:
+    """Whether a function body's own statements hold a loop no condition ends: ``for (;;)``,
+    ``while (1)``, ``do ... while (1)`` (``bodies._always``), the shape of a thread's body."""
+    for st in body.get_children():
+        ch = list(st.get_children())
+        if st.kind == K.FOR_STMT and len(ch) == 1:
+            return True
+        if st.kind == K.WHILE_STMT and ch and _always(ch[0]):
+            return True
+        if st.kind == K.DO_STMT and len(ch) == 2 and _always(ch[1]):
+            return True
+    return False

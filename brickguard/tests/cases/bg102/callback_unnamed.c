@@ -2,7 +2,8 @@
    of a handler (a virtual timer's arm, a watchdog timer's start: the kernel's source is not in
    the program), is kept to be called later: from the driver's interrupt, at a priority not
    known, which preempts the task code. Look-alikes: a thread start, a function whose body
-   blocks (a thread's body, not a handler's), a function an interrupt handler queues for later
+   blocks (a thread's body, not a handler's), one that loops for ever without blocking (a
+   thread's body too, handed to a creator whose name is an abbreviation), a function an interrupt handler queues for later
    (a deferral to a thread), and the same update made with interrupts disabled. */
 #include "cmsis_stub.h"
 
@@ -10,11 +11,12 @@ typedef struct { uint32_t due; } acme_vt_t;
 void acme_vt_arm(acme_vt_t *vt, uint32_t delay, void (*fn)(void *), void *p);
 int acme_thread_start(void *stack, uint32_t size, int prio, void (*fn)(void *), void *arg);
 void acme_go(void (*fn)(void *), void *arg);
+void acme_tsk_new(void (*fn)(void *), int prio);
 void acme_later(void (*fn)(void *), void *arg);
 int usleep(unsigned us);
 
 static acme_vt_t vt, vt2;
-volatile uint32_t presses, guarded, worked, slept, later;
+volatile uint32_t presses, guarded, worked, slept, later, spun;
 static uint8_t stack[256];
 
 static void on_vt(void *p)           /* runs in the kernel's timer interrupt */
@@ -35,6 +37,14 @@ static void worker(void *arg)        /* a thread's body: task context */
     for (;;) {
         worked++;
         usleep(1000u);
+    }
+}
+
+static void spinner(void *arg)       /* loops for ever: a thread's body, never returns */
+{
+    (void)arg;
+    for (;;) {
+        spun++;
     }
 }
 
@@ -63,6 +73,7 @@ int main(void)
     acme_vt_arm(&vt2, 10u, on_vt2, NULL);
     (void)acme_thread_start(stack, sizeof stack, 3, worker, NULL);
     acme_go(sleeper, NULL);
+    acme_tsk_new(spinner, 2);
     for (;;) {
         presses--;                   /* expect: BG102 */
         __disable_irq();
@@ -71,5 +82,6 @@ int main(void)
         worked--;
         slept--;
         later--;
+        spun--;
     }
 }
