@@ -418,9 +418,16 @@ def _judge(f: Finding, r, witnesses, image, replay_base: str,
     touched = {image.object_at(b).split("[", 1)[0]
                for b in (*r.footprint_reads, *r.footprint_writes)}
     # What the handler reads and what it writes, by object: a value it saw mid-way shows in
-    # what it wrote (W-R-W: the handler sees the intermediate, and stores what follows).
-    seen = ({image.object_at(b).split("[", 1)[0] for b in r.footprint_reads},
-            {_base(image.location_of(b)[2]) for b in r.footprint_writes})
+    # what it wrote (W-R-W: the handler sees the intermediate, and stores what follows; a late
+    # write: it sees the value from before; a torn write: half of one). Not for a pair whose
+    # middle access is the handler's write (R-W-W, R-W-R, W-W-R): what breaks there is the
+    # object itself, and a handler that also reads it and breaks another location is no
+    # witness (``state_machine.c:53``: its switch on state2 and its store of state are
+    # unrelated).
+    seen: tuple[set[str], set[str]] = (set(), set())
+    if not any(f"({p})" in f.message for p in ("R-W-W", "R-W-R", "W-W-R")):
+        seen = ({image.object_at(b).split("[", 1)[0] for b in r.footprint_reads},
+                {_base(image.location_of(b)[2]) for b in r.footprint_writes})
     if name in image.symbols and name not in touched:
         return Verdict("not explored", f"{r.spec.handler}, run from the scenario's starting "
                        f"state, does not touch `{name}` (it touches: "
