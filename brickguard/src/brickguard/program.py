@@ -35,9 +35,10 @@ from __future__ import annotations
 
 import fnmatch
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from typing import TypeVar
 
 from brickguard import callbacks as _callbacks
 from brickguard import chains as _chains
@@ -448,26 +449,17 @@ class Program(HardwareFacts):  # the hardware facts (BG3xx, stack depth): every 
     @cached_property
     def calls_by_caller(self) -> dict[str, list[CallFact]]:
         """Function USR -> the calls it makes, in ``calls`` order (the timeline, BG101, BG501)."""
-        out: dict[str, list[CallFact]] = defaultdict(list)
-        for c in self.calls:
-            out[c.caller].append(c)
-        return dict(out)
+        return _grouped(self.calls, lambda c: c.caller)
 
     @cached_property
     def calls_by_caller_site(self) -> dict[tuple[str, object], list[CallFact]]:
         """(callee USR, call site) -> the calls made there (the one a PassedFunction names)."""
-        out: dict[tuple[str, object], list[CallFact]] = defaultdict(list)
-        for c in self.calls:
-            out[(c.callee, c.where)].append(c)
-        return dict(out)
+        return _grouped(self.calls, lambda c: (c.callee, c.where))
 
     @cached_property
     def calls_by_callee(self) -> dict[str, list[CallFact]]:
         """Function USR -> the calls made to it (the handlers' call-site protection)."""
-        out: dict[str, list[CallFact]] = defaultdict(list)
-        for c in self.calls:
-            out[c.callee].append(c)
-        return dict(out)
+        return _grouped(self.calls, lambda c: c.callee)
 
     @cached_property
     def handler_guards(self) -> dict[tuple[str, int], int | None]:
@@ -478,28 +470,19 @@ class Program(HardwareFacts):  # the hardware facts (BG3xx, stack depth): every 
     @cached_property
     def accesses_by_function(self) -> dict[str, list[Access]]:
         """Function USR -> the accesses its body makes (BG101's flag hand-over)."""
-        out: dict[str, list[Access]] = defaultdict(list)
-        for a in self.accesses:
-            out[a.fact.function].append(a)
-        return dict(out)
+        return _grouped(self.accesses, lambda a: a.fact.function)
 
     @cached_property
     def tests_by_function(self) -> dict[str, list[Access]]:
         """Function USR -> its accesses that test their object with a known sense (``if (!f)``,
         ``while (!ready) {}``, a ``switch``): what its arms know (``races``' ownership flags)."""
-        out: dict[str, list[Access]] = defaultdict(list)
-        for a in self.accesses:
-            if a.fact.tests and a.fact.sense:
-                out[a.fact.function].append(a)
-        return dict(out)
+        return _grouped((a for a in self.accesses if a.fact.tests and a.fact.sense),
+                        lambda a: a.fact.function)
 
     @cached_property
     def calls_by_name(self) -> dict[str, list[CallFact]]:
         """Callee name -> the calls made to it (a re-arming call looked up by name)."""
-        out: dict[str, list[CallFact]] = defaultdict(list)
-        for c in self.calls:
-            out[c.callee_name].append(c)
-        return dict(out)
+        return _grouped(self.calls, lambda c: c.callee_name)
 
     @cached_property
     def entry_functions(self) -> dict[Context, str]:
@@ -573,3 +556,15 @@ def _match(name: str, patterns: list[str]) -> str | None:
         if fnmatch.fnmatchcase(name, p):
             return p
     return None
+
+
+T = TypeVar("T")
+K = TypeVar("K")
+
+
+def _grouped(items: Iterable[T], key: Callable[[T], K]) -> dict[K, list[T]]:
+    """``items`` by ``key``, each group in the items' order (the per-function indexes)."""
+    out: dict[K, list[T]] = defaultdict(list)
+    for item in items:
+        out[key(item)].append(item)
+    return dict(out)
