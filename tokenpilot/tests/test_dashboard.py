@@ -203,7 +203,8 @@ def merge(kept: dict, d: dict) -> dict:
 def test_since_and_accept_encoding_are_read_or_refused_in_one_line() -> None:
     assert since_of(b"") is None and since_of(b"x=1") is None and since_of(b"since=") is None
     assert since_of(b"a=b&since=42") == 42 and since_of("since=0") == 0
-    for bad in (b"since=-1", b"since=1.5", b"since=abc", b"since=" + b"9" * 30):
+    for bad in (b"since=-1", b"since=1.5", b"since=abc", b"since=" + b"9" * 30,
+                b"since=%C2%B2", b"since=%D9%A3"):  # digits to str.isdigit, not to int()
         with pytest.raises(BadSince, match="not a point's sequence number"):
             since_of(bad)
     assert accepts_gzip("gzip, deflate, br") and accepts_gzip("br;q=1.0, gzip;q=0.5")

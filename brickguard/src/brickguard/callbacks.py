@@ -152,8 +152,7 @@ def unnamed_entries(program: Program, context_cls) -> dict[str, Context]:
             continue
         if STRONG.search(pf.hint) or WEAK.search(pf.hint):
             continue  # its words spoke, and ``says_interrupt`` judged them (a UI event's cb)
-        if any(fnmatch.fnmatchcase(callee, p) for p in skip) or name_matches(
-                plat.task_deferrals, callee):
+        if name_matches(skip, callee) or name_matches(plat.task_deferrals, callee):
             continue
         if program.functions[fn].forever or any(
                 c.callee_name in blocks for c in program.calls_by_caller.get(fn, ())):

@@ -280,22 +280,25 @@ def _common(a: str, b: str) -> str:
     return a[:n]
 
 
-_BINARY = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
+_W = 0xFFFFFFFF  # the encoders compute in uint32_t: every result wraps as C's does
+_BINARY = {"+": lambda a, b: (a + b) & _W, "-": lambda a, b: (a - b) & _W,
+           "*": lambda a, b: (a * b) & _W,
            "/": lambda a, b: a // b if b else None, "%": lambda a, b: a % b if b else None,
-           "<<": lambda a, b: a << b if 0 <= b < 64 else None,
-           ">>": lambda a, b: a >> b if 0 <= b < 64 else None,
+           "<<": lambda a, b: (a << b) & _W if 0 <= b < 32 else None,
+           ">>": lambda a, b: a >> b if 0 <= b < 32 else None,
            "&": lambda a, b: a & b, "|": lambda a, b: a | b, "^": lambda a, b: a ^ b,
            "<": lambda a, b: int(a < b), ">": lambda a, b: int(a > b),
            "<=": lambda a, b: int(a <= b), ">=": lambda a, b: int(a >= b),
            "==": lambda a, b: int(a == b), "!=": lambda a, b: int(a != b),
            "&&": lambda a, b: int(bool(a and b)), "||": lambda a, b: int(bool(a or b))}
-_UNARY = {"-": lambda a: -a, "+": lambda a: a, "~": lambda a: ~a & 0xFFFFFFFF,
+_UNARY = {"-": lambda a: -a & _W, "+": lambda a: a, "~": lambda a: ~a & _W,
           "!": lambda a: int(not a)}
 
 
 def call_value(c: Cursor, depth: int = 0) -> int | None:
     """What a call returns for constant arguments, read from the called function's body when
-    it is in sight and only computes (locals initialised from the parameters, then a return:
+    it is in sight and only computes (locals set from the parameters, by their initialisers
+    or by plain ``x = ...;`` stores, then a return; uint32_t arithmetic, wrapping:
     CMSIS ``NVIC_EncodePriority(group, preempt, sub)``, an SDK's own encoder over it); None
     for anything else. A priority handed to a setter is often such a call."""
     ref = c.referenced
@@ -314,20 +317,40 @@ def call_value(c: Cursor, depth: int = 0) -> int | None:
         if v is None:
             return None
         env[p.hash] = v
+    local: set[int] = set()  # the body's own variables (declared, maybe not yet set)
     for st in body.get_children():
         if st.kind == K.DECL_STMT:
             for var in st.get_children():
-                init = [ch for ch in var.get_children() if ch.kind.is_expression()]
-                v = _compute(init[-1], env, depth) if var.kind == K.VAR_DECL and init else None
-                if v is None:
+                if var.kind != K.VAR_DECL:
                     return None
-                env[var.hash] = v
+                local.add(var.hash)
+                init = [ch for ch in var.get_children() if ch.kind.is_expression()]
+                if init:  # ``uint32_t bits;`` then ``bits = ...;`` (CMSIS's own encoder)
+                    v = _compute(init[-1], env, depth)
+                    if v is None:
+                        return None
+                    env[var.hash] = v
+        elif st.kind == K.BINARY_OPERATOR and _assigned(st, local) is not None:
+            lhs, rhs = list(st.get_children())
+            v = _compute(rhs, env, depth)
+            if v is None:
+                return None
+            env[lhs.referenced.hash] = v
         elif st.kind == K.RETURN_STMT:
             ch = list(st.get_children())
             return _compute(ch[0], env, depth) if ch else None
         else:
             return None  # a store, a branch, a loop: not a pure computation
     return None
+
+
+def _assigned(st: Cursor, local: set[int]) -> Cursor | None:
+    """The local a statement ``x = expr;`` stores to, or None for any other statement."""
+    ch = list(st.get_children())
+    if len(ch) != 2 or _operator(st, ch[0].extent.end.offset) != "=":
+        return None
+    ref = ch[0].referenced if ch[0].kind == K.DECL_REF_EXPR else None
+    return ref if ref is not None and ref.hash in local else None
 
 
 def _compute(e: Cursor, env: dict[int, int], depth: int) -> int | None:

@@ -302,22 +302,40 @@ def _torn_pairs(program: Program, gates: dict) -> list[Race]:
     return out
 
 
-_GENERIC = frozenset({"am", "hal", "isr", "irq", "irqhandler", "handler", "int", "interrupt",
+_GENERIC = frozenset({"hal", "isr", "irq", "irqhandler", "handler", "int", "interrupt",
                       "get", "read", "set", "the", "of"})
-# A call that reads a running counter (``am_hal_stimer_counter_get()``, ``timer_read_count``).
-_COUNTER = re.compile(r"count|cnt|tick|time|now", re.IGNORECASE)
+
+
+def _counter_call(name: str) -> bool:
+    """Whether a call's words say it reads a running counter (``am_hal_stimer_counter_get``,
+    ``timer_read_count``, ``xTaskGetTickCount``): a word that is or begins with count, cnt or
+    tick, or is time or now (``stimer`` is none)."""
+    return any(w.startswith(("count", "cnt", "tick")) or w in ("time", "now")
+               for w in _split(name))
+
+
+def _split(name: str) -> list[str]:
+    """A name's words, lower case, an instance number kept on its word (``TIM2`` -> tim2)."""
+    return [w.lower() for w in re.findall(
+        r"[A-Z]+[0-9]*(?![a-z])|[A-Z]?[a-z]+[0-9]*|[0-9]+", name.replace("_", " "))]
 
 
 def _words(name: str) -> set[str]:
-    """``am_hal_stimer_counter_get`` -> {"stimer", "counter"}; ``TIM2_IRQHandler`` -> {"tim2",
-    "tim"}: a name's words but the generic ones, each also without its trailing digits."""
-    out = set()
-    for w in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+|[A-Z]+", name.replace("_", " ")):
-        w = w.lower()
-        if w.isdigit() or w in _GENERIC:
-            continue
-        out |= {w, w.rstrip("0123456789")} - {""}
-    return out
+    """``am_hal_stimer_counter_get`` -> {"stimer", "counter"}; ``TIM2_IRQHandler`` -> {"tim2"}:
+    a name's words of three letters or more but the generic ones (``am``, a vendor's prefix,
+    is too short to name a peripheral); an instance number stays on its word, so TIM2's
+    handler does not name TIM3's counter."""
+    return {w for w in _split(name) if not w.isdigit() and len(w) >= 3 and w not in _GENERIC}
+
+
+def _same_peripheral(a: set[str], b: set[str]) -> bool:
+    """Whether two names' words share a peripheral: the same word, or one with an instance
+    number and the other without any (``lptmr0`` and ``lptmr``; not ``tim2`` and ``tim3``)."""
+    def bare(w: str) -> str:
+        return w.rstrip("0123456789")
+
+    return bool(a & b) or any(bare(x) == y for x in a for y in b if y == bare(y)) or any(
+        bare(y) == x for x in a for y in b if x == bare(x))
 
 
 def _wrap_pairs(program: Program, gates: dict) -> list[Race]:
@@ -349,8 +367,9 @@ def _wrap_pairs(program: Program, gates: dict) -> list[Race]:
                 continue  # read again by a retry loop's condition
             calls = program.calls_by_caller.get(f.function, ())
             call = next((k for k in calls
-                         if k.callee not in program.functions and _COUNTER.search(
-                             k.callee_name) and _words(k.callee_name) & peripheral
+                         if k.callee not in program.functions and _counter_call(
+                             k.callee_name) and _same_peripheral(_words(k.callee_name),
+                                                                 peripheral)
                          and _one_path(f.branch, k.branch)
                          and not any(min(k.seq, f.seq) < x.seq < max(k.seq, f.seq)
                                      for x in calls)), None)

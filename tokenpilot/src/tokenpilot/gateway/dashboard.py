@@ -290,7 +290,7 @@ def since_of(query: bytes | str) -> int | None:
     value = QueryParams(query).get("since")
     if value is None or value == "":
         return None
-    if not value.isdigit() or len(value) > 18:
+    if not (value.isascii() and value.isdigit()) or len(value) > 18:
         raise BadSince(f"since: {value[:40]!r} is not a point's sequence number (a "
                        "non-negative integer, the seq of an earlier answer)")
     return int(value)
