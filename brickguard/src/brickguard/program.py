@@ -202,7 +202,7 @@ class Program(HardwareFacts):  # the hardware facts (BG3xx, stack depth): every 
         p.functions_by_name = dict(by_name)
         p._find_entries(config, entry_facts, resolve)
         p.entries.update(_callbacks.inferred_entries(p, Context))
-        p._registered_lines(resolve)
+        p._lines_from_priorities(resolve)
         p._reach()
         unnamed = _callbacks.unnamed_entries(p, Context)
         if unnamed:  # callbacks handed over by task code to calls whose words say nothing
@@ -271,7 +271,7 @@ class Program(HardwareFacts):  # the hardware facts (BG3xx, stack depth): every 
                 self.entries[usr] = replace(old, irq=old.irq or e.irq,
                                             unmasked=old.unmasked or e.unmasked)
 
-    def _registered_lines(self, resolve) -> None:
+    def _lines_from_priorities(self, resolve) -> None:
         """A handler whose name says no line with a priority, handed to a call whose first
         argument is an IRQ number constant that a priority setter names too, runs on that
         line: NuttX's ``irq_attach(STM32_IRQ_TIM3, tim3_isr, NULL)`` and
@@ -419,6 +419,11 @@ class Program(HardwareFacts):  # the hardware facts (BG3xx, stack depth): every 
         """Handler USR -> the line its registration names, where a switch-on names it too
         (``irq_attach(STM32_IRQ_USART3, isr, arg)`` and ``up_enable_irq(STM32_IRQ_USART3)``)."""
         return _timeline.registered_lines(self)
+
+    @cached_property
+    def registered_line_names(self) -> frozenset[str]:
+        """The lines of ``registered_lines`` (looked up per call by the timeline)."""
+        return frozenset(self.registered_lines.values())
 
     @cached_property
     def launched(self) -> dict[tuple[str, object], set[str]]:

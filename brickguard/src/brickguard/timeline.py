@@ -42,6 +42,7 @@ from collections import defaultdict
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from brickguard.callbacks import resolve
 from brickguard.facts import CallFact, irq_key, paths_overlap
 
 if TYPE_CHECKING:
@@ -141,10 +142,7 @@ def registered_lines(program: Program) -> dict[str, str]:
     switched = {c.instance for c in program.calls if c.instance and not c.off}
     out: dict[str, str] = {}
     for pf in program.passed_functions:
-        fn = pf.function if pf.function in program.functions else None
-        if fn is None:
-            same = program.functions_by_name.get(pf.function.rsplit("@", 1)[-1], [])
-            fn = same[0] if len(same) == 1 else None
+        fn = resolve(program, pf.function)
         ctx = program.entries.get(fn) if fn is not None else None
         if ctx is None or not ctx.is_interrupt or ctx.concurrent or ctx.name.endswith(
                 "_IRQHandler") or pf.arg == 0 or pf.instance not in switched:
@@ -155,7 +153,7 @@ def registered_lines(program: Program) -> dict[str, str]:
 
 def _switches_line(program: Program, c: CallFact) -> bool:
     """A call that switches on a line a handler's registration names."""
-    return bool(c.instance) and not c.off and c.instance in program.registered_lines.values()
+    return bool(c.instance) and not c.off and c.instance in program.registered_line_names
 
 
 def _direct(program: Program, c: CallFact) -> tuple[set[str], bool]:

@@ -410,7 +410,7 @@ def _explorer(image, table: SoakTable, group: list[Finding], config):
 
 
 def _judge(f: Finding, r, witnesses, image, replay_base: str,
-           pcs: list[int], r_oracle: str = "location") -> Verdict | None:
+           pcs: list[int], oracle: str) -> Verdict | None:
     obj = OBJECT.search(f.message)
     name = obj.group(1) if obj else ""
     pair = PAIR.search(f.message)  # `lo` is read ... after `hi`: the two words, read as one
@@ -439,7 +439,7 @@ def _judge(f: Finding, r, witnesses, image, replay_base: str,
                                         for file, n in lines_around(r, run, image)):
                 continue
             if not _shows(image, run, name, w.objects, pair.group(1) if pair else "",
-                          r_oracle, seen):
+                          oracle, seen):
                 continue
             head = w.lines[0] if run is w.failure else (
                 f"{r.spec.handler} taken at {Path(where[0]).name}:{where[1]} "
