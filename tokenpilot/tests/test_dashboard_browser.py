@@ -224,23 +224,35 @@ def test_dashboard_on_the_admin_listener_keeps_its_ring_from_the_newest_points()
                 wait_until(lambda: driver.execute_script("return kept.seq") > 45,
                            "the ring to fill", 30, 0.2)
                 ops = {"Authorization": "Bearer sk-ops"}
-                deadline = time.monotonic() + 15  # a loaded machine's page lags a poll or two
+                # The page's ring at its seq against the gateway's whole ring, read just after:
+                # on a loaded machine the page can trail by a poll or two all along (CI: 96 vs
+                # 98 through a 15 s wait), so the rings are compared over the points both hold
+                # (the page's newest points are the gateway's, k points back), exactly when
+                # some poll catches the page at the gateway's point.
+                best = None
+                deadline = time.monotonic() + 15
                 while time.monotonic() < deadline:
-                    page = driver.execute_script(
+                    mine = json.loads(driver.execute_script(
                         "return JSON.stringify({seq: kept.seq, since: kept.since, t: kept.t, "
                         "fleet: kept.fleet, responses: kept.responses, backends: "
-                        "Object.fromEntries(kept.backends.map(b => [b.name, b.series]))})")
+                        "Object.fromEntries(kept.backends.map(b => [b.name, b.series]))})"))
                     whole = httpx.get(gw.url + "/dashboard/data", headers=ops).json()
-                    mine = json.loads(page)
-                    if mine["seq"] == whole["seq"]:
+                    lag = whole["seq"] - mine["seq"]
+                    if lag >= 0 and (best is None or lag < best[0]):
+                        best = (lag, mine, whole)
+                    if lag == 0:
                         break
                     time.sleep(0.03)
-                assert mine["seq"] == whole["seq"], "no poll caught the page at the same point"
+                assert best is not None, "the page was ahead of the gateway in every poll"
+                lag, mine, whole = best
+                assert lag <= 8, f"the page trailed the gateway by {lag} points at best"
                 assert mine["since"] is not None, "the page did not ask for the newest points"
                 assert len(mine["t"]) == 40
-                assert mine["t"] == whole["t"] and mine["fleet"] == whole["fleet"]
-                assert mine["responses"] == whole["responses"]
-                assert mine["backends"] == {b["name"]: b["series"] for b in whole["backends"]}
+                theirs = {"t": whole["t"], "fleet": whole["fleet"],
+                          "responses": whole["responses"],
+                          "backends": {b["name"]: b["series"] for b in whole["backends"]}}
+                ours = {key: mine[key] for key in theirs}
+                assert _apart(ours, theirs, lag) == [], f"the rings differ ({lag} points apart)"
                 driver.save_screenshot(str(ARTIFACTS / "dashboard-admin.png"))
                 assert not _text(driver, "#error")
             finally:
@@ -249,6 +261,25 @@ def test_dashboard_on_the_admin_listener_keeps_its_ring_from_the_newest_points()
                 driver.quit()
     finally:
         _end(stop, threads)
+
+
+def _apart(mine, whole, lag: int, path: str = "") -> list[str]:
+    """Where the page's ring (``mine``) and the gateway's (``whole``, ``lag`` points newer)
+    differ over the points both hold: each series of the page from its ``lag``-th point on
+    against the gateway's up to its ``lag``-th newest. A series one side lacks (new in the
+    newest points, or gone from the ring) holds zeros over those points on the other."""
+    if isinstance(whole, list) or isinstance(mine, list):
+        a = mine[lag:] if mine is not None else None
+        b = whole[:len(whole) - lag] if whole is not None else None
+        if a is None:
+            return [] if not any(b) else [path]
+        if b is None:
+            return [] if not any(a) else [path]
+        return [] if a == b else [path]
+    out: list[str] = []
+    for key in sorted(set(mine or {}) | set(whole or {})):
+        out += _apart((mine or {}).get(key), (whole or {}).get(key), lag, f"{path}/{key}")
+    return out
 
 
 def _end(stop: threading.Event, threads: list[threading.Thread]) -> None:
