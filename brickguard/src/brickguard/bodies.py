@@ -166,7 +166,8 @@ class BodyWalker:
         self.loop_broke = False  # the loop just walked has a break
         self.loop_cond = 0  # > 0 while walking a loop's condition
         self.testing = 0  # the offset of the if statement whose condition the walk is in
-        self.sense: tuple = ()  # what that condition says of the one object it tests (sense_of)
+        # what that condition says of the one object it tests, or per object (sense_of)
+        self.sense: tuple | dict = ()
         self.loops: list[int] = []  # per enclosing loop, the number taken at its entry
         self.called_loops: set[int] = set()  # loops that make a call (a compiler barrier)
         self.poll_loop: dict[tuple, int] = {}  # a poll's access key -> its innermost loop
@@ -362,7 +363,9 @@ class BodyWalker:
             sense = self.sense_of(ch[0])
             gotos = self.goto_count
             out = self.loop(states, [ch[0]], ch[1], [], start, _always(ch[0]),
-                            test=(start, (*sense, "loop") if sense else ()))
+                            test=(start, {k: (*v, "loop") for k, v in sense.items()}
+                                  if isinstance(sense, dict) else
+                                  (*sense, "loop") if sense else ()))
             # left only when its condition is false; after a break, what the body's tests
             # knew does not hold either
             self.left = (start, 1) if not self.loop_broke and self.goto_count == gotos else None
@@ -1069,7 +1072,7 @@ class BodyWalker:
             self.level_of(states) if protected else 0, (), self.tested(kind),
             self.rmw_op if kind is A_RMW else "",
             self.store_value if kind is A_WRITE else None, bits=_bit_member(top),
-            sense=self.sense if self.tested(kind) else (),
+            sense=self.sense_at(c) if self.tested(kind) else (),
             loop=self.real_loop(),
             by_level=protected and level_only(states, self.u.level_routines),
             looped=bool(self.loops),
@@ -1173,13 +1176,22 @@ class BodyWalker:
             return 0
         return basepri_level(states, self.u.levels)
 
-    def sense_of(self, cond: Cursor) -> tuple:
+    def sense_of(self, cond: Cursor) -> tuple | dict:
         """("==", K) or ("!=", K) when ``cond`` tests one plain object against a constant
-        (``x``, ``!x``, ``x == K``, ``K != x``; the then-arm runs when it holds), else ()."""
+        (``x``, ``!x``, ``x == K``, ``K != x``; the then-arm runs when it holds), else (). For a
+        chain of ``||`` (or ``&&``) of such tests, per object reference (its offset) its test's
+        sense tagged "or" (only the else-arm knows: every test failed) or "and" (only the
+        then-arm knows: every test held): ``if (ready || len >= MAX) continue;`` tells the rest
+        of the loop body ``ready == 0``."""
         c = _strip(cond)
         neg = False
         while c.kind == K.UNARY_OPERATOR and self.unary_op(c, _first(c)) == "!":
             neg, c = not neg, _strip(_first(c))
+        if c.kind == K.BINARY_OPERATOR:
+            ch = list(c.get_children())
+            op = self.op_between(ch[0], ch[1]) if len(ch) == 2 else ""
+            if op in ("||", "&&"):
+                return self._chain_sense(c, op, neg)
         sense: tuple = ()
         if c.kind in (K.DECL_REF_EXPR, K.MEMBER_REF_EXPR):
             sense = ("!=", 0)
@@ -1199,6 +1211,42 @@ class BodyWalker:
         if sense and neg:
             sense = ("==" if sense[0] == "!=" else "!=", sense[1])
         return sense
+
+    def _chain_sense(self, c: Cursor, op: str, neg: bool) -> dict:
+        """The senses of a ``||``/``&&`` chain's plain tests, by the offset of the object each
+        reads (sense_of); ``!(a || b)`` is ``!a && !b``."""
+        parts: list[Cursor] = []
+        todo = [c]
+        while todo:
+            x = _strip(todo.pop())
+            ch = list(x.get_children()) if x.kind == K.BINARY_OPERATOR else []
+            if len(ch) == 2 and self.op_between(ch[0], ch[1]) == op:
+                todo += [ch[1], ch[0]]
+            else:
+                parts.append(x)
+        tag = ("and" if op == "||" else "or") if neg else ("or" if op == "||" else "and")
+        out: dict = {}
+        for x in parts:
+            sense = self.sense_of(x)
+            if not isinstance(sense, tuple) or not sense:
+                continue
+            if neg:
+                sense = ("==" if sense[0] == "!=" else "!=", sense[1])
+            ref = _strip(x)
+            while ref.kind != K.DECL_REF_EXPR and ref.kind != K.MEMBER_REF_EXPR:
+                kids = [k for k in ref.get_children() if k.kind.is_expression()]
+                if not kids:
+                    break
+                ref = _strip(kids[0]) if _const_int(kids[0]) is None or len(kids) < 2 \
+                    else _strip(kids[1])
+            out[ref.extent.start.offset] = (*sense, tag)
+        return out
+
+    def sense_at(self, c: Cursor) -> tuple:
+        """The sense (sense_of) of the test a read at ``c`` is in."""
+        if isinstance(self.sense, dict):
+            return self.sense.get(c.extent.start.offset, ())
+        return self.sense
 
     def local_hash(self, c: Cursor) -> int:
         """The declaration hash of the local variable ``c`` names (0: a global, or no variable)."""

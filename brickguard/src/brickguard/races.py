@@ -408,14 +408,47 @@ def _torn_copy(program: Program, gates: dict, obj: ObjectFact, accs: list[Access
 
 
 def _arm_known(program: Program, a: Access, flag: str) -> tuple[str, int] | None:
-    """What the arm an access is in knows of object ``flag`` (its function's test of it)."""
-    for t in program.tests_by_function.get(a.fact.function, ()):
+    """What the arm an access is in knows of object ``flag``: its function's test of it, or,
+    in a helper that tests it nowhere, what every call of the helper knows (``_known_here``)."""
+    return _known_here(program, a.fact.function, a.fact.seq, a.fact.branch, flag)
+
+
+def _known_here(program: Program, function: str, seq: int, branch: tuple, flag: str,
+                depth: int = 0) -> tuple[str, int] | None:
+    """What code at ``seq`` in ``function``, in the arms ``branch``, knows of object ``flag``:
+    the sense of the function's test of it whose arm holds that point; in a function that
+    tests it nowhere and is no entry point of its own (no handler, task or callback: every
+    way in is a call), the one value every call site knows, when all know the same."""
+    own = False
+    for t in program.tests_by_function.get(function, ()):
         f = t.fact
-        if f.obj == flag and f.seq < a.fact.seq:
-            arm = next((x for off, x in a.fact.branch if off == f.tests), None)
+        if f.obj != flag:
+            continue
+        own = True
+        if f.seq < seq:
+            arm = next((x for off, x in branch if off == f.tests), None)
             if arm is not None:
                 return _arm_values(f.sense, arm)
-    return None
+    if own or depth >= 3 or function in program.entries:
+        return None
+    sites = program.calls_by_callee.get(function, ())
+    known = {_known_here(program, c.caller, c.seq, c.branch, flag, depth + 1) for c in sites}
+    if len(known) != 1 or None in known or any(
+            _writes_between(program, c, flag) for c in sites):
+        return None
+    return known.pop()
+
+
+def _writes_between(program: Program, site: CallFact, flag: str) -> bool:
+    """Whether the caller writes ``flag`` between its test of it and the call ``site`` (its
+    last test before the call), or the called function writes it: then what the test saw may
+    no longer hold in the callee."""
+    tests = [t.fact.seq for t in program.tests_by_function.get(site.caller, ())
+             if t.fact.obj == flag and t.fact.seq < site.seq]
+    since = max(tests, default=site.seq)
+    return any(a.fact.kind.writes and (a.fact.function == site.callee or (
+        a.fact.function == site.caller and since < a.fact.seq < site.seq))
+        for a in program.accesses_by_object.get(flag, ()))
 
 
 def _apart(program: Program, a: Access, i: Access) -> bool:
@@ -816,7 +849,9 @@ def _arm_values(sense: tuple, arm: int) -> tuple[str, int] | None:
         value = dict(sense[1]).get(arm)
         return ("==", value) if value is not None else None
     op, k = sense[0], sense[1]
-    return (op, k) if arm == 0 else ("!=" if op == "==" else "==", k)
+    if arm == 0:
+        return None if "or" in sense[2:] else (op, k)  # ``a || b``: either may have held
+    return None if "and" in sense[2:] else ("!=" if op == "==" else "==", k)
 
 
 def _disjoint(a: tuple[str, int], b: tuple[str, int]) -> bool:
@@ -915,29 +950,48 @@ def _flag_apart(program: Program, first: Access, second: Access, i: Access) -> b
     makes ``i`` only where its own test of F knows F is outside S, no task write to F comes
     between the test and the second access, and every interrupt-side store to F stores a
     constant in S (``line_ready = true`` once the line is in): while the task is between,
-    F stays in S, so the handler cannot be on the path that makes ``i``."""
+    F stays in S, so the handler cannot be on the path that makes ``i``. The test may be at
+    every call of the helper that makes both accesses (``if (!ready) continue; ...
+    serve(frame);``: ``_known_here``), the helper writing F nowhere."""
     f1, f2 = first.fact, second.fact
+    tested = set()
     for t in program.tests_by_function.get(f1.function, ()):
         g = t.fact
+        tested.add(g.obj)
         if g.obj == f1.obj or g.seq > f1.seq:
             continue
         arm1 = next((a for off, a in f1.branch if off == g.tests), None)
         arm2 = next((a for off, a in f2.branch if off == g.tests), None)
         if arm1 is None or arm1 != arm2:
             continue
-        mine = _arm_values(g.sense, arm1)
-        theirs = _arm_known(program, i, g.obj)
-        if mine is None or theirs is None or not _disjoint(mine, theirs):
-            continue
         flag = program.accesses_by_object.get(g.obj, ())
         if any(a.in_task and a.fact.kind.writes and a.fact.function == f1.function
                and g.seq < a.fact.seq < f2.seq for a in flag):
             continue
-        if all(a.fact.kind is AccessKind.write and a.fact.stored is not None
-               and not _disjoint(mine, ("==", a.fact.stored))
-               for a in flag if a.in_interrupt and a.fact.kind.writes):
+        if _kept_out(program, g.obj, _arm_values(g.sense, arm1), i):
+            return True
+    for t in program.tests_by_function.get(i.fact.function, ()):
+        obj = t.fact.obj
+        if obj in tested or obj == f1.obj:
+            continue
+        tested.add(obj)
+        if _kept_out(program, obj, _known_here(program, f1.function, f1.seq, f1.branch, obj),
+                     i):
             return True
     return False
+
+
+def _kept_out(program: Program, flag: str, mine: tuple[str, int] | None, i: Access) -> bool:
+    """Whether, while the task knows ``flag`` is in ``mine``, handler access ``i`` cannot be
+    made: the handler makes it only where its test knows the flag outside ``mine``, and every
+    interrupt-side store to the flag keeps it in ``mine``."""
+    theirs = _arm_known(program, i, flag)
+    if mine is None or theirs is None or not _disjoint(mine, theirs):
+        return False
+    return all(a.fact.kind is AccessKind.write and a.fact.stored is not None
+               and not _disjoint(mine, ("==", a.fact.stored))
+               for a in program.accesses_by_object.get(flag, ())
+               if a.in_interrupt and a.fact.kind.writes)
 
 
 def _start_family(name: str) -> str:
