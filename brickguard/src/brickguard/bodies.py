@@ -494,6 +494,8 @@ class BodyWalker:
             self.retry_reads.update((k, self.loops[-1]) for k in self.recent[mark:])
             if post and not infinite:
                 exits |= b
+            if once:
+                break  # ``do { ... } while (0)`` runs its body once: no second turn to merge
             new = cap(cur | b)
             if new == cur:
                 break
@@ -779,10 +781,22 @@ class BodyWalker:
         if (arg is not None and arg.kind == K.DECL_REF_EXPR and self.local_hash(arg)
                 and (name in self.u.postures or _counterparts(name) & self.u.postures)):
             return self.u.posture_routine(name, "restore")
-        says = bool(words & _SAVE_WORDS) or (
-            bool(args) and _DISABLE_WORD.search(self.arg_text(c, args, 0)) is not None)
-        if says and not words & _RESTORE_WORDS and _value_kept(c, self.src, self.file):
+        text = self.arg_text(c, args, 0).strip() if args else ""
+        mode = _DISABLE_WORD.search(text) is not None or (
+            _MODE_ARG.match(text) is not None and "disable" in _name_words(text)
+            and _const_int(arg) is not None)
+        if mode and words & _RESTORE_WORDS and any(
+                (n, text) in self.u.posture_modes for n in _counterparts(name)):
+            return self.u.posture_routine(name, "restore")
+        says = bool(words & _SAVE_WORDS) or mode
+        if says and not words & _RESTORE_WORDS and (
+                _value_kept(c, self.src, self.file, self.u.macro_value)
+                or (mode and words & _SAVE_WORDS and ref.result_type.kind == TypeKind.VOID)):
+            # ``OSA_EnterCritical(kCriticalDisableInt)``: no state given back, the mode
+            # argument says it disables; its exit with the same mode closes it.
             self.u.postures.add(name)
+            if mode:
+                self.u.posture_modes.add((name, text))
             return self.u.posture_routine(name, "disable")
         return name
 
@@ -1436,10 +1450,15 @@ class BodyWalker:
 
 _COMMENTS = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
 _WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
-_STATE_WORDS = {"interrupt", "interrupts", "irq", "intr", "critical", "primask"}
+# "sr", "cpsr", "psr": the status register a save routine reads before it disables (Mynewt's
+# os_arch_save_sr, TencentOS's tos_cpu_cpsr_save).
+_STATE_WORDS = {"interrupt", "interrupts", "irq", "intr", "critical", "primask", "sr", "cpsr",
+                "psr"}
 _SAVE_WORDS = {"save", "disable", "lock", "enter", "mask"}
 _RESTORE_WORDS = {"restore", "enable", "unlock", "leave", "exit", "unmask"}
 _DISABLE_WORD = re.compile(r"^[A-Za-z_]\w*DISABLE\w*$")
+_WORDS_AT = re.compile(r"[A-Za-z_]\w*")
+_MODE_ARG = re.compile(r"^[A-Za-z_]\w*$")  # a named constant: an enumerator or a macro
 _IRQ_PARAM = re.compile(r"irq|intr|^num$|^int_?num|vector|^line$")
 IT_SOURCE = re.compile(r"\b[A-Z][A-Z0-9]*_IT_[A-Z0-9_]+\b")  # I2C_IT_ERR, UART_IT_RXNE
 _DIRECTIVE = re.compile(r"^\s*#", re.M)
@@ -1592,13 +1611,23 @@ def _counterparts(name: str) -> set[str]:
     return out
 
 
-def _value_kept(c: Cursor, src: bytes, file: str) -> bool:
+def _value_kept(c: Cursor, src: bytes, file: str, macro_value=None) -> bool:
     """Whether a call's result is stored or used: the text before it in this file ends with
     ``=`` (``old = f(...)``, ``uint32_t s = f(...)``) or an opening parenthesis or comma (an
-    argument), not a statement start."""
+    argument), not a statement start. A call a macro makes (``OS_ENTER_CRITICAL(sr)`` for
+    ``((sr) = os_arch_save_sr())``): the same, read in the macro's replacement tokens."""
     ext = c.extent
     if ext.start.file is None or ext.start.file.name != file:
         return False
+    at = src[ext.start.offset:ext.start.offset + 120].decode("utf-8", "replace")
+    word = _WORDS_AT.match(at)
+    name = c.spelling or (c.referenced.spelling if c.referenced is not None else "")
+    if word is not None and name and word.group(0) != name and macro_value is not None:
+        toks = (macro_value(word.group(0)) or "").split()
+        spots = [i for i, t in enumerate(toks[:-1]) if t == name and toks[i + 1] == "("]
+        return bool(spots) and all(i > 0 and toks[i - 1] in ("=", "(", ",", "return")
+                                   and (i < 2 or toks[i - 2] not in ("=", "!", "<", ">"))
+                                   for i in spots)
     before = _strip_comments(src[max(0, ext.start.offset - 80):ext.start.offset]
                              .decode("utf-8", "replace"))
     return before.endswith(("=", "(", ",", "return")) and not before.endswith(

@@ -224,6 +224,8 @@ class UnitContext:
         self.level_routines = set(config.platform.critical_levels)
         self._inferred_levels: dict[str, int] = {}
         self.postures: set[str] = set()  # posture calls seen disabling (BodyWalker.posture)
+        # (call, mode) of those told to disable by a mode (OSA_EnterCritical(kCriticalDisableInt))
+        self.posture_modes: set[tuple[str, str]] = set()
         # function hash -> its parameters' names, those that say priority (inferred_priority)
         self.setter_params: dict[int, tuple[list[str], list[int]]] = {}
         # function hash -> the parameters its body hands to a listed setter (setter_body)
