@@ -52,6 +52,7 @@ PRIMASK_WRITES = {"__set_PRIMASK"}
 BASEPRI_WRITES = {"__set_BASEPRI", "__set_BASEPRI_MAX"}
 _ESCAPE = re.compile(r"\\[ntrv]")
 _HINT = re.compile(rb"asm|primask|basepri|irq|interrupt|critical", re.IGNORECASE)
+_NAME_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 MAX_BODY = 4000  # characters: a mask wrapper is short; longer bodies are not summarised
 
 
@@ -404,6 +405,11 @@ def line_masks(unit: UnitContext, top: list[Cursor]) -> dict[str, str]:
     known = {n: "disable" for n in unit.mask_on} | {n: "enable" for n in unit.mask_off}
     out: dict[str, str] = {}
     for c in top:
+        if c.kind == K.FUNCTION_DECL and c.spelling not in known and c.get_definition() is None:
+            kind = _declared_line_mask(c)
+            if kind:
+                out[c.spelling] = known[c.spelling] = kind
+            continue
         if c.kind != K.FUNCTION_DECL or not c.is_definition() or c.spelling in known:
             continue
         params = [p for p in c.get_children() if p.kind == K.PARM_DECL]
@@ -436,6 +442,21 @@ def line_masks(unit: UnitContext, top: list[Cursor]) -> dict[str, str]:
         if len(kinds) == 1:
             out[c.spelling] = known[c.spelling] = kinds.pop()
     return out
+
+
+def _declared_line_mask(c: Cursor) -> str:
+    """"disable" | "enable" for a library call declared with no body here whose first
+    parameter is the device's IRQ number (CMSIS's ``IRQn_Type``) and whose name says it
+    switches an interrupt line off or on (Artery's ``nvic_irq_disable(IRQn_Type irqn)``,
+    ``nvic_irq_enable(irqn, preempt, sub)``); "" for any other."""
+    params = [p for p in c.get_children() if p.kind == K.PARM_DECL]
+    if not params or "IRQn" not in params[0].type.spelling:
+        return ""
+    words = {w.lower() for w in _NAME_WORDS.findall(c.spelling)}
+    if not words & {"irq", "nvic", "interrupt", "int"}:
+        return ""
+    says = words & {"disable", "enable"}
+    return says.pop() if len(says) == 1 else ""
 
 
 def _names(e: Cursor, param: int) -> bool:
