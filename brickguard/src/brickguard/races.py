@@ -668,8 +668,9 @@ def _idempotent_flag(program: Program, first: Access, second: Access, near: list
     data handed over with the flag (``ubSelectedWavesForm`` toggled beside ``ubKeyPressed``)
     would be read stale, and that stays a race."""
     f1, f2 = first.fact, second.fact
-    if not f1.tests or not any(off == f1.tests for off, _ in f2.branch) or "loop" in f1.sense:
-        return False  # not for a wait (``while (!ready) {}``): see above
+    if not f1.tests or not any(off == f1.tests for off, _ in f2.branch) or (
+            "loop" in f1.sense and _started(program, first)):
+        return False  # not for a wait on transfers started (``while (!ready) {}``): see above
     values = {i.fact.stored for i in near}
     if len(values) != 1 or None in values or f2.stored is None or f2.stored in values:
         return False
@@ -683,6 +684,20 @@ def _idempotent_flag(program: Program, first: Access, second: Access, near: list
     if any(f1.seq < c.seq < f2.seq for c in program.calls_by_caller.get(f1.function, ())):
         return False  # a call between may start what the handler's store then reports
     return not _hands_over(program, first, second, near)
+
+
+def _started(program: Program, wait: Access) -> bool:
+    """Whether the task starts a transfer by name (``HAL_UART_Transmit_IT``: ``_start_family``)
+    between its last write of the flag before the wait and the wait: then each completion is
+    one the task asked for, and one the clear loses is lost work. A wait on an event source
+    the task does not start (a periodic timer, a pin) sees any of its stores; one between the
+    wait and the clear stores what the wait saw: the serial order "handler first"."""
+    f = wait.fact
+    last = max((a.fact.seq for a in program.accesses_by_object.get(f.obj, ())
+                if a.fact.function == f.function and a.fact.kind.writes and a.fact.seq < f.seq),
+               default=0)
+    return any(last < c.seq < f.seq and _start_family(c.callee_name)
+               for c in program.calls_by_caller.get(f.function, ()))
 
 
 def _kept_because(program: Program, first: Access, second: Access, near: list[Access]) -> str:
@@ -704,8 +719,9 @@ def _kept_because(program: Program, first: Access, second: Access, near: list[Ac
         return ("a call between the test and the store may start what the handler's store "
                 "then reports")
     if "loop" in f1.sense:
-        return ("the handler stores the value the wait saw, but nothing disarms its source "
-                "first: a second event between the wait and the store is lost")
+        return ("the handler stores the value the wait saw, but the task started transfers "
+                "before the wait and nothing disarms the source first: a second completion "
+                "between the wait and the store is lost")
     return ""
 
 
