@@ -661,9 +661,10 @@ def _idempotent_flag(program: Program, first: Access, second: Access, near: list
     another, C (``flag = 0``). The task's store is in an arm of its test of the flag (``if
     (flag) { ...; flag = 0; }``), which saw V. A handler store between stores the V the flag
     already holds: the outcome of the handler running just before the read (two events
-    merged into one, which is what a flag means). Not for a wait (``while (!ready) {} ready =
-    0;``): with two transfers outstanding, the wait ends on the first completion and the clear
-    loses the second. True only when no call comes between the two (it may start what the
+    merged into one, which is what a flag means), for a wait (``while (!ready) {} ready =
+    0;``) too, but not one on transfers the task started by name (``_started``): with two
+    outstanding, the wait ends on the first completion and the clear loses the second. True
+    only when no call comes between the two (it may start what the
     handler's store then reports) and the handler writes no other object the task reads between:
     data handed over with the flag (``ubSelectedWavesForm`` toggled beside ``ubKeyPressed``)
     would be read stale, and that stays a race."""
