@@ -158,7 +158,8 @@ class BodyWalker:
         self.returning: set[tuple[int, int]] = set()  # if arms every path of which returns
         self.jumps = 0  # break, continue and goto statements walked so far
         self.goto_count = 0
-        self.versus = 0  # the local the if condition being walked compares with (versus_of)
+        # the local the if condition being walked compares with, and its elapsed arm (versus_of)
+        self.versus: tuple[int, int] = (0, -1)
         self.into = 0  # the local the plain read being walked is stored into
         # After an if one arm of which no path leaves, or a while loop left only by its
         # condition: the (offset, arm) the rest of the enclosing block is in.
@@ -1090,7 +1091,8 @@ class BodyWalker:
             loop=self.real_loop(),
             by_level=protected and level_only(states, self.u.level_routines),
             looped=bool(self.loops),
-            versus=self.versus if self.tested(kind) else 0,
+            versus=self.versus[0] if self.tested(kind) else 0,
+            elapsed=self.versus[1] if self.tested(kind) else -1,
             into=self.into if kind is A_READ else 0,
         )
         if self.real_loop() and self.polled() and kind is A_READ:
@@ -1270,14 +1272,28 @@ class BodyWalker:
             return 0
         return ref.hash
 
-    def versus_of(self, cond: Cursor) -> int:
-        """``x == v`` / ``x != v`` (either order) with ``v`` a local: v's hash, else 0."""
+    def versus_of(self, cond: Cursor) -> tuple[int, int]:
+        """``x == v`` / ``x != v`` (either order) with ``v`` a local: (v's hash, -1); an elapsed
+        test ``x - v >= K`` (``>``, ``<``, ``<=``, either side): (v's hash, the arm where the
+        difference reached the bound: 0 for ``>``/``>=``, 1 for ``<``/``<=``); else (0, -1)."""
         c = _strip(cond)
         ch = list(c.get_children()) if c.kind == K.BINARY_OPERATOR else []
-        if len(ch) != 2 or self.op_between(ch[0], ch[1]) not in ("==", "!="):
-            return 0
-        a, b = _strip(ch[0]), _strip(ch[1])
-        return self.local_hash(b) or self.local_hash(a)
+        op = self.op_between(ch[0], ch[1]) if len(ch) == 2 else ""
+        if op in ("==", "!="):
+            a, b = _strip(ch[0]), _strip(ch[1])
+            return self.local_hash(b) or self.local_hash(a), -1
+        flip = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
+        if op not in flip:
+            return 0, -1
+        for side, rel in ((ch[0], op), (ch[1], flip[op])):
+            d = _strip(side)
+            dch = list(d.get_children()) if d.kind == K.BINARY_OPERATOR else []
+            if len(dch) == 2 and self.op_between(dch[0], dch[1]) == "-" and _strip(
+                    dch[0]).kind in (K.DECL_REF_EXPR, K.MEMBER_REF_EXPR):
+                local = self.local_hash(_strip(dch[1]))
+                if local:
+                    return local, 0 if rel in (">", ">=") else 1
+        return 0, -1
 
     def tested(self, kind: AccessKind) -> int:
         """The if statement whose condition a read (or ``++x``) here is in (0: none)."""

@@ -173,6 +173,10 @@ class AccessFact:
     # that local's (0: none). A change test and the record of the new value (races' R-W-R).
     versus: int = 0
     into: int = 0
+    # For such a read in an elapsed test (``if (now - last >= K)``, ``if (ms - last < K)
+    # continue;``): the arm (0 then, 1 else) where the difference has reached the bound; -1
+    # for an equality test or none.
+    elapsed: int = -1
 
 
 @dataclass(frozen=True, slots=True)

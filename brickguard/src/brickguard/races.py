@@ -924,11 +924,14 @@ def _change_recorded(program: Program, first: Access, second: Access) -> bool:
     task code never writes and every handler only counts up (``ticks++``), a newer value
     between is still one the test would have passed (the local holds an earlier value, so a
     larger one differs from it too): the record just takes the newer count, as if the handler
-    had run before the test. (A counter that wraps past the local is 2^32 events away.)"""
+    had run before the test. (A counter that wraps past the local is 2^32 events away.) The
+    same for an elapsed test (``if (ms - last < 10) continue; last = ms;``) with the record in
+    the arm where the bound was reached: a newer count has reached it too."""
     f1, f2 = first.fact, second.fact
     if not f1.tests or not f1.versus or f2.into != f1.versus:
         return False
-    if not any(off == f1.tests for off, _ in f2.branch):
+    if not any(off == f1.tests and (f1.elapsed < 0 or arm == f1.elapsed)
+               for off, arm in f2.branch):
         return False
     writes = [a for a in program.accesses_by_object.get(f1.obj, ()) if a.fact.kind.writes
               and paths_overlap(a.fact.path, f1.path)]
