@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ctypes
 import re
+from collections import defaultdict
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import lru_cache
@@ -173,6 +174,8 @@ class BodyWalker:
         self.called_loops: set[int] = set()  # loops that make a call (a compiler barrier)
         self.poll_loop: dict[tuple, int] = {}  # a poll's access key -> its innermost loop
         self.retry_reads: dict[tuple, int] = {}  # do-while condition reads -> the loop's number
+        # pairs of locals a loop's condition compares (``while (a != b)``): a retry until agreed
+        self.agree_pairs: set[frozenset[int]] = set()
         self.shared_test_loops: set[int] = set()  # loops whose test reads a global, or none
         self.once_loops: set[int] = set()  # do { } while (0): runs once, polls nothing
         # ``switch (x)``'s read of x -> (the switch's offset, its cases' offsets and values)
@@ -231,6 +234,14 @@ class BodyWalker:
             a = self.accesses.get(key)
             if a is not None and a.kind is A_READ:
                 self.accesses[key] = replace(a, tests=at, sense=("case", cases))
+        for pair in self.agree_pairs:
+            into: dict[str, set[int]] = defaultdict(set)
+            for a in self.accesses.values():
+                if a.kind is A_READ and a.into in pair:
+                    into[a.obj].add(a.into)
+            for key, a in list(self.accesses.items()):
+                if a.kind is A_READ and a.into in pair and into[a.obj] == set(pair):
+                    self.accesses[key] = replace(a, agreed=True)
         for key, loop in self.retry_reads.items():
             a = self.accesses.get(key)
             if a is not None and a.kind is A_READ:
@@ -436,7 +447,12 @@ class BodyWalker:
                     continue  # a static's initialiser runs at load time, not here
                 for init in var.get_children():
                     if init.kind.is_expression():
+                        outer_into = self.into
+                        if var.kind == K.VAR_DECL and _strip(init).kind in (
+                                K.DECL_REF_EXPR, K.MEMBER_REF_EXPR):
+                            self.into = var.hash  # ``uint64_t a = x;``: as ``a = x``
                         states = self.expr(init, states, READ, None, start)
+                        self.into = outer_into
                         self.note_pointer(var, init)
             return states
         if k in (K.NULL_STMT, K.ASM_STMT):
@@ -471,6 +487,9 @@ class BodyWalker:
             self.shared_test_loops.add(self.loops[-1])
         if infinite:
             self.shared_test_loops.add(self.loops[-1])  # no count bounds it: not a walk
+        for p in (*pre, *post):
+            if p.kind.is_expression():
+                self.agree_pairs.update(self.compared_locals(p))
         cur, exits = states, set()
         for _ in range(3):
             s = cur
@@ -1271,6 +1290,17 @@ class BodyWalker:
                 ref.kind == K.VAR_DECL and self.u.object_info(ref) is not None):
             return 0
         return ref.hash
+
+    def compared_locals(self, cond: Cursor) -> set[frozenset[int]]:
+        """The pairs of locals a condition compares for (in)equality (``a != b``)."""
+        out = set()
+        for d in cond.walk_preorder():
+            ch = list(d.get_children()) if d.kind == K.BINARY_OPERATOR else []
+            if len(ch) == 2 and self.op_between(ch[0], ch[1]) in ("==", "!="):
+                a, b = self.local_hash(_strip(ch[0])), self.local_hash(_strip(ch[1]))
+                if a and b and a != b:
+                    out.add(frozenset((a, b)))
+        return out
 
     def versus_of(self, cond: Cursor) -> tuple[int, int]:
         """``x == v`` / ``x != v`` (either order) with ``v`` a local: (v's hash, -1); an elapsed

@@ -177,6 +177,10 @@ class AccessFact:
     # continue;``): the arm (0 then, 1 else) where the difference has reached the bound; -1
     # for an equality test or none.
     elapsed: int = -1
+    # A plain read stored into a local that a loop's condition compares with another local
+    # holding another read of the same object (``a = x; b = x; while (a != b) { a = b; b = x;
+    # }``, a sequence lock's ``while (s0 != s1)``): the loop ends only on two reads that agree.
+    agreed: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -225,6 +225,8 @@ def find_races(program: Program) -> list[Race]:
                 if (f.kind is AccessKind.rmw and writes) or (f.kind is AccessKind.write and lost):
                     keep(Race("BG102", obj, a, (writes if f.kind is AccessKind.rmw else lost)[0],
                               victim=who))
+                elif f.agreed and f.kind is AccessKind.read:
+                    continue  # read until two reads agree: a torn one differs from the next
                 elif f.size > word and (writes if f.kind is AccessKind.read else near):
                     other = (writes if f.kind is AccessKind.read else near)[0]
                     keep(Race("BG103", obj, a, other, victim=who))
@@ -623,6 +625,8 @@ def _pairs(program: Program, gates: dict, calls: dict[str, list], names: dict[st
                 continue  # ``if (x == last) continue; last = x;`` on a counter that only grows
             if one == "R" and two == "R" and f2.retry and f2.retry < f1.seq:
                 continue  # read again by the retry loop's condition: it runs again if they differ
+            if one == "R" and two == "R" and f1.agreed and f2.agreed:
+                continue  # two reads the loop compares: it runs again if they differ
             hit = near[0] if near else None
             if hit is not None:
                 why = _kept_because(program, first, second, near) if (one, two) == ("R", "W") \
