@@ -57,6 +57,7 @@ CORPORA = (
     HERE / "heldout_races_v3",
     HERE / "heldout_races_v4",
     HERE / "heldout_races_v5",
+    HERE / "heldout_races_v6",
 )
 NAME = re.compile(r"`([^`]+)`")
 INDEX = re.compile(r"\[[^\]]*\]")

@@ -1,5 +1,5 @@
-"""The held-out race corpora (benchmarks/heldout_races, heldout_races_v2, _v3, _v4, _v5) are
-well formed; recall is not tested here.
+"""The held-out race corpora (benchmarks/heldout_races, heldout_races_v2, _v3, _v4, _v5, _v6)
+are well formed; recall is not tested here.
 
 Every labelled file exists and every C file is labelled, every labelled line is in range and names
 the object, each entry has what the benchmark's scoring needs, and every program parses with clang
