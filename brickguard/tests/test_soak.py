@@ -556,3 +556,42 @@ def test_a_joint_failure_is_reported_and_gates_only_under_the_scenario_oracle(or
     if code != 2:
         assert "(joint: a (as with the handler after), b (as with the handler before))" in (
             proc.stdout)
+
+
+@pytest.mark.parametrize(("case", "text", "urgent", "scenario"), [
+    # nvic_irq_enable(irq, pre, sub): USART1 at pre-emption 1 over TIM2 at 2.
+    ("bg102/param_priorities.c", "budget = budget + 8u;", "USART1_IRQHandler", "TIM2_IRQHandler"),
+    # A configuration struct's priority field: TIM2 at 1 over USART1 at 5.
+    ("bg102/config_struct_priorities.c", "events--;", "TIM2_IRQHandler", "USART1_IRQHandler"),
+])
+def test_confirm_injects_handlers_at_the_static_models_priority_levels(case, text, urgent,
+                                                                       scenario):
+    # Priorities set by calls no stand-in models (the static model reads them: Context.level)
+    # are given to the emulated NVIC: the more urgent handler preempts the other. Without the
+    # levels both are at reset priority 0 and equal ones never nest; with them reversed the
+    # injected one is the less urgent: refuted either way.
+    from dataclasses import replace
+
+    from brickguard.analyze import analyze
+    from brickguard.soak.confirm import confirm
+
+    path = CASES / case
+    config = Config(root=path.parent, include=[CASES / "include"])
+    result = analyze([path], config)
+    line = _line(path, text)
+    levels = {n: c.level for n, c in result.interrupts.items()}
+    assert levels[urgent] is not None and levels[scenario] is not None
+    assert levels[urgent] < levels[scenario]
+
+    def verdict(interrupts):
+        return {f.location.line: v for f, v in confirm(result.findings, [path], config,
+                                                       interrupts=interrupts)}[line]
+
+    v = verdict(result.interrupts)
+    assert v.status == "confirmed", v.reason
+    assert f"{urgent} taken before" in v.reason and f"in {scenario}" in v.reason
+    plain = {n: replace(c, level=None) for n, c in result.interrupts.items()}
+    assert verdict(plain).status == "refuted"
+    swapped = dict(result.interrupts)
+    swapped[urgent] = replace(swapped[urgent], level=levels[scenario] + 1)
+    assert verdict(swapped).status == "refuted"

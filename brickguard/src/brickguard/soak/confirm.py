@@ -215,8 +215,11 @@ def confirm(findings: Sequence[Finding], paths: list[Path], config, *, quiet: bo
         if config.soak is not None:
             table = config.soak
         else:  # bounded: a main that never returns runs AUTO_BUDGET instructions
+            # A scenario that is itself a handler runs at the level the static model gives it.
+            own = static_priority(image0, (interrupts or {}).get(scenario))
             table = replace(base, scenario=scenario, budget=AUTO_BUDGET,
                             max_seconds=AUTO_SECONDS, waits=AUTO_WAITS,
+                            priority=base.priority if base.priority is not None else own,
                             interrupts=[_spec(image0, h, (interrupts or {}).get(h))
                                         for h in sorted(handlers)])
         # Automatic: from the reset state, then (for what that leaves unconfirmed) from the
@@ -351,13 +354,25 @@ def _spec(image, handler: str, context=None) -> InterruptSpec:
     line = getattr(context, "irq", "") or ""
     if irq is None and line:
         irq = image.enumerators.get(f"{line}_IRQn")
-    priority = None
+    priority = static_priority(image, context)
     if "irq_lock" in image.stubbed and context is not None:
         priority = 0 if getattr(context, "unmasked", False) else ZEPHYR_ISR_PRIORITY
     after = hal_starts(image, handler)
     if irq is None or not 0 <= irq < 240:
         return InterruptSpec(handler, priority=priority, after=after)
     return InterruptSpec(handler, irq=irq, enabled=True, priority=priority, after=after)
+
+
+def static_priority(image, context) -> int | None:
+    """The priority byte of the level the static model gives an interrupt context
+    (``Context.level``: from a setter call no stand-in models, ``nvic_irq_enable(irq, pre,
+    sub)``, a configuration struct's priority field, a registration's number), in the top
+    ``__NVIC_PRIO_BITS`` as NVIC_SetPriority puts it; None when it has none. The emulated NVIC
+    is seeded with it before setup: a priority register the code writes itself still wins."""
+    level = getattr(context, "level", None)
+    if level is None or not 0 <= level < 1 << image.prio_bits:
+        return None
+    return (level << (8 - image.prio_bits)) & 0xFF
 
 
 def hal_starts(image, handler: str) -> list[str]:
