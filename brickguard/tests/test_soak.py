@@ -563,6 +563,8 @@ def test_a_joint_failure_is_reported_and_gates_only_under_the_scenario_oracle(or
     ("bg102/param_priorities.c", "budget = budget + 8u;", "USART1_IRQHandler", "TIM2_IRQHandler"),
     # A configuration struct's priority field: TIM2 at 1 over USART1 at 5.
     ("bg102/config_struct_priorities.c", "events--;", "TIM2_IRQHandler", "USART1_IRQHandler"),
+    # A registration's number links the handler to up_prioritize_irq's byte: PWM over ADC.
+    ("bg102/registered_line_priority.c", "duty += 4u;", "pwm_isr", "adc_isr"),
 ])
 def test_confirm_injects_handlers_at_the_static_models_priority_levels(case, text, urgent,
                                                                        scenario):
@@ -595,3 +597,12 @@ def test_confirm_injects_handlers_at_the_static_models_priority_levels(case, tex
     swapped = dict(result.interrupts)
     swapped[urgent] = replace(swapped[urgent], level=levels[scenario] + 1)
     assert verdict(swapped).status == "refuted"
+
+
+def test_a_third_call_of_the_scenario_reaches_the_state_where_the_handler_changes_the_value():
+    # pwm_isr's duty -= duty / 8 leaves 0 and 4 (the states calls 1 and 2 of adc_isr start
+    # from) as they are, so no interleaving differs there; call 3 starts from 8.
+    path = CASES / "bg102/registered_line_priority.c"
+    v = _confirm(path)[_line(path, "duty += 4u;")]
+    assert v.status == "confirmed", v.reason
+    assert "in call 3 of the scenario" in v.reason and "--repeat 3" in v.replay

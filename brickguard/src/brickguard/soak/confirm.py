@@ -225,12 +225,13 @@ def confirm(findings: Sequence[Finding], paths: list[Path], config, *, quiet: bo
         # Automatic: from the reset state, then (for what that leaves unconfirmed) from the
         # state one run of the handler leaves (a lost update of 0 halved is 0 either way), then
         # with the scenario called twice, the second call from the state the first leaves (a
-        # mode the first call sets is there when the second clears it).
+        # mode the first call sets is there when the second clears it), then three times (a
+        # handler's duty -= duty / 8 changes nothing in the states calls 1 and 2 start from).
         # Then from the seeded state (a counter one step before it wraps: a carry into the
         # high word), then, for what is still not explored, with the stubs of undefined calls
         # returning 1, then all-ones (a path taken only when an undefined read_sensor()
         # returns non-zero).
-        starts = [Start(0, 1), Start(1, 1), Start(0, 2), Start(seed="wrap")] + (
+        starts = [Start(0, 1), Start(1, 1), Start(0, 2), Start(0, 3), Start(seed="wrap")] + (
             [Start(stub=v) for v in STUB_VALUES] if image0.plain_stubs else [])
         if config.soak is not None:
             starts = [Start()]
