@@ -606,3 +606,35 @@ def test_a_third_call_of_the_scenario_reaches_the_state_where_the_handler_change
     v = _confirm(path)[_line(path, "duty += 4u;")]
     assert v.status == "confirmed", v.reason
     assert "in call 3 of the scenario" in v.reason and "--repeat 3" in v.replay
+
+
+@pytest.mark.parametrize("waiter", [False, True])
+def test_a_wait_handler_ends_the_wait_it_alone_ends_and_is_never_explored(waiter):
+    # wait_then_bump waits for `flag`, which only FLAG_IRQHandler sets; TIM2 is the handler
+    # explored. As a wait handler (explore = false) FLAG is taken there and the run goes on
+    # to the lost update after the wait; without it TIM2 is taken, the wait goes on, and the
+    # line after it is never reached.
+    interrupts = [{"handler": "TIM2_IRQHandler"}] + (
+        [{"handler": "FLAG_IRQHandler", "explore": False}] if waiter else [])
+    image, result = _soak("wait_then_bump", bounded=True, budget=3000, waits=1,
+                          interrupts=interrupts)
+    line = _line(SOAK / "counter.c", "/* after the wait */")
+    assert [r.spec.handler for r in result.handlers] == ["TIM2_IRQHandler"]
+    landed = {image.line_at(f.pc)[1] for r in result.handlers for f in r.failures}
+    assert result.waited[0].startswith("FLAG_IRQHandler at" if waiter else "TIM2_IRQHandler at")
+    assert (line in landed) is waiter
+
+
+def test_confirm_takes_another_handler_where_only_it_ends_the_wait(tmp_path):
+    # change_test.c: main spins on `ticks == seen` (only TIM2 counts ticks) before the lines
+    # racing with TIM3; TIM2, a context the finding does not name, is a wait handler. (Copied
+    # beside its header: the replay command names no include path.)
+    path = _variant(tmp_path, "bg101/change_test.c", "", "")
+    (tmp_path / "cmsis_stub.h").write_text((CASES / "include/cmsis_stub.h").read_text())
+    v = _confirm(path)[_line(path, "seen_laps = laps;")]
+    assert v.status == "confirmed", v.reason
+    assert "after TIM2_IRQHandler at" in v.reason and "TIM3_IRQHandler taken before" in v.reason
+    assert "--handler TIM3_IRQHandler" in v.replay and "--wait-handler TIM2_IRQHandler" in (
+        v.replay)
+    replayed = _cli(*v.replay.split()[1:])
+    assert replayed.returncode == 1 and "not serializable" in replayed.stdout, replayed.stderr
