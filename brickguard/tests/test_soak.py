@@ -556,3 +556,85 @@ def test_a_joint_failure_is_reported_and_gates_only_under_the_scenario_oracle(or
     if code != 2:
         assert "(joint: a (as with the handler after), b (as with the handler before))" in (
             proc.stdout)
+
+
+@pytest.mark.parametrize(("case", "text", "urgent", "scenario"), [
+    # nvic_irq_enable(irq, pre, sub): USART1 at pre-emption 1 over TIM2 at 2.
+    ("bg102/param_priorities.c", "budget = budget + 8u;", "USART1_IRQHandler", "TIM2_IRQHandler"),
+    # A configuration struct's priority field: TIM2 at 1 over USART1 at 5.
+    ("bg102/config_struct_priorities.c", "events--;", "TIM2_IRQHandler", "USART1_IRQHandler"),
+    # A registration's number links the handler to up_prioritize_irq's byte: PWM over ADC.
+    ("bg102/registered_line_priority.c", "duty += 4u;", "pwm_isr", "adc_isr"),
+])
+def test_confirm_injects_handlers_at_the_static_models_priority_levels(case, text, urgent,
+                                                                       scenario):
+    # Priorities set by calls no stand-in models (the static model reads them: Context.level)
+    # are given to the emulated NVIC: the more urgent handler preempts the other. Without the
+    # levels both are at reset priority 0 and equal ones never nest; with them reversed the
+    # injected one is the less urgent: refuted either way.
+    from dataclasses import replace
+
+    from brickguard.analyze import analyze
+    from brickguard.soak.confirm import confirm
+
+    path = CASES / case
+    config = Config(root=path.parent, include=[CASES / "include"])
+    result = analyze([path], config)
+    line = _line(path, text)
+    levels = {n: c.level for n, c in result.interrupts.items()}
+    assert levels[urgent] is not None and levels[scenario] is not None
+    assert levels[urgent] < levels[scenario]
+
+    def verdict(interrupts):
+        return {f.location.line: v for f, v in confirm(result.findings, [path], config,
+                                                       interrupts=interrupts)}[line]
+
+    v = verdict(result.interrupts)
+    assert v.status == "confirmed", v.reason
+    assert f"{urgent} taken before" in v.reason and f"in {scenario}" in v.reason
+    plain = {n: replace(c, level=None) for n, c in result.interrupts.items()}
+    assert verdict(plain).status == "refuted"
+    swapped = dict(result.interrupts)
+    swapped[urgent] = replace(swapped[urgent], level=levels[scenario] + 1)
+    assert verdict(swapped).status == "refuted"
+
+
+def test_a_third_call_of_the_scenario_reaches_the_state_where_the_handler_changes_the_value():
+    # pwm_isr's duty -= duty / 8 leaves 0 and 4 (the states calls 1 and 2 of adc_isr start
+    # from) as they are, so no interleaving differs there; call 3 starts from 8.
+    path = CASES / "bg102/registered_line_priority.c"
+    v = _confirm(path)[_line(path, "duty += 4u;")]
+    assert v.status == "confirmed", v.reason
+    assert "in call 3 of the scenario" in v.reason and "--repeat 3" in v.replay
+
+
+@pytest.mark.parametrize("waiter", [False, True])
+def test_a_wait_handler_ends_the_wait_it_alone_ends_and_is_never_explored(waiter):
+    # wait_then_bump waits for `flag`, which only FLAG_IRQHandler sets; TIM2 is the handler
+    # explored. As a wait handler (explore = false) FLAG is taken there and the run goes on
+    # to the lost update after the wait; without it TIM2 is taken, the wait goes on, and the
+    # line after it is never reached.
+    interrupts = [{"handler": "TIM2_IRQHandler"}] + (
+        [{"handler": "FLAG_IRQHandler", "explore": False}] if waiter else [])
+    image, result = _soak("wait_then_bump", bounded=True, budget=3000, waits=1,
+                          interrupts=interrupts)
+    line = _line(SOAK / "counter.c", "/* after the wait */")
+    assert [r.spec.handler for r in result.handlers] == ["TIM2_IRQHandler"]
+    landed = {image.line_at(f.pc)[1] for r in result.handlers for f in r.failures}
+    assert result.waited[0].startswith("FLAG_IRQHandler at" if waiter else "TIM2_IRQHandler at")
+    assert (line in landed) is waiter
+
+
+def test_confirm_takes_another_handler_where_only_it_ends_the_wait(tmp_path):
+    # change_test.c: main spins on `ticks == seen` (only TIM2 counts ticks) before the lines
+    # racing with TIM3; TIM2, a context the finding does not name, is a wait handler. (Copied
+    # beside its header: the replay command names no include path.)
+    path = _variant(tmp_path, "bg101/change_test.c", "", "")
+    (tmp_path / "cmsis_stub.h").write_text((CASES / "include/cmsis_stub.h").read_text())
+    v = _confirm(path)[_line(path, "seen_laps = laps;")]
+    assert v.status == "confirmed", v.reason
+    assert "after TIM2_IRQHandler at" in v.reason and "TIM3_IRQHandler taken before" in v.reason
+    assert "--handler TIM3_IRQHandler" in v.replay and "--wait-handler TIM2_IRQHandler" in (
+        v.replay)
+    replayed = _cli(*v.replay.split()[1:])
+    assert replayed.returncode == 1 and "not serializable" in replayed.stdout, replayed.stderr

@@ -14,7 +14,7 @@ import threading
 import time
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from brickguard.build_flags import load_compile_commands
@@ -44,7 +44,8 @@ class AnalysisResult:
     rules: list[Rule]  # the rules that ran (selected and not ignored)
     lines: int = 0  # source lines of the translation units (not headers)
     # Interrupt contexts by entry name, as the program model has them (its line, how it is
-    # entered, zero-latency): what ``check --confirm`` injects them as (soak/confirm.py).
+    # entered, zero-latency, its priority level): what ``check --confirm`` injects them as
+    # (soak/confirm.py).
     interrupts: dict[str, Context] = field(default_factory=dict)
 
 
@@ -125,8 +126,8 @@ def analyze(paths: Sequence[Path], config: Config) -> AnalysisResult:
         files=[u.file for u in units],
         rules=rules,
         lines=sum(u.lines for u in units),
-        interrupts={c.name: c for cs in program.contexts.values() for c in cs
-                    if c.is_interrupt},
+        interrupts={c.name: replace(c, level=program.priority(c))
+                    for cs in program.contexts.values() for c in cs if c.is_interrupt},
     )
 
 

@@ -42,6 +42,10 @@ def soak(
     handler: list[str] = typer.Option(
         [], "--handler", help="A handler to inject (instead of [[soak.interrupts]]); repeatable."
     ),
+    wait_handler: list[str] = typer.Option(
+        [], "--wait-handler", help="With --handler: a handler only taken where the run waits, "
+        "when it ends the wait (explore = false); repeatable."
+    ),
     prime: int = typer.Option(
         0, "--prime", min=0, max=10000, help="With --handler: runs of each before the scenario."
     ),
@@ -71,7 +75,7 @@ def soak(
     """Run the scenario on an emulated Cortex-M, the interrupt on every boundary that matters."""
     check_arguments(paths, fmt)
     overrides = SoakOverrides(scenario, handler, max_runs, max_seconds, prime, waits, repeat,
-                              seed, stub_return, rounds, oracle)
+                              seed, stub_return, rounds, oracle, wait_handler)
     run_command(lambda: run_soak(paths, config_path, fmt, output, replay, overrides, quiet))
 
 
@@ -90,6 +94,7 @@ class SoakOverrides:
     stub_return: int | None = None
     rounds: bool = False
     oracle: str | None = None
+    wait_handlers: list[str] = field(default_factory=list)
 
 
 def load_soak(paths: list[Path], config_path: Path | None, given: SoakOverrides):
@@ -126,7 +131,8 @@ def load_soak(paths: list[Path], config_path: Path | None, given: SoakOverrides)
             raise BrickguardError(f"--oracle {given.oracle!r}: use one of {', '.join(ORACLES)}")
         values["oracle"] = given.oracle
     if given.handlers:
-        values["interrupts"] = [InterruptSpec(h, prime=given.prime) for h in given.handlers]
+        values["interrupts"] = [InterruptSpec(h, prime=given.prime) for h in given.handlers] + [
+            InterruptSpec(h, explore=False) for h in given.wait_handlers]
     return config, replace(table, **values)
 
 

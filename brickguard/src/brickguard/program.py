@@ -97,6 +97,11 @@ class Context:
     # A callback handed over at a call (``callbacks``): the function cannot run before that
     # call keeps it, so ``timeline`` puts it behind a ``run:`` gate only that call opens.
     armed: bool = False
+    # An interrupt's preemption priority level as the static model has it (``Program.priority``:
+    # [interrupts] priorities, setter calls, config structs, registrations), filled in only on
+    # the contexts ``analyze`` exports for ``check --confirm`` (soak injects it at this level);
+    # None on the program's own contexts.
+    level: int | None = None
 
     @property
     def is_interrupt(self) -> bool:

@@ -30,7 +30,11 @@ model has it zero-latency (IRQ_ZERO_LATENCY), else at 0x40, the most urgent a Ze
 (z_arm_irq_priority_set adds _IRQ_PRIO_OFFSET), which irq_lock masks; a callback a driver calls
 from one line's handler is injected on that line, as the static model gives it; TI
 driverlib's Interrupt_setPriority (the register byte) and Interrupt_setPriorityMask (BASEPRI)
-are stand-ins too).
+are stand-ins too). Under ``--confirm`` every handler, and a scenario that is one, starts at
+the priority level the static model gives it (``Context.level``: setter calls no stand-in
+models, configuration structs, registrations; a priority register the code writes wins), and
+the static model's other interrupt contexts are wait handlers (``explore = false``): never
+explored, taken where the run waits when one is what ends the wait.
 
 Seeded state (``[soak] seed = "wrap"``, ``--seed wrap``; ``--confirm`` tries it when the other
 starting states leave a finding unconfirmed): every global scalar a handler counts (steps by the

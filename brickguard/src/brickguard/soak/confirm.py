@@ -215,19 +215,26 @@ def confirm(findings: Sequence[Finding], paths: list[Path], config, *, quiet: bo
         if config.soak is not None:
             table = config.soak
         else:  # bounded: a main that never returns runs AUTO_BUDGET instructions
+            # A scenario that is itself a handler runs at the level the static model gives it.
+            own = static_priority(image0, (interrupts or {}).get(scenario))
             table = replace(base, scenario=scenario, budget=AUTO_BUDGET,
                             max_seconds=AUTO_SECONDS, waits=AUTO_WAITS,
+                            priority=base.priority if base.priority is not None else own,
                             interrupts=[_spec(image0, h, (interrupts or {}).get(h))
-                                        for h in sorted(handlers)])
+                                        for h in sorted(handlers)] + [
+                                replace(_spec(image0, h, c), explore=False)
+                                for h, c in wait_handlers(image0, interrupts or {},
+                                                          {scenario, *handlers})])
         # Automatic: from the reset state, then (for what that leaves unconfirmed) from the
         # state one run of the handler leaves (a lost update of 0 halved is 0 either way), then
         # with the scenario called twice, the second call from the state the first leaves (a
-        # mode the first call sets is there when the second clears it).
+        # mode the first call sets is there when the second clears it), then three times (a
+        # handler's duty -= duty / 8 changes nothing in the states calls 1 and 2 start from).
         # Then from the seeded state (a counter one step before it wraps: a carry into the
         # high word), then, for what is still not explored, with the stubs of undefined calls
         # returning 1, then all-ones (a path taken only when an undefined read_sensor()
         # returns non-zero).
-        starts = [Start(0, 1), Start(1, 1), Start(0, 2), Start(seed="wrap")] + (
+        starts = [Start(0, 1), Start(1, 1), Start(0, 2), Start(0, 3), Start(seed="wrap")] + (
             [Start(stub=v) for v in STUB_VALUES] if image0.plain_stubs else [])
         if config.soak is not None:
             starts = [Start()]
@@ -243,7 +250,8 @@ def confirm(findings: Sequence[Finding], paths: list[Path], config, *, quiet: bo
                     continue  # explored completely: the stubs' results did not hide it
             if config.soak is None:
                 table = replace(table, repeat=st.repeat, seed=st.seed, stub_return=st.stub,
-                                interrupts=[replace(i, prime=st.prime) for i in table.interrupts])
+                                interrupts=[replace(i, prime=st.prime if i.explore else 0)
+                                            for i in table.interrupts])
             bounded = _soak_group(paths, config, config_path, table, scenario, how, group,
                                   verdicts, why) or bounded
         for f in group:
@@ -280,12 +288,16 @@ def _soak_group(paths, config, config_path, table: SoakTable, scenario: str,
                 verdicts[id(f)] = Verdict("not explored", f"{scenario}: {exc}")
         return table.bounded
     prime = max((i.prime for i in table.interrupts), default=0)
-    handlers = [i.handler for i in table.interrupts]
+    handlers = [i.handler for i in table.interrupts if i.explore]
+    waiters = [i.handler for i in table.interrupts if not i.explore]
     extra = [] if config.soak is not None else [
         "--scenario", scenario, *(a for h in handlers for a in ("--handler", h)),
+        *(a for h in waiters if result.waited for a in ("--wait-handler", h)),
         *(["--prime", str(prime)] if prime else []),
         *(["--repeat", str(table.repeat)] if table.repeat > 1 else []),
-        *(["--waits", str(table.waits)] if result.waited else []),
+        # As many waits as this run took (it stops at the findings' lines; unfocused, the
+        # replay would take all `waits`).
+        *(["--waits", str(len(result.waited))] if result.waited else []),
         *(["--seed", table.seed] if table.seed else []),
         *(["--stub-return", str(table.stub_return)] if table.stub_return else []),
         *(["--rounds"] if any(p.heads for p in explorer.plans.values()) else [])]
@@ -351,13 +363,36 @@ def _spec(image, handler: str, context=None) -> InterruptSpec:
     line = getattr(context, "irq", "") or ""
     if irq is None and line:
         irq = image.enumerators.get(f"{line}_IRQn")
-    priority = None
+    priority = static_priority(image, context)
     if "irq_lock" in image.stubbed and context is not None:
         priority = 0 if getattr(context, "unmasked", False) else ZEPHYR_ISR_PRIORITY
     after = hal_starts(image, handler)
     if irq is None or not 0 <= irq < 240:
         return InterruptSpec(handler, priority=priority, after=after)
     return InterruptSpec(handler, irq=irq, enabled=True, priority=priority, after=after)
+
+
+def wait_handlers(image, interrupts: dict, taken: set[str]) -> list[tuple[str, object]]:
+    """The static model's other interrupt contexts (not the scenario, not injected), as wait
+    handlers: never injected for the exploration, only taken where the run waits when one is
+    what ends the wait (``while (tx_done == 0u) {}`` before the finding's lines, a flag only
+    another handler sets). Those the core enters: in the image, taking no parameters."""
+    return [(name, ctx) for name, ctx in sorted(interrupts.items())
+            if name not in taken and (sym := image.symbols.get(name)) is not None and sym.func
+            and name not in image.takes_args and name not in image.stubbed
+            and not getattr(ctx, "concurrent", False)]
+
+
+def static_priority(image, context) -> int | None:
+    """The priority byte of the level the static model gives an interrupt context
+    (``Context.level``: from a setter call no stand-in models, ``nvic_irq_enable(irq, pre,
+    sub)``, a configuration struct's priority field, a registration's number), in the top
+    ``__NVIC_PRIO_BITS`` as NVIC_SetPriority puts it; None when it has none. The emulated NVIC
+    is seeded with it before setup: a priority register the code writes itself still wins."""
+    level = getattr(context, "level", None)
+    if level is None or not 0 <= level < 1 << image.prio_bits:
+        return None
+    return (level << (8 - image.prio_bits)) & 0xFF
 
 
 def hal_starts(image, handler: str) -> list[str]:

@@ -287,6 +287,8 @@ class Explorer:
             return [int.from_bytes(m.ram(o.addr, o.size), "little") for o in objs]
 
         for spec, addr in zip(self.soak.interrupts, self.handlers, strict=True):
+            if not spec.explore:
+                continue  # a wait handler: what it counts is not what is explored
             m.restore(start)
             seen = [values()]
             for _ in range(2):
@@ -439,6 +441,17 @@ class Explorer:
         there, taken at its end, sends the run out of it (a poll the handler's flag ends). A loop
         that goes round the same instructions after it (``a = stamp; b = stamp; use(a, b);``
         forever) waits for nothing: its runs are judged as any others."""
+        if self.end_state is None:
+            return False
+        for i in (n for n in range(len(self.handlers)) if bits >> n & 1):
+            if self._releases(i, loop):
+                return True
+        return not bits  # no handler can fire there: nothing to tell, as before
+
+    def _releases(self, i: int, loop: frozenset[int]) -> bool:
+        """Whether handler ``i``, taken where the baseline's budget ends, sends the run out of
+        ``loop`` (a handler that faults or hangs there counts: the run is not judged against
+        serial orders, as before)."""
         from unicorn import UC_HOOK_CODE
 
         if self.end_state is None:
@@ -452,20 +465,17 @@ class Explorer:
                 uc.emu_stop()
 
         try:
-            for i in (n for n in range(len(self.handlers)) if bits >> n & 1):
-                m.restore(self.end_state)
-                pc = m.pc
-                if m.interrupt(self.handlers[i], self.soak.handler_budget)[0] != Stop.RETURN:
-                    return True  # as before: the run is not judged against serial orders
-                hooks = [m.uc.hook_add(UC_HOOK_CODE, code)]
-                m.uc.ctl_flush_tb()
-                try:
-                    m.resume(2 * len(loop) + 8, pc)
-                finally:
-                    m.unhook(hooks)
-                if left[0]:
-                    return True
-            return not bits  # no handler can fire there: nothing to tell, as before
+            m.restore(self.end_state)
+            pc = m.pc
+            if m.interrupt(self.handlers[i], self.soak.handler_budget)[0] != Stop.RETURN:
+                return True
+            hooks = [m.uc.hook_add(UC_HOOK_CODE, code)]
+            m.uc.ctl_flush_tb()
+            try:
+                m.resume(2 * len(loop) + 8, pc)
+            finally:
+                m.unhook(hooks)
+            return left[0]
         finally:
             m.restore(self.end_state)
 
@@ -482,8 +492,8 @@ class Explorer:
         results: list[HandlerResult] = []
         runs = 0
         for i, spec in enumerate(self.soak.interrupts):
-            if only is not None and i != only:
-                continue
+            if (only is not None and i != only) or not spec.explore:
+                continue  # a wait handler (explore = false) only ends waits
             r = HandlerResult(spec)
             # What a handler touches depends on the state (an index it reads, a flag it
             # tests): its footprint from the start and from where the scenario's run ends.
@@ -512,9 +522,18 @@ class Explorer:
         if self.focus is not None and self.focus & ran and all(t & ran for t in self.targets):
             return False
         bits = base.enabled[-1]
-        i = next((n for n in range(len(self.handlers)) if bits >> n & 1), None)
-        if i is None:
+        able = [n for n in range(len(self.handlers)) if bits >> n & 1]
+        if not able:
             return False
+        # The handler that sends the run out of its wait, injected ones first, then the wait
+        # handlers (explore = false: a flag only another interrupt sets); none: the first.
+        loop = frozenset(base.pcs[base.wait_from:base.total]) if base.wait_from >= 0 else None
+        able.sort(key=lambda n: not self.soak.interrupts[n].explore)
+        i = next((n for n in able if loop is not None and self._releases(n, loop)), None)
+        if i is None:
+            i = next((n for n in able if self.soak.interrupts[n].explore), None)
+            if i is None:
+                return False
         m = self.m
         m.restore(self.end_state)
         where = self._where(m.pc).removeprefix(", ") or f"0x{m.pc:x}"

@@ -32,6 +32,7 @@ priority = 0x10                   # its priority byte (the code's NVIC_SetPriori
 prime = 3                         # runs before the scenario (after setup): the state it starts in
 enabled = false                   # true: its NVIC enable bit is set from the start
 after = ["HAL_I2C_Slave_Receive_IT"]  # injected only once one of these has been called
+explore = true                    # false: only taken where the run waits, to end the wait
 
 [[soak.peripherals]]              # plain memory; default: 0x40000000-0x5fffffff
 base = 0x40005000
@@ -67,6 +68,10 @@ class InterruptSpec:
     # Injected only once the run (setup included) has called one of these: a HAL peripheral
     # raises no interrupt until a transfer is started in interrupt or DMA mode.
     after: list[str] = field(default_factory=list)
+    # false: never injected for the exploration, only taken where the run waits (``waits``)
+    # when it is what ends the wait (a flag only another handler sets); --confirm adds the
+    # static model's other interrupt contexts so (--wait-handler).
+    explore: bool = True
 
 
 @dataclass(frozen=True)
