@@ -19,7 +19,7 @@ def _serve(asgi, host: str, port: int, banner: str) -> None:
     picks a free port), then serve until Ctrl-C."""
     import uvicorn
 
-    from tokenpilot.gateway.runner import bind
+    from tokenpilot.gateway.runner import Server, bind
 
     try:
         sock = bind(host, port)
@@ -31,7 +31,7 @@ def _serve(asgi, host: str, port: int, banner: str) -> None:
     # and the middleware is one more layer on every request's way to the app.
     config = uvicorn.Config(asgi, log_level="warning", access_log=False, lifespan="on",
                             backlog=2048, timeout_graceful_shutdown=5, proxy_headers=False)
-    uvicorn.Server(config).run(sockets=[sock])
+    Server(config).run(sockets=[sock])  # uvicorn's, waking once a second when idle
 
 
 def serve(
