@@ -161,6 +161,7 @@ class BodyWalker:
         # the local the if condition being walked compares with, and its elapsed arm (versus_of)
         self.versus: tuple[int, int] = (0, -1)
         self.into = 0  # the local the plain read being walked is stored into
+        self.read_mask = 0  # the constant the variable being walked is masked with (x & K)
         # After an if one arm of which no path leaves, or a while loop left only by its
         # condition: the (offset, arm) the rest of the enclosing block is in.
         self.left: tuple[int, int] | None = None
@@ -598,8 +599,12 @@ class BodyWalker:
                 self.pending_rmw = set()
                 self.store_value = None
                 return states
+            mask = self.read_under_mask(ch)
             for sub in ch:
+                outer_mask = self.read_mask
+                self.read_mask = mask[1] if mask and sub is mask[0] else 0
                 states = self.expr(sub, states, READ, None, start)
+                self.read_mask = outer_mask
             return states
         if k == K.COMPOUND_ASSIGNMENT_OPERATOR and len(ch) == 2:
             states = self.expr(ch[1], states, READ, None, start)
@@ -1104,6 +1109,7 @@ class BodyWalker:
             versus=self.versus[0] if self.tested(kind) else 0,
             elapsed=self.versus[1] if self.tested(kind) else -1,
             into=self.into if kind is A_READ else 0,
+            bits_read=self.read_mask if kind is A_READ else 0,
         )
         if self.real_loop() and self.polled() and kind is A_READ:
             self.poll_loop[key] = self.real_loop()
@@ -1273,6 +1279,17 @@ class BodyWalker:
         if isinstance(self.sense, dict):
             return self.sense.get(c.extent.start.offset, ())
         return self.sense
+
+    def read_under_mask(self, ch: list[Cursor]) -> tuple[Cursor, int] | None:
+        """``x & K`` / ``K & x`` with ``x`` a plain variable and ``K`` a nonzero constant:
+        (x's cursor, K); None for any other operation."""
+        if len(ch) != 2 or self.op_between(ch[0], ch[1]) != "&":
+            return None
+        for var, k in ((ch[0], ch[1]), (ch[1], ch[0])):
+            value = _arg_value(k)
+            if value and _strip(var).kind == K.DECL_REF_EXPR:
+                return var, value
+        return None
 
     def note_local_test(self, cond: Cursor, start: int, sense: tuple | dict) -> None:
         """Record an if that tests one local alone against a constant (sense_of), for

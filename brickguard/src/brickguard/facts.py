@@ -177,6 +177,8 @@ class AccessFact:
     # continue;``): the arm (0 then, 1 else) where the difference has reached the bound; -1
     # for an equality test or none.
     elapsed: int = -1
+    # A read under a constant mask (``x & K``, ``K & x``): K, the bits it looks at; 0: all.
+    bits_read: int = 0
 
 
 @dataclass(frozen=True, slots=True)
