@@ -162,6 +162,7 @@ class BodyWalker:
         # the local the if condition being walked compares with, and its elapsed arm (versus_of)
         self.versus: tuple[int, int] = (0, -1)
         self.into = 0  # the local the plain read being walked is stored into
+        self.read_mask = 0  # the constant the variable being walked is masked with (x & K)
         # After an if one arm of which no path leaves, or a while loop left only by its
         # condition: the (offset, arm) the rest of the enclosing block is in.
         self.left: tuple[int, int] | None = None
@@ -180,6 +181,9 @@ class BodyWalker:
         self.once_loops: set[int] = set()  # do { } while (0): runs once, polls nothing
         # ``switch (x)``'s read of x -> (the switch's offset, its cases' offsets and values)
         self.switch_reads: dict[tuple, tuple[int, tuple[tuple[int, int], ...]]] = {}
+        # A local an if tests on its own (``if (cmd != 0)``): its hash -> (seq when tested,
+        # the if's offset, its sense, the local's declaration), first test after each point
+        self.local_tests: dict[int, list[tuple[int, int, tuple, Cursor]]] = {}
         # Local pointers assigned the address of (a part of) a global: decl hash -> (object,
         # path); spoiled: also assigned anything else or their address taken.
         # Parameters are not followed (that needs the call sites).
@@ -242,6 +246,7 @@ class BodyWalker:
             for key, a in list(self.accesses.items()):
                 if a.kind is A_READ and a.into in pair and into[a.obj] == set(pair):
                     self.accesses[key] = replace(a, agreed=True)
+        self.copied_tests()
         for key, loop in self.retry_reads.items():
             a = self.accesses.get(key)
             if a is not None and a.kind is A_READ:
@@ -347,6 +352,7 @@ class BodyWalker:
             outer, self.testing = self.testing, start
             outer_sense, self.sense = self.sense, self.sense_of(ch[0])
             outer_versus, self.versus = self.versus, self.versus_of(ch[0])
+            self.note_local_test(ch[0], start, self.sense)
             try:
                 s = self.cond(ch[0], states, start)
             finally:
@@ -607,8 +613,12 @@ class BodyWalker:
                 self.pending_rmw = set()
                 self.store_value = None
                 return states
+            mask = self.read_under_mask(ch)
             for sub in ch:
+                outer_mask = self.read_mask
+                self.read_mask = mask[1] if mask and sub is mask[0] else 0
                 states = self.expr(sub, states, READ, None, start)
+                self.read_mask = outer_mask
             return states
         if k == K.COMPOUND_ASSIGNMENT_OPERATOR and len(ch) == 2:
             states = self.expr(ch[1], states, READ, None, start)
@@ -1113,6 +1123,7 @@ class BodyWalker:
             versus=self.versus[0] if self.tested(kind) else 0,
             elapsed=self.versus[1] if self.tested(kind) else -1,
             into=self.into if kind is A_READ else 0,
+            bits_read=self.read_mask if kind is A_READ else 0,
         )
         if self.real_loop() and self.polled() and kind is A_READ:
             self.poll_loop[key] = self.real_loop()
@@ -1282,6 +1293,74 @@ class BodyWalker:
         if isinstance(self.sense, dict):
             return self.sense.get(c.extent.start.offset, ())
         return self.sense
+
+    def read_under_mask(self, ch: list[Cursor]) -> tuple[Cursor, int] | None:
+        """``x & K`` / ``K & x`` with ``x`` a plain variable and ``K`` a nonzero constant:
+        (x's cursor, K); None for any other operation."""
+        if len(ch) != 2 or self.op_between(ch[0], ch[1]) != "&":
+            return None
+        for var, k in ((ch[0], ch[1]), (ch[1], ch[0])):
+            value = _arg_value(k)
+            if value and _strip(var).kind == K.DECL_REF_EXPR:
+                return var, value
+        return None
+
+    def note_local_test(self, cond: Cursor, start: int, sense: tuple | dict) -> None:
+        """Record an if that tests one local alone against a constant (sense_of), for
+        ``copied_tests``."""
+        if not isinstance(sense, tuple) or not sense:
+            return
+        walked = list(cond.walk_preorder())
+        if any(d.kind in (K.MEMBER_REF_EXPR, K.ARRAY_SUBSCRIPT_EXPR, K.CALL_EXPR)
+               for d in walked):
+            return  # a part of the local, or a call: not the value copied
+        refs = [d for d in walked if d.kind == K.DECL_REF_EXPR
+                and d.referenced is not None and d.referenced.kind == K.VAR_DECL]
+        if len(refs) == 1 and (h := self.local_hash(refs[0])):
+            self.local_tests.setdefault(h, []).append(
+                (self.seq, start, sense, refs[0].referenced))
+
+    def copied_tests(self) -> None:
+        """A plain read of a global kept in a local that nothing else stores to (``uint8_t
+        cmd = g_cmd;``) and a later if that tests the local alone (``if (cmd != 0) { g_cmd =
+        0; }``): the if knows what the global held when it was read, as ``if (g_cmd != 0)``
+        would. The read takes that test (``tests``, ``sense``): an ownership flag or mailbox
+        read through a copy is judged as one tested in place."""
+        if not self.local_tests:
+            return
+        for key, a in list(self.accesses.items()):
+            if a.kind is not A_READ or a.tests or not a.into or a.into not in self.local_tests:
+                continue
+            later = [t for t in self.local_tests[a.into] if t[0] >= a.seq]
+            if later and self.stored_once(later[0][3]):
+                _, at, sense, _ = later[0]
+                self.accesses[key] = replace(a, tests=at, sense=sense)
+
+    def stored_once(self, var: Cursor) -> bool:
+        """Whether a local's one store is its initialiser: no assignment, increment or
+        address taken anywhere in its function."""
+        fn = var.semantic_parent
+        if fn is None or var.kind != K.VAR_DECL:
+            return False
+        for d in fn.walk_preorder():
+            if d.kind not in (K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR,
+                              K.UNARY_OPERATOR):
+                continue
+            ch = list(d.get_children())
+            if not ch:
+                continue
+            target = _strip(ch[0])
+            if target.kind != K.DECL_REF_EXPR or target.referenced is None or (
+                    target.referenced.hash != var.hash):
+                continue
+            if d.kind == K.COMPOUND_ASSIGNMENT_OPERATOR:
+                return False
+            if d.kind == K.BINARY_OPERATOR and len(ch) == 2 and (
+                    self.op_between(ch[0], ch[1]) == "="):
+                return False
+            if d.kind == K.UNARY_OPERATOR and self.unary_op(d, ch[0]) in ("++", "--", "&"):
+                return False
+        return True
 
     def local_hash(self, c: Cursor) -> int:
         """The declaration hash of the local variable ``c`` names (0: a global, or no variable)."""

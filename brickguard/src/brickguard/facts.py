@@ -181,6 +181,8 @@ class AccessFact:
     # holding another read of the same object (``a = x; b = x; while (a != b) { a = b; b = x;
     # }``, a sequence lock's ``while (s0 != s1)``): the loop ends only on two reads that agree.
     agreed: bool = False
+    # A read under a constant mask (``x & K``, ``K & x``): K, the bits it looks at; 0: all.
+    bits_read: int = 0
 
 
 @dataclass(frozen=True, slots=True)

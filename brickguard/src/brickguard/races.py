@@ -623,6 +623,9 @@ def _pairs(program: Program, gates: dict, calls: dict[str, list], names: dict[st
                 continue  # re-checked inside a critical section; or what the test saw holds
             if one == "R" and two == "R" and near and _change_recorded(program, first, second):
                 continue  # ``if (x == last) continue; last = x;`` on a counter that only grows
+            if one == "R" and two == "R" and f1.bits_read & f2.bits_read == 0 and (
+                    f1.bits_read and f2.bits_read):
+                continue  # ``x & A`` then ``x & B``, A and B disjoint: two parts, each read once
             if one == "R" and two == "R" and f2.retry and f2.retry < f1.seq:
                 continue  # read again by the retry loop's condition: it runs again if they differ
             if one == "R" and two == "R" and f1.agreed and f2.agreed:
