@@ -187,7 +187,13 @@ def tradeoff_run(smollm2):
     """The baseline, a fresh f16 copy, q4_0 KV and a 256-token context-shift window, each on
     its own server (one at a time, one thread): about a minute on a quiet CPU."""
     from tokenpilot.tradeoff.run import TradeoffConfig, run_tradeoff
+    from tokenpilot.workload import WorkloadError
+    from tokenpilot.workload.loaders import trace_path
 
+    try:
+        trace_path("azure-conv")  # the fleet side's conversation workload
+    except WorkloadError as exc:
+        pytest.skip(f"the tradeoff run's fleet side needs shared data: {exc}")
     cfg = TradeoffConfig(model=smollm2, fleet=FLEET, suite=E2E_SUITE,
                          side=dataclasses.replace(FleetSide(), conv_requests=200,
                                                   doc_requests=40),
