@@ -52,7 +52,6 @@ PRIMASK_WRITES = {"__set_PRIMASK"}
 BASEPRI_WRITES = {"__set_BASEPRI", "__set_BASEPRI_MAX"}
 _ESCAPE = re.compile(r"\\[ntrv]")
 _HINT = re.compile(rb"asm|primask|basepri|irq|interrupt|critical", re.IGNORECASE)
-_NAME_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 MAX_BODY = 4000  # characters: a mask wrapper is short; longer bodies are not summarised
 
 
@@ -452,10 +451,12 @@ def _declared_line_mask(c: Cursor) -> str:
     params = [p for p in c.get_children() if p.kind == K.PARM_DECL]
     if not params or "IRQn" not in params[0].type.spelling:
         return ""
-    words = {w.lower() for w in _NAME_WORDS.findall(c.spelling)}
+    from brickguard.bodies import _name_words
+
+    words = _name_words(c.spelling)
     if not words & {"irq", "nvic", "interrupt", "int"}:
         return ""
-    says = words & {"disable", "enable"}
+    says = set(words & {"disable", "enable"})
     return says.pop() if len(says) == 1 else ""
 
 
