@@ -51,6 +51,7 @@ from brickguard.sections import (
     CROSS_CORE,
     EMPTY,
     LEVEL,
+    SCHEDULER,
     Sections,
     States,
     basepri_level,
@@ -792,6 +793,10 @@ class BodyWalker:
             return mask(states, CROSS_CORE)
         if name_matches(plat.core_unlocks, name):
             return unmask(states, CROSS_CORE)
+        if name_matches(plat.sched_locks, name):
+            return mask(states, SCHEDULER)
+        if name_matches(plat.sched_unlocks, name):
+            return unmask(states, SCHEDULER)
         return states
 
     def posture(self, name: str, ref, c: Cursor, args: list[Cursor]) -> str:
@@ -809,7 +814,8 @@ class BodyWalker:
             return name
         arg = _strip(args[0]) if args else None
         if (arg is not None and arg.kind == K.DECL_REF_EXPR and self.local_hash(arg)
-                and (name in self.u.postures or _counterparts(name) & self.u.postures)):
+                and (name in self.u.postures or _counterparts(name) & self.u.postures
+                     or any(_same_family(p, name) for p in self.u.postures))):
             return self.u.posture_routine(name, "restore")
         text = self.arg_text(c, args, 0).strip() if args else ""
         mode = _DISABLE_WORD.search(text) is not None or (
@@ -1552,7 +1558,10 @@ class BodyWalker:
         path; None for anything else."""
         e = rhs
         while e.kind in TRANSPARENT or e.kind == K.CSTYLE_CAST_EXPR:
-            e = list(e.get_children())[-1]
+            inner = list(e.get_children())
+            if not inner:  # an expression clang could not build (an undeclared name)
+                return None
+            e = inner[-1]
         if e.kind == K.CONDITIONAL_OPERATOR:  # c ? &g.rx : &g.tx: either part of g
             ch = list(e.get_children())
             a, b = (self.target_of(ch[1]), self.target_of(ch[2])) if len(ch) == 3 else (None, None)
@@ -1576,9 +1585,10 @@ class BodyWalker:
 _COMMENTS = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
 _WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 # "sr", "cpsr", "psr": the status register a save routine reads before it disables (Mynewt's
-# os_arch_save_sr, TencentOS's tos_cpu_cpsr_save).
-_STATE_WORDS = {"interrupt", "interrupts", "irq", "intr", "critical", "primask", "sr", "cpsr",
-                "psr"}
+# os_arch_save_sr, TencentOS's tos_cpu_cpsr_save). "int": the SDKs' short word for interrupt
+# (LiteOS's LOS_IntLock, uC/OS's CPU_IntDis).
+_STATE_WORDS = {"interrupt", "interrupts", "irq", "intr", "int", "ints", "critical", "primask",
+                "sr", "cpsr", "psr"}
 _SAVE_WORDS = {"save", "disable", "lock", "enter", "mask"}
 _RESTORE_WORDS = {"restore", "enable", "unlock", "leave", "exit", "unmask"}
 _DISABLE_WORD = re.compile(r"^[A-Za-z_]\w*DISABLE\w*$")
@@ -1720,6 +1730,26 @@ def _const_int(c: Cursor) -> int | None:
 def _name_words(name: str) -> frozenset[str]:
     """``up_irq_save`` -> {up, irq, save}; ``rt_hw_interrupt_disable``; ``CORE_ExitCritical``."""
     return frozenset(w.lower() for w in _WORDS.findall(name))
+
+
+def _stem(name: str) -> frozenset[str]:
+    """A save or restore routine's name less its save/restore words: ``LOS_IntLock`` and
+    ``LOS_IntRestore`` -> {los, int}: the two ends of one section where no rename of the
+    words (``_counterparts``) pairs them."""
+    return _name_words(name) - _SAVE_WORDS - _RESTORE_WORDS
+
+
+def _same_family(saved: str, name: str) -> bool:
+    """Whether a call given a local back restores what the body-less save routine ``saved``
+    kept, where no rename of the words (``_counterparts``) pairs them: its name says restore and
+    is the save's less the save/restore words (LiteOS's ``LOS_IntLock`` / ``LOS_IntRestore``), or
+    the two share an interrupt-state word and another (Contiki's ``int_master_read_and_disable``
+    / ``int_master_status_set(st)``)."""
+    a, b = _stem(saved), _stem(name)
+    if a == b and _name_words(name) & _RESTORE_WORDS:
+        return True
+    common = a & b
+    return bool(common & _STATE_WORDS) and len(common) >= 2
 
 
 def _counterparts(name: str) -> set[str]:

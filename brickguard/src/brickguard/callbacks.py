@@ -219,8 +219,12 @@ def _context(program: Program, context_cls, pf: PassedFunction, name: str,
     site = next((c for c in program.calls_by_caller_site.get((pf.callee, pf.where), ())), None)
     t = site.targets[0] if site is not None and site.targets and pf.arg > 0 else None
     instance = t[0] if t is not None and t[0] in program.objects else ""
-    return context_cls(name, "interrupt", how, irq=_irq(program, pf, callee), instance=instance,
-                       armed=True)
+    timer = name_matches(program.config.platform.task_timers, callee)
+    if timer:
+        how = (f"passed to {callee}{where}: the RTOS's software-timer task runs it, which "
+               "preempts the tasks as an interrupt would; a scheduler lock holds it off")
+    return context_cls(name, "interrupt", how, irq="" if timer else _irq(program, pf, callee),
+                       instance=instance, armed=True, timer_task=timer)
 
 
 def _param(hint: str) -> str:

@@ -12,7 +12,9 @@ defaults = false  # true: a vendor SDK table whose sections/registrations join t
 [tasks]           # creators; priority_args = {xTaskCreate = 4} (BG113); callbacks = [globs of
                   # calls whose callback runs in a thread, not an interrupt] (callbacks.py);
                   # deferrals = [globs: a thread start or a queue to one, for calls whose
-                  # words say nothing (callbacks.unnamed_entries)]
+                  # words say nothing (callbacks.unnamed_entries)]; timers = [globs: calls
+                  # whose callback the RTOS timer task runs], sched_locks / sched_unlocks =
+                  # [globs: a scheduler lock, which holds that task off]
 [critical]        # pairs; handover = ["xPortStartScheduler"] (sections left to the scheduler);
                   # levels = {taskENTER_CRITICAL = "configMAX_SYSCALL_INTERRUPT_PRIORITY"}
                   # (BASEPRI sections), basepri = ["__set_BASEPRI"]
@@ -157,6 +159,13 @@ class TaskEntries:
     # a function handed to any other call the program does not define is taken for an
     # interrupt's callback.
     deferrals: list[str] = field(default_factory=list)
+    # Calls (globs, any case) whose callback the RTOS's software-timer task runs (LiteOS's
+    # LOS_SwtmrCreate): taken for a callback from an interrupt where its words say so, it
+    # preempts task code as an interrupt would, but a scheduler lock (``sched_locks``, any
+    # case: LOS_TaskLock, vTaskSuspendAll) holds it off as well as a critical section does.
+    timers: list[str] = field(default_factory=list)
+    sched_locks: list[str] = field(default_factory=list)
+    sched_unlocks: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -248,6 +257,9 @@ class Platform:
     task_priority_args: dict[str, int] = field(default_factory=dict)
     task_callbacks: list[str] = field(default_factory=list)
     task_deferrals: list[str] = field(default_factory=list)
+    task_timers: list[str] = field(default_factory=list)
+    sched_locks: list[str] = field(default_factory=list)
+    sched_unlocks: list[str] = field(default_factory=list)
     # "binary" | "mutex" | "take" | "give" -> the calls (BG113)
     locks: dict[str, set[str]] = field(default_factory=lambda: {
         "binary": set(), "mutex": set(), "take": set(), "give": set()})
@@ -362,6 +374,9 @@ def _merge(plat: Platform, profile: ProfileFile) -> None:
     plat.task_priority_args.update(profile.tasks.priority_args)
     _extend(plat.task_callbacks, profile.tasks.callbacks)
     _extend(plat.task_deferrals, profile.tasks.deferrals)
+    _extend(plat.task_timers, profile.tasks.timers)
+    _extend(plat.sched_locks, profile.tasks.sched_locks)
+    _extend(plat.sched_unlocks, profile.tasks.sched_unlocks)
     for kind in plat.locks:
         plat.locks[kind].update(getattr(profile.locks, kind))
     _extend(plat.critical_pairs, profile.critical.pairs)

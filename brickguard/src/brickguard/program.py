@@ -102,6 +102,9 @@ class Context:
     # the contexts ``analyze`` exports for ``check --confirm`` (soak injects it at this level);
     # None on the program's own contexts.
     level: int | None = None
+    # Run by the RTOS's software-timer task (``[tasks] timers``): it preempts task code as an
+    # interrupt does, and a scheduler lock (``sections.SCHEDULER``) holds it off too.
+    timer_task: bool = False
 
     @property
     def is_interrupt(self) -> bool:
@@ -137,7 +140,8 @@ class Access:
         return any(not c.is_interrupt for c in self.contexts)
 
     def context_names(self, interrupt: bool) -> str:
-        names = sorted(c.name + (" (on another core)" if c.concurrent else "")
+        names = sorted(c.name + (" (on another core)" if c.concurrent else
+                                 " (in the RTOS timer task)" if c.timer_task else "")
                        for c in self.contexts if c.is_interrupt == interrupt)
         return ", ".join(names[:3]) + (", ..." if len(names) > 3 else "")
 

@@ -75,7 +75,7 @@ from typing import TYPE_CHECKING
 
 from brickguard import order as _order
 from brickguard.facts import AccessKind, CallFact, ObjectFact, irq_key, paths_overlap
-from brickguard.sections import CROSS_CORE
+from brickguard.sections import CROSS_CORE, SCHEDULER
 
 if TYPE_CHECKING:
     from brickguard.program import Access, Program
@@ -162,6 +162,11 @@ def _groups(program: Program, accs: list[Access]):
     if other:
         isr = [i for i in isr if i not in other]
         yield _off_core(task, other), other, lambda a: a.task_protected or a.before_start, None
+    timer = [i for i in isr if all(c.timer_task for c in i.contexts if c.is_interrupt)]
+    if timer:  # the RTOS's timer task: a scheduler lock holds it off as well
+        isr = [i for i in isr if i not in timer]
+        yield (task, timer,
+               lambda a: a.task_protected or a.before_start or SCHEDULER in a.fact.masked, None)
     yield task, isr, lambda a: a.task_protected or a.before_start, None
     for level in sorted(_levels(program, accs), reverse=True):
         victims = [a for a in accs

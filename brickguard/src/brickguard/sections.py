@@ -22,6 +22,10 @@ MAX_STATES = 16  # more distinct paths than this are cut, the shallowest kept
 # (``Context.concurrent``).
 CROSS_CORE = "@other-core"
 
+# A scheduler lock (LOS_TaskLock, vTaskSuspendAll), kept as a mask of this pseudo-interrupt:
+# it holds off a callback the RTOS's timer task runs (``Context.timer_task``), not a handler.
+SCHEDULER = "@scheduler"
+
 MASK = "mask:"  # a state entry (MASK + IRQ, -1): that one interrupt is masked on this path
 
 
