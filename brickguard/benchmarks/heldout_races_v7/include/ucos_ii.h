@@ -92,4 +92,5 @@ typedef struct { volatile uint32_t IR, TCR, TC, PR, PC, MCR, MR0, MR1, MR2, MR3,
 #define BSP_INT_ID_UART0 5U
 #define BSP_INT_ID_ADC 22U
 #define BSP_INT_ID_EINT0 18U
+#define BSP_INT_ID_PWM1 9U
 #endif
