@@ -48,7 +48,11 @@ int main(void)
 
     for (;;) {
         if (s_events == 0U) {
-            __WFI();
+            __disable_irq();
+            if (s_events == 0U) {
+                __WFI();
+            }
+            __enable_irq();
             continue;
         }
         if (BUS_RamBitRead(&s_events, EV_BUTTON) != 0U) {
