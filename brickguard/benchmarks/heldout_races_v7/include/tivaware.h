@@ -24,6 +24,9 @@
  *     transfer runs (the uDMA writes dst, with no CPU) once uDMAChannelEnable(ch) is called; the
  *     channel disables itself when the n items are done and the peripheral's interrupt fires.
  *   uDMAChannelIsEnabled(ch): true while that transfer is still running.
+ *   On the TM4C123 the completion of a peripheral's uDMA transfer is signalled on that
+ *   peripheral's own interrupt (ADC0SS0 for channel 14); the sequencer's per-sample interrupt
+ *   stays off unless ADCIntEnable is called (none of the programs calls it).
  *   SysCtlClockSet / SysCtlPeripheralEnable / SysCtlDelay(n) (3*n cycles), SysCtlClockGet. */
 #ifndef TIVAWARE_H
 #define TIVAWARE_H
