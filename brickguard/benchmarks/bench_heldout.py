@@ -58,6 +58,7 @@ CORPORA = (
     HERE / "heldout_races_v4",
     HERE / "heldout_races_v5",
     HERE / "heldout_races_v6",
+    HERE / "heldout_races_v7",
 )
 NAME = re.compile(r"`([^`]+)`")
 INDEX = re.compile(r"\[[^\]]*\]")
