@@ -671,3 +671,21 @@ def test_the_null_page_is_no_failure_where_the_handler_before_the_call_reads_it_
     (r,) = result.handlers
     assert r.explored and all(f.kind != "fault" for f in r.failures), [
         (f.kind, f.outcome.fault) for f in r.failures]
+
+
+def test_a_handler_that_disarms_its_source_comes_again_only_after_the_rearm(tmp_path):
+    # disarmed_completion.c: ADC_IRQHandler calls adc_disable() (one completion per arming);
+    # main waits for adc_done, calls adc_enable(), then clears it. The handler taken to end
+    # the wait has disarmed its source: before adc_enable() it cannot come again (those
+    # boundaries are masked, and "the handler before the test" is no serial order), after it
+    # the clear loses the new completion's store, though it stores the 1 already there: the
+    # handler after the clear leaves adc_done 1. Clearing first, then re-arming, is clean.
+    path = _variant(tmp_path, "bg101/disarmed_completion.c", "", "")
+    (tmp_path / "cmsis_stub.h").write_text((CASES / "include/cmsis_stub.h").read_text())
+    v = _confirm(path)[_line(path, "adc_done = 0u;                   /* expect")]
+    assert v.status == "confirmed" and "location: adc_done" in v.reason, v.reason
+    clean = _variant(tmp_path, "bg101/disarmed_completion.c",
+                     "adc_enable();\n        adc_done = 0u;", "adc_done = 0u;\n        adc_enable();")
+    cleared = _line(clean, "adc_enable();                   /* expect") - 1
+    twin = _confirm(clean).get(cleared)
+    assert twin is None or twin.status != "confirmed", twin.reason

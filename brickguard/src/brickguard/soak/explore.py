@@ -193,6 +193,7 @@ class Explorer:
         self.priorities = Priorities(image, soak, config)
         self.armed = 0  # bit i: handler i's `after` call made (or it has none)
         self.armed0 = 0
+        self.armed_end = 0  # as the baseline left it
         for i, spec in enumerate(soak.interrupts):
             if not spec.after:
                 self.armed0 |= 1 << i
@@ -212,6 +213,7 @@ class Explorer:
         self.drive = image.address("__bg_drive")
         self.handlers = [image.address(spec.handler) for spec in soak.interrupts]
         self.checks = [(name, image.address(name)) for name in soak.checks]
+        self.disarms = self._self_disarming()
         for name in soak.setup:
             image.address(name)
         image.address(soak.scenario)
@@ -275,11 +277,12 @@ class Explorer:
             if stop != Stop.RETURN:
                 raise BrickguardError(f"[soak] setup {name}() {self._why(stop, why)} "
                                       "without any interrupt")
-        for spec, addr in zip(soak.interrupts, self.handlers, strict=True):
+        for i, (spec, addr) in enumerate(zip(soak.interrupts, self.handlers, strict=True)):
             for _ in range(spec.prime):
                 stop, why = m.interrupt(addr, soak.handler_budget)
                 if stop != Stop.RETURN:
                     raise BrickguardError(f"[soak] prime: {spec.handler} {self._why(stop, why)}")
+                self.armed &= ~(self.disarms & 1 << i)
         m.reg(m.arm.UC_ARM_REG_PC, self.drive)
         m.reg(m.arm.UC_ARM_REG_LR, m.ret | 1)  # the driver returns to where every run stops
         self.armed0 = self.armed  # as setup left it
@@ -332,6 +335,33 @@ class Explorer:
 
     def _arm(self, uc, addr, size, bit) -> None:
         self.armed |= bit
+
+    def _self_disarming(self) -> int:
+        """Bit i set: handler i disarms its own source (it calls ``adc_disable()``,
+        ``LL_DMA_DisableChannel()``) and the image has the call that arms it again
+        (``adc_enable()``): one completion per arming. Once it has run (a prime, a wait it
+        ended), it is not taken again until the scenario makes that call (a hook arms it, as
+        ``after`` does): a second completion before the re-arm is no run the part makes."""
+        import re
+
+        from unicorn import UC_HOOK_CODE
+
+        from brickguard.races import _disarms
+
+        bits = 0
+        for i, spec in enumerate(self.soak.interrupts):
+            sym = self.image.symbols.get(spec.handler)
+            if sym is None or not sym.func:
+                continue
+            called = {m.group(1) for a, text in self.image.disasm.items()
+                      if sym.addr <= a < sym.addr + max(sym.size, 2)
+                      and (m := re.match(r"bl\s+[0-9a-f]+ <(\w+)>", text))}
+            for name in sorted(called):
+                on = self.image.symbols.get(_disarms(name)) if _disarms(name) else None
+                if on is not None and on.func:
+                    bits |= 1 << i
+                    self.m.uc.hook_add(UC_HOOK_CODE, self._arm, 1 << i, on.addr, on.addr)
+        return bits
 
     def _why(self, stop: str, why: str) -> str:
         if stop == Stop.FAULT:
@@ -422,6 +452,7 @@ class Explorer:
                                                                            soak.budget)
         finally:
             m.unhook(hooks)
+        self.armed_end = self.armed  # the arming calls the run made (a wait resumes from here)
         self.end_state = m.snapshot() if stop == Stop.BUDGET else None
         self.last_state = self.end_state or m.snapshot()
         what = "main" if self.main else f"the scenario {soak.scenario}()"
@@ -560,6 +591,9 @@ class Explorer:
         if stop != Stop.RETURN:
             return False
         self.waited.append(f"{self.soak.interrupts[i].handler} at {where}")
+        # Armed as the run left it (a start made before the wait still counts), less a
+        # handler that has just disarmed its own source.
+        self.armed0 = self.armed_end & ~(self.disarms & 1 << i)
         self.s0 = m.snapshot()
         self.resumed = True
         return True
