@@ -685,7 +685,8 @@ def test_a_handler_that_disarms_its_source_comes_again_only_after_the_rearm(tmp_
     v = _confirm(path)[_line(path, "adc_done = 0u;                   /* expect")]
     assert v.status == "confirmed" and "location: adc_done" in v.reason, v.reason
     clean = _variant(tmp_path, "bg101/disarmed_completion.c",
-                     "adc_enable();\n        adc_done = 0u;", "adc_done = 0u;\n        adc_enable();")
+                     "adc_enable();\n        adc_done = 0u;",
+                     "adc_done = 0u;\n        adc_enable();")
     cleared = _line(clean, "adc_enable();                   /* expect") - 1
     twin = _confirm(clean).get(cleared)
     assert twin is None or twin.status != "confirmed", twin.reason
