@@ -638,3 +638,55 @@ def test_confirm_takes_another_handler_where_only_it_ends_the_wait(tmp_path):
         v.replay)
     replayed = _cli(*v.replay.split()[1:])
     assert replayed.returncode == 1 and "not serializable" in replayed.stdout, replayed.stderr
+
+
+@pytest.mark.parametrize(("case", "text", "kind"), [
+    ("bg101/late_write.c", "g_rx = &port2;", "fault"),  # the handler reads g_rx->dr, g_rx 0
+    ("bg101/late_write.c", "tx_busy = 1u;", "not serializable"),  # the hand-over overwritten
+    ("bg101/late_registered_line.c", "tx_port = &s_tx;", "fault"),  # tx_port->count++, 0
+])
+def test_confirm_takes_an_interrupt_pending_at_its_enable_before_a_late_write(tmp_path, case,
+                                                                               text, kind):
+    # A late write: state written only after the call that lets the handler run. The finding
+    # names that call (its timeline gate); the handler is injected from it on (an interrupt
+    # pending while its source was off is taken there), not before the call, where "the
+    # handler wholly before" is no order the part can run. A NULL pointer it then uses lands
+    # in the null page (the vector table): a fault where the handler after the call reads
+    # none. The replay carries the gate (--after).
+    path = _variant(tmp_path, case, "", "")
+    (tmp_path / "cmsis_stub.h").write_text((CASES / "include/cmsis_stub.h").read_text())
+    v = _confirm(path)[_line(path, text)]
+    assert v.status == "confirmed", v.reason
+    assert v.reason.endswith(kind) or f"{kind} (" in v.reason, v.reason
+    assert "--after " in v.replay
+    replayed = _cli(*v.replay.split()[1:])
+    assert replayed.returncode == 1 and kind in replayed.stdout, replayed.stderr
+
+
+def test_the_null_page_is_no_failure_where_the_handler_before_the_call_reads_it_too():
+    # Soaked whole, ungated (the clean part's way): USART1 taken before `g_early = &port1;`
+    # dereferences NULL, and so does the handler wholly before main: no failure there, nor
+    # on the look-alikes (a NULL tested first, an initialised object, a published length).
+    path, image, result = _soak_case("bg101/late_write.c", "main", ["USART1_IRQHandler"])
+    (r,) = result.handlers
+    assert r.explored and all(f.kind != "fault" for f in r.failures), [
+        (f.kind, f.outcome.fault) for f in r.failures]
+
+
+def test_a_handler_that_disarms_its_source_comes_again_only_after_the_rearm(tmp_path):
+    # disarmed_completion.c: ADC_IRQHandler calls adc_disable() (one completion per arming);
+    # main waits for adc_done, calls adc_enable(), then clears it. The handler taken to end
+    # the wait has disarmed its source: before adc_enable() it cannot come again (those
+    # boundaries are masked, and "the handler before the test" is no serial order), after it
+    # the clear loses the new completion's store, though it stores the 1 already there: the
+    # handler after the clear leaves adc_done 1. Clearing first, then re-arming, is clean.
+    path = _variant(tmp_path, "bg101/disarmed_completion.c", "", "")
+    (tmp_path / "cmsis_stub.h").write_text((CASES / "include/cmsis_stub.h").read_text())
+    v = _confirm(path)[_line(path, "adc_done = 0u;                   /* expect")]
+    assert v.status == "confirmed" and "location: adc_done" in v.reason, v.reason
+    clean = _variant(tmp_path, "bg101/disarmed_completion.c",
+                     "adc_enable();\n        adc_done = 0u;",
+                     "adc_done = 0u;\n        adc_enable();")
+    cleared = _line(clean, "adc_enable();                   /* expect") - 1
+    twin = _confirm(clean).get(cleared)
+    assert twin is None or twin.status != "confirmed", twin.reason

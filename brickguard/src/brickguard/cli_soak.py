@@ -46,6 +46,11 @@ def soak(
         [], "--wait-handler", help="With --handler: a handler only taken where the run waits, "
         "when it ends the wait (explore = false); repeatable."
     ),
+    after: list[str] = typer.Option(
+        [], "--after", help="With --handler: HANDLER=CALL, the handler injected only once CALL "
+        "has been made (its source off until then: an interrupt pending at the enable); "
+        "repeatable."
+    ),
     prime: int = typer.Option(
         0, "--prime", min=0, max=10000, help="With --handler: runs of each before the scenario."
     ),
@@ -75,7 +80,7 @@ def soak(
     """Run the scenario on an emulated Cortex-M, the interrupt on every boundary that matters."""
     check_arguments(paths, fmt)
     overrides = SoakOverrides(scenario, handler, max_runs, max_seconds, prime, waits, repeat,
-                              seed, stub_return, rounds, oracle, wait_handler)
+                              seed, stub_return, rounds, oracle, wait_handler, after)
     run_command(lambda: run_soak(paths, config_path, fmt, output, replay, overrides, quiet))
 
 
@@ -95,6 +100,7 @@ class SoakOverrides:
     rounds: bool = False
     oracle: str | None = None
     wait_handlers: list[str] = field(default_factory=list)
+    after: list[str] = field(default_factory=list)  # HANDLER=CALL
 
 
 def load_soak(paths: list[Path], config_path: Path | None, given: SoakOverrides):
@@ -131,7 +137,15 @@ def load_soak(paths: list[Path], config_path: Path | None, given: SoakOverrides)
             raise BrickguardError(f"--oracle {given.oracle!r}: use one of {', '.join(ORACLES)}")
         values["oracle"] = given.oracle
     if given.handlers:
-        values["interrupts"] = [InterruptSpec(h, prime=given.prime) for h in given.handlers] + [
+        gates: dict[str, list[str]] = {}
+        for item in given.after:
+            h, eq, call = item.partition("=")
+            if not eq or h not in given.handlers or not call:
+                raise BrickguardError(f"--after {item!r}: use HANDLER=CALL with one of the "
+                                      f"--handler names ({', '.join(given.handlers)})")
+            gates.setdefault(h, []).append(call)
+        values["interrupts"] = [InterruptSpec(h, prime=given.prime, after=gates.get(h, []))
+                                for h in given.handlers] + [
             InterruptSpec(h, explore=False) for h in given.wait_handlers]
     return config, replace(table, **values)
 
@@ -175,7 +189,8 @@ def run_soak(paths: list[Path], config_path: Path | None, fmt: str, output: Path
         log(f"soak: seeded state: {'; '.join(explorer.seeded)}")
     result = explorer.explore(progress=_progress(quiet), only=only, at=at, part=part)
     extra = ([f"--scenario {given.scenario}"] if given.scenario else []) + [
-        f"--handler {h}" for h in given.handlers] + (
+        f"--handler {h}" for h in given.handlers] + [
+        f"--after {a}" for a in given.after if given.handlers] + (
         [f"--prime {given.prime}"] if given.prime and given.handlers else []) + (
         [f"--waits {given.waits}"] if given.waits is not None else []) + (
         [f"--repeat {given.repeat}"] if given.repeat else []) + (

@@ -36,6 +36,18 @@ models, configuration structs, registrations; a priority register the code write
 the static model's other interrupt contexts are wait handlers (``explore = false``): never
 explored, taken where the run waits when one is what ends the wait.
 
+Pending at the enable: a handler gated by ``after`` (under ``--confirm``, also the call a
+late-write finding names as the one that lets it run: ``NVIC_EnableIRQ()``, the driver call
+that starts what a callback reports) is taken no earlier than that call, as an interrupt that
+became pending while its source was off is; where it cannot be taken at the call's start, "the
+handler wholly before the call" is no serial order, and a location the call accesses first
+there is compared with the handler after only. One completion per arming: a handler that calls
+a disable (``adc_disable()``, ``LL_DMA_DisableChannel()``) whose enable counterpart is in the
+image is, once it has run (a prime, a wait it ended), taken again only after that call. The
+null page: a data access to the vector table at address 0 (a NULL pointer's members; a
+Cortex-M reads the table there without faulting) by an instruction that makes none in the
+serial references is a fault.
+
 Seeded state (``[soak] seed = "wrap"``, ``--seed wrap``; ``--confirm`` tries it when the other
 starting states leave a finding unconfirmed): every global scalar a handler counts (steps by the
 same amount in two runs from the start) is set one step before it wraps, the state 2^n

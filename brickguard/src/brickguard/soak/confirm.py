@@ -43,6 +43,10 @@ AUTO_WAITS = 8  # handlers taken where the run waits, to reach the finding's lin
 CONTEXT = re.compile(r" in ([\w, .]+?) \(interrupt\)")
 OBJECT = re.compile(r"`([A-Za-z_]\w*)")
 PAIR = re.compile(r" is read in [^`]* after `([A-Za-z_]\w*)`")  # BG101's pair: the first word
+# The call the static timeline says lets the handler run (BG101's late writes: the enable, or
+# the start of what a callback reports): ``NVIC_EnableIRQ(): interrupt handler H can run from
+# here``.
+OPENS = re.compile(r"(\w+)\(\): interrupt handler \w+ can run from here")
 OWN = re.compile(r" in (?:task context \((\w+)\)|interrupt handler (\w+))")
 
 
@@ -210,6 +214,16 @@ def confirm(findings: Sequence[Finding], paths: list[Path], config, *, quiet: bo
     merged: dict[str, set[str]] = {}
     for plan in grouped:
         merged.setdefault(plan.scenario, set()).update(plan.handlers)
+    # Pending at the enable: a handler behind a call that lets it run (the finding's timeline
+    # gate) is injected only from that call on (``after``); an interrupt that became pending
+    # while its source was off is taken there, at the earliest, not before the call.
+    opens: dict[tuple[str, str], set[str]] = {}
+    for plan, fs in grouped.items():
+        for f in fs:
+            calls = {m.group(1) for r in f.related if (m := OPENS.match(r.message))}
+            calls = {n for n in calls if (s := image0.symbols.get(n)) is not None and s.func}
+            for h in how[id(f)] if calls else ():
+                opens.setdefault((plan.scenario, h), set()).update(calls)
     for scenario, handlers in merged.items():
         group = [f for plan, fs in grouped.items() if plan.scenario == scenario for f in fs]
         if config.soak is not None:
@@ -220,7 +234,8 @@ def confirm(findings: Sequence[Finding], paths: list[Path], config, *, quiet: bo
             table = replace(base, scenario=scenario, budget=AUTO_BUDGET,
                             max_seconds=AUTO_SECONDS, waits=AUTO_WAITS,
                             priority=base.priority if base.priority is not None else own,
-                            interrupts=[_spec(image0, h, (interrupts or {}).get(h))
+                            interrupts=[_gated(_spec(image0, h, (interrupts or {}).get(h)),
+                                               opens.get((scenario, h), set()))
                                         for h in sorted(handlers)] + [
                                 replace(_spec(image0, h, c), explore=False)
                                 for h, c in wait_handlers(image0, interrupts or {},
@@ -289,9 +304,14 @@ def _soak_group(paths, config, config_path, table: SoakTable, scenario: str,
         return table.bounded
     prime = max((i.prime for i in table.interrupts), default=0)
     handlers = [i.handler for i in table.interrupts if i.explore]
+    # The handlers gated at the call that lets them run (``_gated``): the replay says so.
+    opened = {i.handler for i in table.interrupts if i.explore and i.after
+              and i.after != hal_starts(image, i.handler)}
     waiters = [i.handler for i in table.interrupts if not i.explore]
     extra = [] if config.soak is not None else [
         "--scenario", scenario, *(a for h in handlers for a in ("--handler", h)),
+        *(a for i in table.interrupts if i.explore and i.handler in opened
+          for c in i.after for a in ("--after", f"{i.handler}={c}")),
         *(a for h in waiters if result.waited for a in ("--wait-handler", h)),
         *(["--prime", str(prime)] if prime else []),
         *(["--repeat", str(table.repeat)] if table.repeat > 1 else []),
@@ -370,6 +390,11 @@ def _spec(image, handler: str, context=None) -> InterruptSpec:
     if irq is None or not 0 <= irq < 240:
         return InterruptSpec(handler, priority=priority, after=after)
     return InterruptSpec(handler, irq=irq, enabled=True, priority=priority, after=after)
+
+
+def _gated(spec: InterruptSpec, calls: set[str]) -> InterruptSpec:
+    """The handler injected only once one of ``calls`` (what lets it run) has been made."""
+    return replace(spec, after=sorted({*spec.after, *calls})) if calls else spec
 
 
 def wait_handlers(image, interrupts: dict, taken: set[str]) -> list[tuple[str, object]]:

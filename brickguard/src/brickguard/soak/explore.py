@@ -79,6 +79,11 @@ class Outcome:
     # landed in (and the pcs that made them, when recorded).
     window: tuple[Read, ...] | None = None
     window_pcs: tuple[int, ...] = ()
+    # The instructions that read or wrote the null page (the vector table at address 0, where
+    # a NULL pointer's members are): a handler dereferencing a pointer the scenario has not set
+    # yet (``g_rx->dr`` with ``g_rx`` still 0). A Cortex-M does not fault there (it reads the
+    # vector table), so no fault stops the run: ``_judge`` compares them with the references'.
+    nulls: tuple[int, ...] = ()
 
     @property
     def key(self) -> tuple[tuple[Read, ...], bytes]:
@@ -95,6 +100,11 @@ class Failure:
     before: Outcome | None = None  # the serial references of the call it landed in
     after: Outcome | None = None
     part: int = 0  # inside an LDM/STM at the boundary: transfers done before the interrupt
+    # Whether the handler could be taken where ``before`` injects it (the call's start): not
+    # when its source is off there (its enable, ``after``, comes later in the call). An
+    # interrupt that became pending while masked is taken at the enable, not before the call:
+    # then "the handler wholly before" is no serial order, and only ``after`` is compared.
+    before_feasible: bool = True
     rounds: bool = False  # judged on the round of a wait loop it landed in (windows compared)
     # A "not serializable" run, by memory location (``attribute``): "location" when some
     # location the handler touches, alone, matches neither serial order (a lost update, a torn
@@ -183,6 +193,7 @@ class Explorer:
         self.priorities = Priorities(image, soak, config)
         self.armed = 0  # bit i: handler i's `after` call made (or it has none)
         self.armed0 = 0
+        self.armed_end = 0  # as the baseline left it
         for i, spec in enumerate(soak.interrupts):
             if not spec.after:
                 self.armed0 |= 1 << i
@@ -202,6 +213,7 @@ class Explorer:
         self.drive = image.address("__bg_drive")
         self.handlers = [image.address(spec.handler) for spec in soak.interrupts]
         self.checks = [(name, image.address(name)) for name in soak.checks]
+        self.disarms = self._self_disarming()
         for name in soak.setup:
             image.address(name)
         image.address(soak.scenario)
@@ -235,6 +247,15 @@ class Explorer:
         self.shared_hi = max(image.stack_bottom, RAM_BASE + 1)  # globals: RAM below the stack
         self.shared: frozenset[int] = frozenset()
         self._read_hooks: list[int] = []
+        # The null page: the harness's vector table at address 0 (no literal pool or constant
+        # lies inside it), where a load through a NULL pointer lands on a Cortex-M.
+        from unicorn import UC_HOOK_MEM_READ, UC_HOOK_MEM_WRITE
+
+        vectors = image.symbols.get("__bg_vectors")
+        self.nulls: list[int] = []
+        if vectors is not None and vectors.addr == 0 and vectors.size >= 4:
+            self.m.uc.hook_add(UC_HOOK_MEM_READ | UC_HOOK_MEM_WRITE, self._on_null, None, 0,
+                               vectors.size - 1)
 
     # -- 1. the starting state ---------------------------------------------------------------
     def _start(self) -> Snapshot:
@@ -256,11 +277,12 @@ class Explorer:
             if stop != Stop.RETURN:
                 raise BrickguardError(f"[soak] setup {name}() {self._why(stop, why)} "
                                       "without any interrupt")
-        for spec, addr in zip(soak.interrupts, self.handlers, strict=True):
+        for i, (spec, addr) in enumerate(zip(soak.interrupts, self.handlers, strict=True)):
             for _ in range(spec.prime):
                 stop, why = m.interrupt(addr, soak.handler_budget)
                 if stop != Stop.RETURN:
                     raise BrickguardError(f"[soak] prime: {spec.handler} {self._why(stop, why)}")
+                self.armed &= ~(self.disarms & 1 << i)
         m.reg(m.arm.UC_ARM_REG_PC, self.drive)
         m.reg(m.arm.UC_ARM_REG_LR, m.ret | 1)  # the driver returns to where every run stops
         self.armed0 = self.armed  # as setup left it
@@ -313,6 +335,33 @@ class Explorer:
 
     def _arm(self, uc, addr, size, bit) -> None:
         self.armed |= bit
+
+    def _self_disarming(self) -> int:
+        """Bit i set: handler i disarms its own source (it calls ``adc_disable()``,
+        ``LL_DMA_DisableChannel()``) and the image has the call that arms it again
+        (``adc_enable()``): one completion per arming. Once it has run (a prime, a wait it
+        ended), it is not taken again until the scenario makes that call (a hook arms it, as
+        ``after`` does): a second completion before the re-arm is no run the part makes."""
+        import re
+
+        from unicorn import UC_HOOK_CODE
+
+        from brickguard.races import _disarms
+
+        bits = 0
+        for i, spec in enumerate(self.soak.interrupts):
+            sym = self.image.symbols.get(spec.handler)
+            if sym is None or not sym.func:
+                continue
+            called = {m.group(1) for a, text in self.image.disasm.items()
+                      if sym.addr <= a < sym.addr + max(sym.size, 2)
+                      and (m := re.match(r"bl\s+[0-9a-f]+ <(\w+)>", text))}
+            for name in sorted(called):
+                on = self.image.symbols.get(_disarms(name)) if _disarms(name) else None
+                if on is not None and on.func:
+                    bits |= 1 << i
+                    self.m.uc.hook_add(UC_HOOK_CODE, self._arm, 1 << i, on.addr, on.addr)
+        return bits
 
     def _why(self, stop: str, why: str) -> str:
         if stop == Stop.FAULT:
@@ -403,6 +452,7 @@ class Explorer:
                                                                            soak.budget)
         finally:
             m.unhook(hooks)
+        self.armed_end = self.armed  # the arming calls the run made (a wait resumes from here)
         self.end_state = m.snapshot() if stop == Stop.BUDGET else None
         self.last_state = self.end_state or m.snapshot()
         what = "main" if self.main else f"the scenario {soak.scenario}()"
@@ -541,6 +591,9 @@ class Explorer:
         if stop != Stop.RETURN:
             return False
         self.waited.append(f"{self.soak.interrupts[i].handler} at {where}")
+        # Armed as the run left it (a start made before the wait still counts), less a
+        # handler that has just disarmed its own source.
+        self.armed0 = self.armed_end & ~(self.disarms & 1 << i)
         self.s0 = m.snapshot()
         self.resumed = True
         return True
@@ -570,6 +623,16 @@ class Explorer:
             self.reads.append((addr, size, int.from_bytes(uc.mem_read(addr, size), "little")))
             if self.want_pcs:  # the witness's rerun: which instruction read it
                 self.read_pcs.append(self.m.pc)
+
+    def _able(self, base: Baseline, k: int, bit: int) -> bool:
+        """Whether the handler could be taken at boundary ``k``, or, with an ``after`` gate
+        (its source off until a call), anywhere: only a gated one is ever held off a
+        reference run, as a masked one was not before (its reference runs still fail)."""
+        gated = any(spec.after for n, spec in enumerate(self.soak.interrupts) if bit >> n & 1)
+        return not gated or bool(base.enabled[min(k, len(base.enabled) - 1)] & bit)
+
+    def _on_null(self, uc, access, addr, size, value, _):
+        self.nulls.append(self.m.pc)
 
     def _explore_one(self, i: int, r: HandlerResult, base: Baseline, started: float,
                      progress: Progress | None, at: int | None, part: int = 0) -> int:
@@ -676,15 +739,18 @@ class Explorer:
         for k, out in outcomes.items():
             if k not in fire and k not in refs:
                 continue
-            failure = self._judge(r.spec.handler, k, out, outcomes, calls, base)
-            if failure is not None and (k in fire or failure.kind != "not serializable"):
-                attribute(self.image, failure, touched, self.shared_lo, outcomes, base)
+            failure = self._judge(r.spec.handler, k, out, outcomes, calls, base, bit)
+            # A reference run fails on its own (a fault, a check) only where the handler can
+            # be taken: one injected where its source is still off is no run the part makes.
+            if failure is not None and (k in fire or (failure.kind != "not serializable"
+                                                      and self._able(base, k, bit))):
+                attribute(self.image, failure, touched, self.shared_lo, outcomes, base, bit)
                 r.failures.append(failure)
         for (k, j), out in split_outcomes.items():
-            failure = self._judge(r.spec.handler, k, out, outcomes, calls, base)
+            failure = self._judge(r.spec.handler, k, out, outcomes, calls, base, bit)
             if failure is not None:
                 failure.part = j
-                attribute(self.image, failure, touched, self.shared_lo, outcomes, base)
+                attribute(self.image, failure, touched, self.shared_lo, outcomes, base, bit)
                 r.failures.append(failure)
         r.splits = len(split_outcomes)
         return r.explored
@@ -810,6 +876,7 @@ class Explorer:
                   split: tuple[Multiple, int] | None = None) -> Outcome:
         m, soak = self.m, self.soak
         self.reads, self.read_pcs = [], []
+        self.nulls = []
         fault = hung = ""
         progressed = False
         remaining = (base.total - k) if self.main else (soak.budget - k)
@@ -861,7 +928,8 @@ class Explorer:
                     f"interrupt (lock-up){self._where(m.pc)}")
         pre_reads, pre_pcs = self.prefix.before(k)
         outcome = Outcome(pre_reads + tuple(self.reads), pre_pcs + tuple(self.read_pcs),
-                          self._final(), fault=fault, hung=hung, progressed=progressed)
+                          self._final(), fault=fault, hung=hung, progressed=progressed,
+                          nulls=tuple(sorted(set(self.nulls))))
         span = self._round_of(k) if cut else None
         if span is not None:
             first, _ = self.prefix.before(span[0])
@@ -951,7 +1019,10 @@ class Explorer:
 
     # -- 5. oracles --------------------------------------------------------------------------
     def _judge(self, handler: str, k: int, out: Outcome, outcomes: dict[int, Outcome],
-               calls: list[int], base: Baseline) -> Failure | None:
+               calls: list[int], base: Baseline, bit: int = 0) -> Failure | None:
+        """``bit``: the handler's bit in ``base.enabled`` (0: taken as able to fire anywhere).
+        The serial references are the handler wholly before the call and wholly after it; the
+        one before only where the handler can be taken at the call's start (``feasible``)."""
         pc = base.pcs[min(k, len(base.pcs) - 1)]
         if out.fault:
             return Failure(handler, k, pc, "fault", out)
@@ -962,14 +1033,29 @@ class Explorer:
         c = _call_of(calls, min(k, base.total - 1) if base.total else 0)
         before = outcomes.get(calls[c])
         after = outcomes.get(calls[min(c + 1, len(calls) - 1)])
+        feasible = not bit or bool(base.enabled[min(calls[c], len(base.enabled) - 1)] & bit)
+        # A null pointer dereferenced by an instruction that makes no such access in the serial
+        # references (a handler taken before the scenario sets the pointer it uses): a fault
+        # on a part whose null page faults (an MPU region), a read of the vector table on one
+        # whose does not. Not in a run the references make too (a stub's 0 result used alike).
+        if out.nulls and after is not None and not out.progressed:
+            seen = set(after.nulls) | (set(before.nulls) if before is not None and feasible
+                                       else set())
+            new = [p for p in out.nulls if p not in seen]
+            if new:
+                out.fault = ("a null pointer is dereferenced (the null page, address 0, "
+                             f"accessed{self._where(new[0])}), which the handler taken after "
+                             "the call does not do")
+                return Failure(handler, k, pc, "fault", out, before, after,
+                               before_feasible=feasible)
         if out.progressed and out.window is not None:
             return self._judge_round(handler, k, pc, out, outcomes)
         if before is None or after is None or out.progressed:
             return None
-        if out.key in (before.key, after.key):
+        if out.key == after.key or (feasible and out.key == before.key):
             return None
-        return Failure(handler, k, pc, "not serializable", out, before, after)
-
+        return Failure(handler, k, pc, "not serializable", out, before, after,
+                       before_feasible=feasible)
 
     def _judge_round(self, handler: str, k: int, pc: int, out: Outcome,
                      outcomes: dict[int, Outcome]) -> Failure | None:
@@ -1125,7 +1211,7 @@ class Priorities:
 
 
 def attribute(image: Image, failure: Failure, touched: set[int], lo: int,
-              outcomes: dict[int, Outcome], base: Baseline) -> None:
+              outcomes: dict[int, Outcome], base: Baseline, bit: int = 0) -> None:
     """Per memory location (``Image.location_of``: a scalar, a 64-bit one whole, an array
     element, a bit-field run) of the bytes the handler touches: do that location's reads in
     the run (the bytes of it each read covers, in order) and its final bytes equal those of
@@ -1135,9 +1221,17 @@ def attribute(image: Image, failure: Failure, touched: set[int], lo: int,
     serial for it); with none explored there, or no access to it, the whole call's. Sets
     ``failure.oracle`` and ``failure.locations`` for a "not serializable" run. Judged by
     rounds, only the reads of the round are compared, against the round's orders (the final
-    state is cut by the budget)."""
+    state is cut by the budget). The order before is a run where the handler can be taken
+    (``bit`` set in ``base.enabled``; 0: anywhere): where its source is still off (its enable,
+    ``after``, comes later in the call), an interrupt pending from before is taken at the
+    enable, so for a location the call accesses first before that (a busy flag tested, then
+    the transfer started, then the flag set), the handler after is the only serial order."""
     if failure.kind != "not serializable" or failure.before is None or failure.after is None:
         return
+    whole_before = failure.before if failure.before_feasible else None
+
+    def feasible(b: int) -> bool:
+        return not bit or bool(base.enabled[min(b, len(base.enabled) - 1)] & bit)
     spans = sorted({image.location_of(b) for b in touched})
     rounds = failure.rounds
     k = failure.boundary
@@ -1146,22 +1240,22 @@ def attribute(image: Image, failure: Failure, touched: set[int], lo: int,
     start, end = calls[c], calls[min(c + 1, len(calls) - 1)]
     explored = sorted(b for b in outcomes if start <= b <= end)
 
-    def orders(loc: tuple[int, int, str]) -> tuple[Outcome, Outcome] | str:
+    def orders(loc: tuple[int, int, str]) -> tuple[Outcome | None, Outcome] | str:
         """The handler before and after the call's accesses to ``loc``; "before" or "after":
         the run lands outside them (serial for it, in that order)."""
         first, stop, _ = loc
         at = [a.index for a in base.accesses if start <= a.index < end
               and a.addr < stop and first < a.addr + a.size]
         if rounds or not at:
-            return failure.before, failure.after
+            return whole_before, failure.after
         # Inside an LDM/STM at k (some transfers done): compared, not taken as before it.
         if k < min(at) or (k == min(at) and not failure.part):
             return "before"
         if k > max(at):
             return "after"
-        before = max((b for b in explored if b <= min(at)), default=None)
+        before = max((b for b in explored if b <= min(at) and feasible(b)), default=None)
         after = min((b for b in explored if b > max(at)), default=None)
-        return (outcomes[before] if before is not None else failure.before,
+        return (outcomes[before] if before is not None else whole_before,
                 outcomes[after] if after is not None else failure.after)
 
     def view(out: Outcome, loc: tuple[int, int, str]) -> tuple:
@@ -1181,7 +1275,8 @@ def attribute(image: Image, failure: Failure, touched: set[int], lo: int,
                 one.append((loc, refs))
             continue
         mine = view(failure.outcome, loc)
-        before, after = mine == view(refs[0], loc), mine == view(refs[1], loc)
+        before = refs[0] is not None and mine == view(refs[0], loc)
+        after = mine == view(refs[1], loc)
         if not before and not after:
             neither.append(loc[2])
         elif before != after:

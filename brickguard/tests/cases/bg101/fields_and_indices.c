@@ -34,7 +34,7 @@ int main(void)
     counts[3]++;                     /* another constant index */
     counts[1 + 1]--;                 /* index not a literal: may be any, so [2] */ /* expect: BG102 */
     stamp[0] = 1u;                   /* 8 bytes, but another element */
-    uint64_t t = stamp[1];           /* expect: BG103 */
+    uint64_t t = stamp[1];           /* expect: BG103 */ /* soak: no race here: one ldrd on the M4, which no interrupt splits, and the handler's store of 7 leaves the high word 0, so even two ldr could not tear it */
     shadow.bytes[0]++;               /* a union member overlaps every member */ /* expect: BG102 */
                                      /* (not volatile, but read once, in no loop: no BG104) */
     return (int)t;
