@@ -90,6 +90,62 @@ def test_a_slow_steady_stream_outlasts_the_read_timeout_without_tripping_it() ->
     assert took >= 0.5
 
 
+def test_a_backend_that_never_answers_times_out_at_its_head() -> None:
+    # The head's timeout is a watchdog that aborts the connection (no asyncio.timeout): the
+    # caller still gets a TimeoutError, and the connection is neither pooled nor counted.
+    async def run() -> tuple[str, float, int, int]:
+        async def mute(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            await reader.read()  # reads the request, never answers
+            writer.close()
+
+        server = await asyncio.start_server(mute, "127.0.0.1", 0)
+        client = WireClient(f"http://127.0.0.1:{server.sockets[0].getsockname()[1]}", 4)
+        t0 = time.monotonic()
+        try:
+            await client.send_raw(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n", head_s=0.3)
+            ended = "answered"
+        except TimeoutError:
+            ended = "timeout"
+        took = time.monotonic() - t0
+        idle, free = len(client._idle), client._sem._value
+        server.close()
+        return ended, took, idle, free
+
+    ended, took, idle, free = asyncio.run(run())
+    assert (ended, idle, free) == ("timeout", 0, 4)
+    assert 0.25 <= took < 3.0
+
+
+def test_a_request_reads_its_head_and_body_under_one_timer() -> None:
+    # One timer from the request's head to its body's end when their limits are the same (the
+    # gateway's first_byte_s for both), however many chunks come.
+    async def run() -> tuple[int, int]:
+        server, port = await _chunked_server([0.0, 0.0, 0.0])  # sleep(0): no timer
+        loop = asyncio.get_running_loop()
+        timers = 0
+        call_at = loop.call_at
+
+        def counting(*args: object, **kw: object) -> asyncio.TimerHandle:
+            nonlocal timers
+            timers += 1
+            return call_at(*args, **kw)  # type: ignore[arg-type]
+
+        client = WireClient(f"http://127.0.0.1:{port}")
+        await client._sem.acquire()  # a pooled connection (its connect has a timer of its own)
+        client._release(*await client._connect(), True)
+        loop.call_at = counting  # type: ignore[method-assign]
+        try:
+            resp = await client.send_raw(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n", head_s=5.0)
+            n = len([c async for c in resp.iter_chunks(5.0)])
+        finally:
+            loop.call_at = call_at  # type: ignore[method-assign]
+        await client.aclose()
+        server.close()
+        return n, timers
+
+    assert asyncio.run(run()) == (3, 1)
+
+
 def _recording_backend(seen: list[bytes], stall: bool) -> Starlette:
     """An OpenAI-style backend that records each request body; ``stall``: it sends one chunk,
     then nothing more."""

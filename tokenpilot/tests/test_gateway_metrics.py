@@ -101,3 +101,27 @@ def test_access_log_fields_are_configurable_and_checked(tmp_path) -> None:
                           timeout=30).status_code == 200
     assert json.loads(log.read_text()) == {"status": 200, "reason": "success",
                                            "tenant": "default"}
+
+
+def test_the_loop_series_render_as_prometheus_clients_own() -> None:
+    # The series the request path counts (LoopFamily: no lock per call) export exactly what
+    # prometheus_client's Counter and Histogram export for the same observations: values on a
+    # bucket's bound, above every bound, several label sets, in the order first used.
+    from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
+
+    from tokenpilot.gateway.metrics import TTFT_BUCKETS, LoopFamily
+
+    ours, theirs = CollectorRegistry(), CollectorRegistry()
+    c1 = LoopFamily("x_requests", "Requests", ["a", "b"], ours)
+    h1 = LoopFamily("x_seconds", "Seconds", ["a"], ours, TTFT_BUCKETS)
+    c2 = Counter("x_requests", "Requests", ["a", "b"], registry=theirs)
+    h2 = Histogram("x_seconds", "Seconds", ["a"], buckets=TTFT_BUCKETS, registry=theirs)
+    for c in (c1, c2):
+        c.labels("p", "q").inc()
+        c.labels("r", "s").inc(2.5)
+        c.labels("p", "q").inc(3)
+    for h in (h1, h2):
+        for v in (0.001, 0.0011, 0.0, 60.0, 61.0, 1e9, 0.3):
+            h.labels("p").observe(v)
+        h.labels("z").observe(0.02)
+    assert generate_latest(ours) == generate_latest(theirs)

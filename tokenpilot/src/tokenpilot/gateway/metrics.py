@@ -12,17 +12,18 @@ counter and histogram for a value no dashboard reads.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from bisect import bisect_left
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from prometheus_client import (
     CollectorRegistry,
     Counter,
-    Histogram,
     disable_created_metrics,
     generate_latest,
 )
-from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, HistogramMetricFamily
+from prometheus_client.utils import floatToGoString
 
 from tokenpilot.gateway.backends import Backend
 
@@ -34,20 +35,92 @@ TPOT_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5,
 DURATION_BUCKETS = (*TTFT_BUCKETS, 120.0, 300.0, 600.0)
 
 
+class LoopCount:
+    """One counter series, counted by the serving loop's thread alone (as every series the
+    request path counts is): a float and an add. prometheus_client's ``Counter.inc`` takes a
+    lock, checks the amount and whether it is observable on every call, eleven times a
+    request with the histograms' buckets and sums."""
+
+    __slots__ = ("value",)
+
+    def __init__(self) -> None:
+        self.value = 0.0
+
+    def inc(self, amount: float = 1.0) -> None:
+        self.value += amount
+
+
+class LoopHistogram:
+    """One histogram series, observed by the serving loop's thread alone: a bucket found by
+    bisection (``le`` as prometheus_client's: the first bound at or above the value)."""
+
+    __slots__ = ("bounds", "counts", "sum")
+
+    def __init__(self, bounds: tuple[float, ...]) -> None:
+        self.bounds = bounds
+        self.counts = [0] * (len(bounds) + 1)  # the last: above every bound (+Inf)
+        self.sum = 0.0
+
+    def observe(self, amount: float) -> None:
+        self.counts[bisect_left(self.bounds, amount)] += 1
+        self.sum += amount
+
+
+class LoopFamily:
+    """A labelled counter or histogram of ``LoopCount`` / ``LoopHistogram`` series, exported
+    as prometheus_client's own would be (same names, samples and order: a collector of the
+    registry). ``labels(*values)`` is the series of those label values, made on first use."""
+
+    def __init__(self, name: str, doc: str, labelnames: Sequence[str],
+                 registry: CollectorRegistry, buckets: tuple[float, ...] | None = None) -> None:
+        self.name, self.doc, self.labelnames = name, doc, list(labelnames)
+        self.buckets = buckets
+        self.series: dict[tuple[str, ...], LoopCount | LoopHistogram] = {}
+        registry.register(self)
+
+    def labels(self, *values: str) -> LoopCount | LoopHistogram:
+        key = tuple(str(v) for v in values)
+        s = self.series.get(key)
+        if s is None:
+            if len(key) != len(self.labelnames):
+                raise ValueError(f"{self.name}: {len(self.labelnames)} label values expected, "
+                                 f"got {len(key)}")
+            s = self.series[key] = (LoopCount() if self.buckets is None
+                                    else LoopHistogram(self.buckets))
+        return s
+
+    def collect(self) -> Iterator[CounterMetricFamily | HistogramMetricFamily]:
+        if self.buckets is None:
+            fam = CounterMetricFamily(self.name, self.doc, labels=self.labelnames)
+            for key, c in list(self.series.items()):
+                fam.add_metric(key, c.value)  # type: ignore[union-attr]
+            yield fam
+            return
+        hist = HistogramMetricFamily(self.name, self.doc, labels=self.labelnames)
+        les = [floatToGoString(b) for b in self.buckets] + ["+Inf"]
+        for key, h in list(self.series.items()):
+            acc, cum = 0, []
+            for le, n in zip(les, h.counts, strict=True):  # type: ignore[union-attr]
+                acc += n
+                cum.append((le, float(acc)))
+            hist.add_metric(key, cum, h.sum)  # type: ignore[union-attr]
+        yield hist
+
+
 @dataclass
 class _PerPair:
     """The metric children of one (backend, tenant): ``labels()`` costs a lock and a label
     check per call, so each request looks them up once, in a dict."""
 
-    ttft: Histogram
-    tpot: Histogram
-    prompt_tokens: Counter
-    completion_tokens: Counter
-    outcomes: dict[str, Counter]
-    _requests: Counter
+    ttft: LoopHistogram
+    tpot: LoopHistogram
+    prompt_tokens: LoopCount
+    completion_tokens: LoopCount
+    outcomes: dict[str, LoopCount]
+    _requests: LoopFamily
     _key: tuple[str, str]
 
-    def outcome(self, outcome: str) -> Counter:
+    def outcome(self, outcome: str) -> LoopCount:
         c = self.outcomes.get(outcome)
         if c is None:
             c = self.outcomes[outcome] = self._requests.labels(*self._key, outcome)
@@ -60,34 +133,35 @@ class GatewayMetrics:
                  budgets: Mapping[str, float] | None = None) -> None:
         self.registry = r = CollectorRegistry()
         bt = ["backend", "tenant"]
-        self.requests = Counter("tokenpilot_requests", "Requests by outcome",
-                                ["backend", "tenant", "outcome"], registry=r)
-        self.prompt_tokens = Counter("tokenpilot_prompt_tokens", "Prompt tokens served", bt,
-                                     registry=r)
-        self.completion_tokens = Counter("tokenpilot_completion_tokens",
-                                         "Completion tokens served", bt, registry=r)
-        self.ttft = Histogram("tokenpilot_ttft_seconds", "Time to first token through the gateway",
-                              bt, buckets=TTFT_BUCKETS, registry=r)
-        self.tpot = Histogram("tokenpilot_tpot_seconds", "Time per output token after the first",
-                              bt, buckets=TPOT_BUCKETS, registry=r)
+        # The series every request counts: LoopFamily (no lock per call); the rare ones
+        # (rejections, retries) stay prometheus_client's.
+        self.requests = LoopFamily("tokenpilot_requests", "Requests by outcome",
+                                   ["backend", "tenant", "outcome"], r)
+        self.prompt_tokens = LoopFamily("tokenpilot_prompt_tokens", "Prompt tokens served", bt, r)
+        self.completion_tokens = LoopFamily("tokenpilot_completion_tokens",
+                                            "Completion tokens served", bt, r)
+        self.ttft = LoopFamily("tokenpilot_ttft_seconds", "Time to first token through the "
+                               "gateway", bt, r, TTFT_BUCKETS)
+        self.tpot = LoopFamily("tokenpilot_tpot_seconds", "Time per output token after the "
+                               "first", bt, r, TPOT_BUCKETS)
         self.rejections = Counter("tokenpilot_rejections", "Requests refused before routing",
                                   ["tenant", "reason"], registry=r)
-        self.routed = Counter("tokenpilot_routing_decisions", "Routing decisions",
-                              ["policy", "backend"], registry=r)
+        self.routed = LoopFamily("tokenpilot_routing_decisions", "Routing decisions",
+                                 ["policy", "backend"], r)
         self.retries = Counter("tokenpilot_retries", "Requests retried on another backend after "
                                "this one failed before the first byte", ["backend"], registry=r)
-        self.responses = Counter("tokenpilot_responses", "Responses sent, every route, by "
-                                 "status, status class and reason (the error code, a limit, "
-                                 "or a relayed request's outcome)",
-                                 ["route", "status", "class", "reason"], registry=r)
-        self.duration = Histogram("tokenpilot_request_duration_seconds",
-                                  "End-to-end time of a request through the gateway, from its "
-                                  "arrival to its response's last byte",
-                                  ["route", "class"], buckets=DURATION_BUCKETS, registry=r)
+        self.responses = LoopFamily("tokenpilot_responses", "Responses sent, every route, by "
+                                    "status, status class and reason (the error code, a limit, "
+                                    "or a relayed request's outcome)",
+                                    ["route", "status", "class", "reason"], r)
+        self.duration = LoopFamily("tokenpilot_request_duration_seconds",
+                                   "End-to-end time of a request through the gateway, from its "
+                                   "arrival to its response's last byte",
+                                   ["route", "class"], r, DURATION_BUCKETS)
         r.register(_LiveCollector(backends, token_source, queue_len, budgets or {}))
         self._pairs: dict[tuple[str, str], _PerPair] = {}
-        self._routed: dict[tuple[str, str], Counter] = {}
-        self._responses: dict[tuple[str, int, str], tuple[Counter, Histogram]] = {}
+        self._routed: dict[tuple[str, str], LoopCount] = {}
+        self._responses: dict[tuple[str, int, str], tuple[LoopCount, LoopHistogram]] = {}
 
     def of(self, backend: str, tenant: str) -> _PerPair:
         """The children for one (backend, tenant), created on first use."""
@@ -99,7 +173,7 @@ class GatewayMetrics:
                 self.completion_tokens.labels(*key), {}, self.requests, key)
         return p
 
-    def routed_to(self, policy: str, backend: str) -> Counter:
+    def routed_to(self, policy: str, backend: str) -> LoopCount:
         key = (policy, backend)
         c = self._routed.get(key)
         if c is None:

@@ -137,7 +137,9 @@ class Splice:
         self.paused = False
         self.events: deque[Any] = deque()  # bytes to send through the server, an error, None
         self.waiter: asyncio.Future | None = None
-        self.watch = Watchdog(read_s, self._expire)
+        # The response's read timer, taken over (one timer per request: ``watchdog``).
+        self.watch: Watchdog = resp.watchdog(read_s)
+        self.watch.expire = self._expire
         _, self.high = client.get_write_buffer_limits()
 
     @staticmethod

@@ -29,17 +29,33 @@ class WireConnectError(WireError):
 
 class WireResponse:
     def __init__(self, client: WireClient, reader: asyncio.StreamReader,
-                 writer: asyncio.StreamWriter, status: int, headers: dict[str, str]) -> None:
+                 writer: asyncio.StreamWriter, status: int, headers: dict[str, str],
+                 watch: Watchdog | None = None) -> None:
         self._client, self._reader, self._writer = client, reader, writer
         self.status = status
         self.headers = headers
         self._done = False
+        self._watch = watch  # the timer the head was read under (``watchdog``)
+
+    def watchdog(self, read_s: float | None) -> Watchdog:
+        """The read timeout for this response's body (``expire`` closes the connection): the
+        timer the head was read under where its limit is the same, so that a request has one
+        timer from its head to its body's end (the splice takes it over too), else a new one."""
+        w = self._watch
+        if w is None or w.limit_s != read_s or w.expired:
+            if w is not None:
+                w.cancel()
+            w = self._watch = Watchdog(read_s, self._expire)
+        else:
+            w.expire = self._expire
+        return w
 
     async def iter_chunks(self, read_s: float | None = None) -> AsyncIterator[bytes]:
         """The body, chunk by chunk as the server sends it; ``TimeoutError`` (and the
         connection closed) when ``read_s`` passes with no chunk coming."""
         r = self._reader
-        watch = Watchdog(read_s, self._expire)
+        watch = self.watchdog(read_s)
+        kept = False  # closed mid-body: the timer stays armed for whoever reads on (the splice)
         try:
             if self.headers.get("transfer-encoding", "").lower() == "chunked":
                 while True:
@@ -73,6 +89,10 @@ class WireResponse:
                 if watch.expired:  # the watchdog closed the connection: no end of body
                     raise WireError("timed out")
                 self.headers["connection"] = "close"
+        except GeneratorExit:
+            watch.stop()
+            kept = True
+            raise
         except (asyncio.IncompleteReadError, ConnectionError, ValueError, WireError) as exc:
             self.close(reuse=False)
             if watch.expired:
@@ -81,7 +101,8 @@ class WireResponse:
                 raise
             raise WireError(f"broken response body: {exc!r}") from None
         finally:
-            watch.cancel()
+            if not kept:
+                watch.cancel()
         self.close(reuse=self.headers.get("connection", "").lower() != "close")
 
     def _expire(self) -> None:
@@ -97,6 +118,8 @@ class WireResponse:
         if self._done:
             return
         self._done = True
+        if self._watch is not None:
+            self._watch.cancel()
         self._client._release(self._reader, self._writer, reuse)
 
 
@@ -144,20 +167,30 @@ class WireClient:
                 reader, writer = await self._connect(connect_s)
             else:
                 reader, writer = self._idle.pop()
+            # The head's timeout: a ``Watchdog`` that aborts the connection, not
+            # asyncio.timeout (a Timeout object and a timer of its own): the response's body
+            # is read under the same timer (``WireResponse.watchdog``), one per request.
+            limit = head_s or self.timeout_s
+            watch = Watchdog(limit, writer.transport.abort)
             try:
                 writer.write(raw)
-                # asyncio.timeout, not wait_for: wait_for runs the read in a task of its own
-                # (Python 3.11), a measurable share of the gateway's per-request CPU.
-                async with asyncio.timeout(head_s or self.timeout_s):
-                    status, hdrs = await self._head(reader)
-                return WireResponse(self, reader, writer, status, hdrs)
+                watch.start()
+                status, hdrs = await self._head(reader)
+                watch.stop()
+                return WireResponse(self, reader, writer, status, hdrs, watch)
             except (ConnectionError, asyncio.IncompleteReadError, WireError) as exc:
                 writer.close()
+                if watch.expired:
+                    self._sem.release()
+                    raise TimeoutError(f"{what}: no response head within {limit:g} s"
+                                       ) from None
+                watch.cancel()
                 if fresh:
                     self._sem.release()
                     raise WireError(f"{what}: {exc!r}") from None
                 self._drop_idle()
             except BaseException:
+                watch.cancel()
                 writer.close()
                 self._sem.release()
                 raise
