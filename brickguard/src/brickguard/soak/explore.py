@@ -1043,9 +1043,10 @@ class Explorer:
                                        else set())
             new = [p for p in out.nulls if p not in seen]
             if new:
-                out.fault = ("a null pointer is dereferenced (the null page, address 0, "
-                             f"accessed{self._where(new[0])}), which the handler taken after "
-                             "the call does not do")
+                where = self._where(new[0]).removeprefix(", ") or f"0x{new[0]:x}"
+                out.fault = (f"a null pointer is dereferenced at {where} (the null page, the "
+                             "vector table at address 0, read or written), which the handler "
+                             "taken after the call does not do")
                 return Failure(handler, k, pc, "fault", out, before, after,
                                before_feasible=feasible)
         if out.progressed and out.window is not None:

@@ -118,6 +118,9 @@ def build_witnesses(result: SoakResult, r: HandlerResult, replay_base: str,
             if again.key != w.failure.outcome.key:
                 raise BrickguardError(f"soak: the run at {r.spec.handler}@{w.failure.at} "
                                       "did not repeat exactly (emulation not deterministic)")
+            # What the judge found (a null-page access the references do not make) is not in
+            # the rerun's own outcome.
+            again.fault = again.fault or w.failure.outcome.fault
             w.failure.outcome = again
         _describe(w, result, r, replay_base)
     return out
