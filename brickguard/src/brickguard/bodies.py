@@ -1262,7 +1262,27 @@ class BodyWalker:
                     sense = (op, value)
         if sense and neg:
             sense = ("==" if sense[0] == "!=" else "!=", sense[1])
+        if not sense and not neg and c.kind == K.BINARY_OPERATOR:
+            return self._above_sense(c)
         return sense
+
+    def _above_sense(self, c: Cursor) -> dict:
+        """``pos < len`` (or ``len > pos``) with ``pos`` an unsigned variable: the then-arm
+        knows ``len`` is above 0 (``len != 0``), tagged "and" as one test of a chain (sense_of) and "bound"
+        (a comparison, still a use of the value: ``order.late_writes``): a handler
+        that reads a buffer only while ``pos < len`` never reads it while the task knows
+        ``len == 0``."""
+        ch = list(c.get_children())
+        op = self.op_between(ch[0], ch[1]) if len(ch) == 2 else ""
+        if op not in ("<", ">"):
+            return {}
+        small, big = (_strip(ch[0]), _strip(ch[1])) if op == "<" else (_strip(ch[1]),
+                                                                       _strip(ch[0]))
+        if big.kind not in (K.DECL_REF_EXPR, K.MEMBER_REF_EXPR):
+            return {}
+        if _const_int(small) is not None or small.type.get_canonical().kind not in _UNSIGNED:
+            return {}  # a bound (``level > 2``) is judged as a test of its own
+        return {big.extent.start.offset: ("!=", 0, "and", "bound")}
 
     def _chain_sense(self, c: Cursor, op: str, neg: bool) -> dict:
         """The senses of a ``||``/``&&`` chain's plain tests, by the offset of the object each
@@ -1582,6 +1602,8 @@ class BodyWalker:
         return obj, tuple(reversed(segs[0]))
 
 
+_UNSIGNED = {TypeKind.BOOL, TypeKind.UCHAR, TypeKind.CHAR_U, TypeKind.USHORT, TypeKind.UINT,
+             TypeKind.ULONG, TypeKind.ULONGLONG, TypeKind.UINT128}
 _COMMENTS = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
 _WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 # "sr", "cpsr", "psr": the status register a save routine reads before it disables (Mynewt's

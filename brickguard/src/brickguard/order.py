@@ -48,7 +48,7 @@ def late_writes(program: Program, obj, accs: list[Access], race_cls, victim) -> 
     # a use.
     pointer = obj.type.rstrip().endswith("*")  # a test of a pointer: a NULL check
     tested = {i.fact.function for i in accs if i.in_interrupt and i.fact.tests
-              and (i.fact.sense or pointer)}
+              and ((i.fact.sense and "bound" not in i.fact.sense[2:]) or pointer)}
     early = program.closed_until
     done = {r.task.fact.where for r in out}
     for w in accs:
