@@ -1268,9 +1268,9 @@ class BodyWalker:
 
     def _above_sense(self, c: Cursor) -> dict:
         """``pos < len`` (or ``len > pos``) with ``pos`` an unsigned variable: the then-arm
-        knows ``len`` is above 0 (``len != 0``), tagged "and" as one test of a chain (sense_of) and "bound"
-        (a comparison, still a use of the value: ``order.late_writes``): a handler
-        that reads a buffer only while ``pos < len`` never reads it while the task knows
+        knows ``len`` is above 0 (``len != 0``), tagged "and" as one test of a chain
+        (sense_of) and "bound" (a comparison, still a use of the value:
+        ``order.late_writes``): a handler that reads a buffer only while ``pos < len`` never reads it while the task knows
         ``len == 0``."""
         ch = list(c.get_children())
         op = self.op_between(ch[0], ch[1]) if len(ch) == 2 else ""
