@@ -1270,8 +1270,8 @@ class BodyWalker:
         """``pos < len`` (or ``len > pos``) with ``pos`` an unsigned variable: the then-arm
         knows ``len`` is above 0 (``len != 0``), tagged "and" as one test of a chain
         (sense_of) and "bound" (a comparison, still a use of the value:
-        ``order.late_writes``): a handler that reads a buffer only while ``pos < len`` never reads it while the task knows
-        ``len == 0``."""
+        ``order.late_writes``): a handler that reads a buffer only while ``pos < len``
+        never reads it while the task knows ``len == 0``."""
         ch = list(c.get_children())
         op = self.op_between(ch[0], ch[1]) if len(ch) == 2 else ""
         if op not in ("<", ">"):
