@@ -738,6 +738,8 @@ class BodyWalker:
             self.priority(name, c, args, where)
         elif ref is not None and ref.kind == K.FUNCTION_DECL and len(args) >= 2:
             self.inferred_priority(ref, c, args, where)
+        elif ref is not None and ref.kind == K.FUNCTION_DECL and len(args) == 1:
+            self.instance_priority(ref, name, args, where)
         if irq:
             return mask(states, irq) if name in self.u.mask_on else unmask(states, irq)
         if name in self.u.basepri and args:
@@ -970,6 +972,22 @@ class BodyWalker:
                     c, args, n, prio[0], where,
                     None if not re.search(r"hw|hardware|raw|reg", params[prio[0]]) else True):
                 break
+
+    def instance_priority(self, fn: Cursor, name: str, args: list[Cursor], where: Where) -> None:
+        """A component's own priority setter, its one parameter the priority and its name the
+        component's (PSoC Creator's ``isr_Rx_SetPriority(1u)``, generated per instance): the
+        line named by the component, whose other calls (``isr_Rx_StartEx(RxIsr)``) hand it
+        its handler (``callbacks``). Not a sub-priority."""
+        m = _INSTANCE_SETTER.match(name)
+        params = [p.spelling.lower() for p in fn.get_children() if p.kind == K.PARM_DECL]
+        if m is None or len(params) != 1 or "prio" not in params[0] or "sub" in params[0]:
+            return
+        value = _arg_value(args[0])
+        if value is None or value < 0:
+            return
+        if value >= 1 << self.u.prio_bits:
+            value = self.u.priority_level(value)
+        self.priorities.append(PriorityFact(m.group(1), value, where))
 
     def setter_body(self, fn: Cursor) -> tuple[int, int, bool] | None:
         """(line parameter, priority parameter, register) when ``fn``'s body hands two of its
@@ -1584,6 +1602,7 @@ _RESTORE_WORDS = {"restore", "enable", "unlock", "leave", "exit", "unmask"}
 _DISABLE_WORD = re.compile(r"^[A-Za-z_]\w*DISABLE\w*$")
 _WORDS_AT = re.compile(r"[A-Za-z_]\w*")
 _MODE_ARG = re.compile(r"^[A-Za-z_]\w*$")  # a named constant: an enumerator or a macro
+_INSTANCE_SETTER = re.compile(r"^(\w+?)_(?:SetPriority|set_?priority|setPriority)$")
 _IRQ_PARAM = re.compile(r"irq|intr|^num$|^int_?num|vector|^line$")
 IT_SOURCE = re.compile(r"\b[A-Z][A-Z0-9]*_IT_[A-Z0-9_]+\b")  # I2C_IT_ERR, UART_IT_RXNE
 _DIRECTIVE = re.compile(r"^\s*#", re.M)

@@ -230,11 +230,13 @@ def _param(hint: str) -> str:
 
 def _irq(program: Program, pf: PassedFunction, callee: str) -> str:
     """The interrupt line the call names, when the code names that line elsewhere (gives it a
-    priority, masks or enables it): the peripheral the call's name starts with
-    (USART1_ReadCallbackRegister), or its first argument (LPUART1)."""
+    priority, masks or enables it): the peripheral or component the call's name starts with
+    (USART1_ReadCallbackRegister; PSoC's isr_Rx_StartEx, with isr_Rx_SetPriority), or its
+    first argument (LPUART1)."""
     known = program.known_irqs
-    head = callee.split("_", 1)[0]
-    for cand in (head, pf.instance, re.sub(r"_BASE$", "", pf.instance)):
+    words = callee.split("_")
+    heads = ["_".join(words[:n]) for n in range(1, len(words))]
+    for cand in (*heads, pf.instance, re.sub(r"_BASE$", "", pf.instance)):
         if cand and cand in known:
             return cand
     return ""

@@ -34,6 +34,7 @@ its own module (``races``, ``chains``, ``dma``, ``sdk.engine``).
 from __future__ import annotations
 
 import fnmatch
+import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
@@ -72,6 +73,19 @@ from brickguard.races import Race, Shared
 from brickguard.sdk import engine as sdk_engine
 from brickguard.sdk.classify import SdkFinding
 from brickguard.stack import StackReport
+
+
+_LINE_AFFIX = re.compile(r"^(?:nvic_|int_)|_(?:irqhandler|irqn|irq|isr|handler)$")
+
+
+def line_word(name: str) -> str:
+    """A line's or handler's name reduced to the peripheral it names, case folded, without
+    the words the conventions wrap it in: ``NVIC_TIM2_IRQ``, ``TIM2_IRQn``, ``tim2_isr`` and
+    ``TIM2_IRQHandler`` are all ``tim2``."""
+    word = name.lower()
+    while (shorter := _LINE_AFFIX.sub("", word, count=1)) != word and shorter:
+        word = shorter
+    return word
 
 
 @dataclass(frozen=True)
@@ -411,7 +425,22 @@ class Program(HardwareFacts):  # the hardware facts (BG3xx, stack depth): every 
             return None
         if ctx.name in self.config.interrupt_priorities:
             return self.config.interrupt_priorities[ctx.name]
-        return self.priorities.get(ctx.irq or irq_key(ctx.name))
+        key = ctx.irq or irq_key(ctx.name)
+        if key in self.priorities:
+            return self.priorities[key]
+        return self.line_priorities.get(line_word(key))
+
+    @cached_property
+    def line_priorities(self) -> dict[str, int | None]:
+        """The priorities by the peripheral word of their line (``line_word``): a line constant
+        and a handler name that spell one peripheral in two conventions (libopencm3's
+        ``NVIC_TIM2_IRQ`` and ``tim2_isr``) meet there. Two lines that reduce to one word with
+        different priorities give it none."""
+        out: dict[str, int | None] = {}
+        for key, prio in self.priorities.items():
+            word = line_word(key)
+            out[word] = prio if out.get(word, prio) == prio else None
+        return out
 
     # -- derived analyses, computed once, on first use ------------------------------------------
     @cached_property
