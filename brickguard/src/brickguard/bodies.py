@@ -190,6 +190,9 @@ class BodyWalker:
         self.points: dict[int, tuple[ObjectFact, tuple[str, ...]] | None] = {}
         # Variable hash -> (field, function) stored into a field of it here (``cfg.cb = f``).
         self.field_fns: dict[int, list[tuple[str, Cursor]]] = {}
+        # Variable hash -> field -> the expression last stored into it here (``n.prio = 1``),
+        # for the priorities a configuration struct hands to a call (``struct_priority``).
+        self.field_vals: dict[int, dict[str, Cursor]] = {}
         self.spoiled: set[int] = set()
         self.moved: set[int] = set()  # moved along an array: p++, p += n, p = p + 1
         self.through: dict[tuple[int, AccessKind], tuple] = {}  # accesses through them
@@ -708,6 +711,7 @@ class BodyWalker:
                             self.u.macro_name(self.arg_text(c, args, 0)) if n else "", where,
                             n in taken))
                     elif r is not None and r.kind == K.VAR_DECL:
+                        self.struct_priority(c, args, n, r, where)
                         # A configuration struct handed over with a function in a field
                         # (FSP's R_SCI_UART_Open(&ctrl, &cfg), cfg.p_callback = uart_cb).
                         fns = _init_functions(r) + self.field_fns.get(r.hash, [])
@@ -972,6 +976,71 @@ class BodyWalker:
                     c, args, n, prio[0], where,
                     None if not re.search(r"hw|hardware|raw|reg", params[prio[0]]) else True):
                 break
+
+    def struct_priority(self, c: Cursor, args: list[Cursor], at: int, var: Cursor,
+                        where: Where) -> None:
+        """A priority handed to a call in a struct the body fills field by field before it
+        (SPL's ``n.NVIC_IRQChannelPreemptionPriority = 1; ... NVIC_Init(&n)``, TI-RTOS's
+        ``hp.priority = 0; Hwi_create(INT_GPIOA, step_hwi, &hp, NULL)``), read by the fields'
+        names as ``masks.config_priorities`` reads an initializer: a field that says priority
+        (not ``sub``) holding a constant, the line in a field holding an IRQn enumerator or
+        else in the call's own line argument (an enumerator or a line macro), and, when the
+        struct or the call hands over one function, that function at the priority too (the
+        fact keyed by its name). The values are those stored last before the call."""
+        vals = self.field_vals.get(var.hash)
+        if not vals:
+            return
+        prios: dict[str, int] = {}
+        lines: dict[str, str] = {}
+        fns: set[str] = set()
+        for fld, e in vals.items():
+            x = _strip(e)
+            if x.kind == K.UNARY_OPERATOR:
+                x = _strip(_first(x))
+            ref = x.referenced if x.kind == K.DECL_REF_EXPR else None
+            if ref is not None and ref.kind == K.FUNCTION_DECL:
+                fns.add(ref.spelling)
+            elif (ref is not None and ref.kind == K.ENUM_CONSTANT_DECL
+                  and ref.spelling.endswith("_IRQn") and _IRQ_FIELD.search(fld)):
+                lines[fld] = ref.spelling
+            elif _PRIO_FIELD.search(fld) and "sub" not in fld.lower():
+                v = _arg_value(e)
+                if v is not None and v >= 0:
+                    prios[fld] = v
+        if len(prios) != 1:
+            return
+        fld, value = next(iter(prios.items()))
+        if value >= 1 << self.u.prio_bits:
+            value = self.u.priority_level(value)
+        line = ""
+        if len(set(lines.values())) == 1:
+            line = next(iter(lines.values()))
+        elif not lines:
+            found = set()
+            for n, a in enumerate(args):
+                x = _strip(a)
+                ref = x.referenced if x.kind == K.DECL_REF_EXPR else None
+                if n == at or (ref is not None and ref.kind in (K.FUNCTION_DECL, K.VAR_DECL,
+                                                                K.PARM_DECL)):
+                    continue
+                if ref is not None and ref.kind == K.ENUM_CONSTANT_DECL:
+                    if ref.spelling.endswith("_IRQn"):
+                        found.add(ref.spelling)
+                elif (got := self.u.irq_macro(self.arg_text(c, args, n))) and _IRQ_MACRO.search(
+                        self.u.macro_name(self.arg_text(c, args, n))):
+                    found.add(got)
+            line = found.pop() if len(found) == 1 else ""
+        for a in args:
+            x = _strip(a)
+            if x.kind == K.UNARY_OPERATOR:
+                x = _strip(_first(x))
+            ref = x.referenced if x.kind == K.DECL_REF_EXPR else None
+            if ref is not None and ref.kind == K.FUNCTION_DECL:
+                fns.add(ref.spelling)
+        if line:
+            self.priorities.append(PriorityFact(line, value, where))
+        if len(fns) == 1:
+            self.priorities.append(PriorityFact(fns.pop(), value, where))
 
     def instance_priority(self, fn: Cursor, name: str, args: list[Cursor], where: Where) -> None:
         """A component's own priority setter, its one parameter the priority and its name the
@@ -1544,6 +1613,8 @@ class BodyWalker:
             e = _strip(_first(e))
         fn = e.referenced if e.kind == K.DECL_REF_EXPR else None
         var = base.referenced if base is not None and base.kind == K.DECL_REF_EXPR else None
+        if var is not None and var.kind == K.VAR_DECL:
+            self.field_vals.setdefault(var.hash, {})[lhs.spelling] = rhs
         if fn is not None and fn.kind == K.FUNCTION_DECL and var is not None \
                 and var.kind == K.VAR_DECL:
             self.field_fns.setdefault(var.hash, []).append(
@@ -1602,6 +1673,11 @@ _RESTORE_WORDS = {"restore", "enable", "unlock", "leave", "exit", "unmask"}
 _DISABLE_WORD = re.compile(r"^[A-Za-z_]\w*DISABLE\w*$")
 _WORDS_AT = re.compile(r"[A-Za-z_]\w*")
 _MODE_ARG = re.compile(r"^[A-Za-z_]\w*$")  # a named constant: an enumerator or a macro
+_PRIO_FIELD = re.compile(r"prio|(?:^|_)ipl$", re.IGNORECASE)
+_IRQ_FIELD = re.compile(r"irq|intrsrc|(?:^|_)src$", re.IGNORECASE)
+# A line macro handed to a call beside a struct of priorities: its name says a line (TI's
+# INT_GPIOA, libopencm3's NVIC_TIM2_IRQ, STM32_IRQ_TIM3), not any other constant (a flag).
+_IRQ_MACRO = re.compile(r"^INT_|IRQ", re.IGNORECASE)
 _INSTANCE_SETTER = re.compile(r"^(\w+?)_(?:SetPriority|set_?priority|setPriority)$")
 _IRQ_PARAM = re.compile(r"irq|intr|^num$|^int_?num|vector|^line$")
 IT_SOURCE = re.compile(r"\b[A-Z][A-Z0-9]*_IT_[A-Z0-9_]+\b")  # I2C_IT_ERR, UART_IT_RXNE
