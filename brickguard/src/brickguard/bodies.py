@@ -23,7 +23,7 @@ from enum import StrEnum
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from clang.cindex import Cursor, CursorKind, StorageClass, TypeKind, conf
+from clang.cindex import Cursor, CursorKind, StorageClass, TokenKind, TypeKind, conf
 
 from brickguard.exclusive import EXCLUSIVE_STORES
 from brickguard.facts import (
@@ -193,6 +193,9 @@ class BodyWalker:
         # Variable hash -> field -> the expression last stored into it here (``n.prio = 1``),
         # for the priorities a configuration struct hands to a call (``struct_priority``).
         self.field_vals: dict[int, dict[str, Cursor]] = {}
+        # Variable hash -> field -> (parameter index, field type): a function pointer
+        # parameter stored into a field of it here (a wrapper's ``cfg.pfnCallback = cb``).
+        self.field_params: dict[int, dict[str, tuple[int, str]]] = {}
         self.spoiled: set[int] = set()
         self.moved: set[int] = set()  # moved along an array: p++, p += n, p = p + 1
         self.through: dict[tuple[int, AccessKind], tuple] = {}  # accesses through them
@@ -700,6 +703,10 @@ class BodyWalker:
                 # ctx) by name only) is left to ``callbacks`` to judge by its words.
                 taken = {reg.arg if reg.arg >= 0 else len(args) + reg.arg
                          for _, reg in self.u.registrations_for(name)}
+                arg_lines = tuple(self.line_of(a, self.arg_text(c, args, i))
+                                  for i, a in enumerate(args))
+                named = {x for x in arg_lines if x and not x.startswith(PARAM)}
+                call_line = named.pop() if len(named) == 1 else ""
                 for n, a in enumerate(args):
                     fa = _strip(a)
                     if fa.kind == K.UNARY_OPERATOR:
@@ -709,16 +716,24 @@ class BodyWalker:
                         self.passed.append(PassedFunction(
                             ref.get_usr(), n, r.get_usr(), _param_hint(ref, name, n),
                             self.u.macro_name(self.arg_text(c, args, 0)) if n else "", where,
-                            n in taken))
+                            n in taken, line=call_line, arg_lines=arg_lines))
                     elif r is not None and r.kind == K.VAR_DECL:
                         self.struct_priority(c, args, n, r, where)
                         # A configuration struct handed over with a function in a field
                         # (FSP's R_SCI_UART_Open(&ctrl, &cfg), cfg.p_callback = uart_cb).
                         fns = _init_functions(r) + self.field_fns.get(r.hash, [])
+                        held = self.held_lines(r)
+                        line = held.pop() if len(held) == 1 else "" if held else call_line
                         for fld, fn, ftype in fns:
                             self.passed.append(PassedFunction(
                                 ref.get_usr(), n, fn.get_usr(), f"{name} {fld} {ftype}",
-                                "", where, n in taken, holder=r.spelling))
+                                "", where, n in taken, holder=r.spelling, line=line,
+                                arg_lines=arg_lines))
+                        for fld, (at, ftype) in self.field_params.get(r.hash, {}).items():
+                            self.passed.append(PassedFunction(
+                                ref.get_usr(), n, self.usr, f"{name} {fld} {ftype}", "", where,
+                                n in taken, holder=r.spelling, line=line, param=at,
+                                arg_lines=arg_lines))
             inst, off = (old.instance, old.off) if old is not None else _source_switch(
                 self, c, name, args)
             discarded = name in EXCLUSIVE_STORES and self.result_discarded(c)
@@ -976,6 +991,42 @@ class BodyWalker:
                     c, args, n, prio[0], where,
                     None if not re.search(r"hw|hardware|raw|reg", params[prio[0]]) else True):
                 break
+
+    def line_of(self, e: Cursor, text: str = "") -> str:
+        """The line an expression names: an IRQn enumerator's spelling or a line number
+        macro's (``text``, its source, tells a macro), PARAM + N for this function's
+        parameter N, else ""."""
+        x = _strip(e)
+        while x.kind == K.CSTYLE_CAST_EXPR:
+            x = _strip(list(x.get_children())[-1])
+        ref = x.referenced if x.kind == K.DECL_REF_EXPR else None
+        if ref is not None and ref.kind == K.ENUM_CONSTANT_DECL and ref.spelling.endswith(
+                "_IRQn"):
+            return ref.spelling
+        if ref is not None and ref.kind == K.PARM_DECL and ref.hash in self.params:
+            return f"{PARAM}{self.params[ref.hash]}"
+        name = self.u.macro_name(text) if text else ""
+        if name and re.search(r"_IRQn?$", name):  # a line number macro: INT002_IRQn
+            return name
+        return ""
+
+    def held_lines(self, var: Cursor) -> set[str]:
+        """The lines a struct variable holds in fields that say irq (its initializer's IRQn
+        enumerators, or the IRQn enumerators and parameters stored into it here)."""
+        out: set[str] = set()
+        d = var.get_definition() or var
+        init = next((ch for ch in d.get_children() if ch.kind == K.INIT_LIST_EXPR), None)
+        if init is not None:  # enumerators, and line macros by the initializer's words
+            out |= {got for x in init.walk_preorder()
+                    if x.kind == K.DECL_REF_EXPR and (got := self.line_of(x))
+                    and not got.startswith(PARAM)}
+            out |= {t.spelling for t in init.get_tokens() if t.kind == TokenKind.IDENTIFIER
+                    and self.line_of(init, t.spelling) == t.spelling}
+        for fld, e in self.field_vals.get(var.hash, {}).items():
+            got = self.line_of(e)
+            if got and (_IRQ_FIELD.search(fld) or not got.startswith(PARAM)):
+                out.add(got)
+        return out
 
     def struct_priority(self, c: Cursor, args: list[Cursor], at: int, var: Cursor,
                         where: Where) -> None:
@@ -1615,6 +1666,12 @@ class BodyWalker:
         var = base.referenced if base is not None and base.kind == K.DECL_REF_EXPR else None
         if var is not None and var.kind == K.VAR_DECL:
             self.field_vals.setdefault(var.hash, {})[lhs.spelling] = rhs
+            t = lhs.type.get_canonical()
+            if (fn is not None and fn.kind == K.PARM_DECL and fn.hash in self.params
+                    and t.kind == TypeKind.POINTER and t.get_pointee().kind in (
+                        TypeKind.FUNCTIONPROTO, TypeKind.FUNCTIONNOPROTO)):
+                self.field_params.setdefault(var.hash, {})[lhs.spelling] = (
+                    self.params[fn.hash], lhs.type.spelling)
         if fn is not None and fn.kind == K.FUNCTION_DECL and var is not None \
                 and var.kind == K.VAR_DECL:
             self.field_fns.setdefault(var.hash, []).append(

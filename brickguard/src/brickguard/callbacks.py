@@ -48,7 +48,7 @@ import fnmatch
 import re
 from typing import TYPE_CHECKING
 
-from brickguard.facts import PassedFunction
+from brickguard.facts import PARAM, PassedFunction, irq_key
 from brickguard.profiles import name_matches
 
 if TYPE_CHECKING:
@@ -99,7 +99,8 @@ def inferred_entries(program: Program, context_cls) -> dict[str, Context]:
         if fn is None or fn in program.entries or fn in out or fn in called:
             continue
         callee = pf.hint.split(" ", 1)[0]
-        if pf.callee in program.functions or not callee or (pf.callee, pf.where) in taken:
+        if (pf.through or pf.callee) in program.functions or not callee or (
+                pf.callee, pf.where) in taken:
             continue
         if any(fnmatch.fnmatchcase(callee, p) for p in not_isr):
             continue
@@ -231,12 +232,14 @@ def _param(hint: str) -> str:
 def _irq(program: Program, pf: PassedFunction, callee: str) -> str:
     """The interrupt line the call names, when the code names that line elsewhere (gives it a
     priority, masks or enables it): the peripheral or component the call's name starts with
-    (USART1_ReadCallbackRegister; PSoC's isr_Rx_StartEx, with isr_Rx_SetPriority), or its
-    first argument (LPUART1)."""
+    (USART1_ReadCallbackRegister; PSoC's isr_Rx_StartEx, with isr_Rx_SetPriority), its
+    first argument (LPUART1), or the one IRQn enumerator the call or the struct holding the
+    function names beside it (``PassedFunction.line``)."""
     known = program.known_irqs
     words = callee.split("_")
     heads = ["_".join(words[:n]) for n in range(1, len(words))]
-    for cand in (*heads, pf.instance, re.sub(r"_BASE$", "", pf.instance)):
+    line = irq_key(pf.line) if pf.line and not pf.line.startswith(PARAM) else ""
+    for cand in (*heads, pf.instance, re.sub(r"_BASE$", "", pf.instance), line):
         if cand and cand in known:
             return cand
     return ""

@@ -428,6 +428,20 @@ class PassedFunction:
     # Passed inside a struct: the variable given as the argument, whose field (the hint's
     # second word) holds the function (FSP's ``R_SCI_UART_Open(&ctrl, &cfg)``); "" if direct.
     holder: str = ""
+    # The line the call names beside the function: the one IRQn enumerator among its other
+    # arguments or in the holder's fields (HC32's ``{INT_SRC_USART1_RI, INT002_IRQn, cb}``);
+    # PARAM + N when that is the calling function's parameter N; "" when none or several.
+    line: str = ""
+    # >= 0: what the holder's field holds is the calling function's parameter N (a wrapper's
+    # ``cfg.pfnCallback = cb; INTC_IrqSignIn(&cfg)``): the program model hands each function
+    # its callers pass there on to this call (``Program._handed_on``); ``function`` is then
+    # the calling function's USR, not a function passed.
+    param: int = -1
+    # Per argument: the IRQn enumerator it is, PARAM + N for the caller's parameter N, or "".
+    arg_lines: tuple[str, ...] = ()
+    # Handed on through the program's own function ``callee`` to the call the hint names (a
+    # body-less one): its USR.
+    through: str = ""
 
 
 @dataclass(kw_only=True)

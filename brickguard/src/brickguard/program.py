@@ -63,6 +63,7 @@ from brickguard.facts import (
     HardwareFacts,
     LockFact,
     ObjectFact,
+    PassedFunction,
     SectionIssue,
     UnitFacts,
     irq_key,
@@ -73,7 +74,6 @@ from brickguard.races import Race, Shared
 from brickguard.sdk import engine as sdk_engine
 from brickguard.sdk.classify import SdkFinding
 from brickguard.stack import StackReport
-
 
 _LINE_AFFIX = re.compile(r"^(?:nvic_|int_)|_(?:irqhandler|irqn|irq|isr|handler)$")
 
@@ -219,6 +219,7 @@ class Program(HardwareFacts):  # the hardware facts (BG3xx, stack depth): every 
         p.calls = [replace(c, callee=resolve(c.callee, c.callee_name)) for c in calls.values()]
         p.section_issues = list(issues.values())
         p.functions_by_name = dict(by_name)
+        p.passed_functions = p._handed_on(resolve)
         p._find_entries(config, entry_facts, resolve)
         p.entries.update(_callbacks.inferred_entries(p, Context))
         p._lines_from_priorities(resolve)
@@ -289,6 +290,32 @@ class Program(HardwareFacts):  # the hardware facts (BG3xx, stack depth): every 
             elif (e.irq or e.unmasked) and old.is_interrupt:  # what its registration says
                 self.entries[usr] = replace(old, irq=old.irq or e.irq,
                                             unmasked=old.unmasked or e.unmasked)
+
+    def _handed_on(self, resolve) -> list[PassedFunction]:
+        """The passed functions with each handed on through a wrapper: a function of the
+        program's own that stores its parameter N in a field of a struct it hands to a call
+        (``irq_register(src, irq, cb, prio)`` with ``cfg.pfnCallback = cb;
+        INTC_IrqSignIn(&cfg)``) hands that call every function its callers pass as argument
+        N, at their call sites (where the callback is armed), with the line the wrapper
+        stores beside it when that is one of its parameters too (``cfg.enIRQn = irq``)."""
+        inner = [pf for pf in self.passed_functions if pf.param >= 0]
+        if not inner:
+            return self.passed_functions
+        out = [pf for pf in self.passed_functions if pf.param < 0]
+        more = []
+        for pf in inner:
+            for q in out:
+                if q.arg != pf.param or resolve(q.callee, "") != pf.function:
+                    continue
+                line = pf.line
+                if line.startswith(PARAM):
+                    at = int(line[len(PARAM):])
+                    line = q.arg_lines[at] if at < len(q.arg_lines) else ""
+                    line = "" if line.startswith(PARAM) else line
+                more.append(replace(pf, callee=q.callee, function=q.function, where=q.where,
+                                    param=-1, line=line, through=pf.callee,
+                                    arg_lines=q.arg_lines))
+        return out + more
 
     def _lines_from_priorities(self, resolve) -> None:
         """A handler whose name says no line with a priority, handed to a call whose first
