@@ -48,7 +48,7 @@ import fnmatch
 import re
 from typing import TYPE_CHECKING
 
-from brickguard.facts import PARAM, PassedFunction, irq_key
+from brickguard.facts import PARAM, TICK, PassedFunction, irq_key
 from brickguard.profiles import name_matches
 
 if TYPE_CHECKING:
@@ -167,8 +167,16 @@ def unnamed_entries(program: Program, context_cls) -> dict[str, Context]:
                "and keeps the function to call it later; its priority is not known, so it "
                "preempts every task and is not ordered against the other handlers")
         out[fn] = context_cls(program.functions[fn].name, "interrupt", how,
-                              irq=_irq(program, pf, callee), armed=True)
+                              irq=_irq(program, pf, callee) or _tick(pf), armed=True)
     return out
+
+
+def _tick(pf: PassedFunction) -> str:
+    """A kernel's timer callback, kept by a call whose words say timer or alarm and name no
+    line (RT-Thread's ``rt_timer_create``, a hard timer): run from the tick interrupt,
+    SysTick, at its priority (``Program.priority``: the least urgent unless the code sets
+    one)."""
+    return TICK if TIMED.search(pf.hint.split(" ", 1)[0]) else ""
 
 
 def stored_callbacks(program: Program, context_cls) -> dict[str, Context]:

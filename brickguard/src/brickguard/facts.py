@@ -46,6 +46,7 @@ def irq_key(name: str) -> str:
     return name
 
 
+TICK = "SysTick"  # the core's tick line: a kernel's timer callbacks run in its handler
 PARAM = "param:"  # AccessFact.obj of an access through a function's parameter N: "param:N"
 
 
@@ -484,6 +485,9 @@ class UnitFacts(HardwareFacts):
     priorities: list[PriorityFact] = field(default_factory=list)
     locks: list[LockFact] = field(default_factory=list)
     lines: int = 0
+    # The least urgent priority level the unit's NVIC has ((1 << __NVIC_PRIO_BITS) - 1): where
+    # SysTick runs unless the code sets its priority (``Program.priority``).
+    lowest_priority: int = 15
     headers: list[str] = field(default_factory=list)  # headers it included under the root
     # Functions whose bodies hold a parse error: the rules saw them as far as clang recovered.
     incomplete: list[tuple[str, int]] = field(default_factory=list)  # (name, line)

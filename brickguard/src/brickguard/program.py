@@ -56,6 +56,7 @@ from brickguard.config import Config
 from brickguard.dma import DmaStart
 from brickguard.facts import (
     PARAM,
+    TICK,
     AccessFact,
     CallFact,
     DiagnosticFact,
@@ -455,6 +456,10 @@ class Program(HardwareFacts):  # the hardware facts (BG3xx, stack depth): every 
         key = ctx.irq or irq_key(ctx.name)
         if key in self.priorities:
             return self.priorities[key]
+        if key == TICK and self.units:
+            # SysTick, at a priority the code does not set: the least urgent level, where
+            # CMSIS's SysTick_Config and every RTOS port put it.
+            return max(u.lowest_priority for u in self.units)
         return self.line_priorities.get(line_word(key))
 
     @cached_property
