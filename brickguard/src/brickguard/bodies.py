@@ -23,7 +23,7 @@ from enum import StrEnum
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from clang.cindex import Cursor, CursorKind, StorageClass, TypeKind, conf
+from clang.cindex import Cursor, CursorKind, StorageClass, TokenKind, TypeKind, conf
 
 from brickguard.exclusive import EXCLUSIVE_STORES
 from brickguard.facts import (
@@ -191,6 +191,12 @@ class BodyWalker:
         self.points: dict[int, tuple[ObjectFact, tuple[str, ...]] | None] = {}
         # Variable hash -> (field, function) stored into a field of it here (``cfg.cb = f``).
         self.field_fns: dict[int, list[tuple[str, Cursor]]] = {}
+        # Variable hash -> field -> the expression last stored into it here (``n.prio = 1``),
+        # for the priorities a configuration struct hands to a call (``struct_priority``).
+        self.field_vals: dict[int, dict[str, Cursor]] = {}
+        # Variable hash -> field -> (parameter index, field type): a function pointer
+        # parameter stored into a field of it here (a wrapper's ``cfg.pfnCallback = cb``).
+        self.field_params: dict[int, dict[str, tuple[int, str]]] = {}
         self.spoiled: set[int] = set()
         self.moved: set[int] = set()  # moved along an array: p++, p += n, p = p + 1
         self.through: dict[tuple[int, AccessKind], tuple] = {}  # accesses through them
@@ -698,6 +704,10 @@ class BodyWalker:
                 # ctx) by name only) is left to ``callbacks`` to judge by its words.
                 taken = {reg.arg if reg.arg >= 0 else len(args) + reg.arg
                          for _, reg in self.u.registrations_for(name)}
+                arg_lines = tuple(self.line_of(a, self.arg_text(c, args, i))
+                                  for i, a in enumerate(args))
+                named = {x for x in arg_lines if x and not x.startswith(PARAM)}
+                call_line = named.pop() if len(named) == 1 else ""
                 for n, a in enumerate(args):
                     fa = _strip(a)
                     if fa.kind == K.UNARY_OPERATOR:
@@ -707,15 +717,24 @@ class BodyWalker:
                         self.passed.append(PassedFunction(
                             ref.get_usr(), n, r.get_usr(), _param_hint(ref, name, n),
                             self.u.macro_name(self.arg_text(c, args, 0)) if n else "", where,
-                            n in taken))
+                            n in taken, line=call_line, arg_lines=arg_lines))
                     elif r is not None and r.kind == K.VAR_DECL:
+                        self.struct_priority(c, args, n, r, where)
                         # A configuration struct handed over with a function in a field
                         # (FSP's R_SCI_UART_Open(&ctrl, &cfg), cfg.p_callback = uart_cb).
                         fns = _init_functions(r) + self.field_fns.get(r.hash, [])
+                        held = self.held_lines(r)
+                        line = held.pop() if len(held) == 1 else "" if held else call_line
                         for fld, fn, ftype in fns:
                             self.passed.append(PassedFunction(
                                 ref.get_usr(), n, fn.get_usr(), f"{name} {fld} {ftype}",
-                                "", where, n in taken, holder=r.spelling))
+                                "", where, n in taken, holder=r.spelling, line=line,
+                                arg_lines=arg_lines))
+                        for fld, (at, ftype) in self.field_params.get(r.hash, {}).items():
+                            self.passed.append(PassedFunction(
+                                ref.get_usr(), n, self.usr, f"{name} {fld} {ftype}", "", where,
+                                n in taken, holder=r.spelling, line=line, param=at,
+                                arg_lines=arg_lines))
             inst, off = (old.instance, old.off) if old is not None else _source_switch(
                 self, c, name, args)
             discarded = name in EXCLUSIVE_STORES and self.result_discarded(c)
@@ -739,6 +758,8 @@ class BodyWalker:
             self.priority(name, c, args, where)
         elif ref is not None and ref.kind == K.FUNCTION_DECL and len(args) >= 2:
             self.inferred_priority(ref, c, args, where)
+        elif ref is not None and ref.kind == K.FUNCTION_DECL and len(args) == 1:
+            self.instance_priority(ref, name, args, where)
         if irq:
             return mask(states, irq) if name in self.u.mask_on else unmask(states, irq)
         if name in self.u.basepri and args:
@@ -976,6 +997,123 @@ class BodyWalker:
                     c, args, n, prio[0], where,
                     None if not re.search(r"hw|hardware|raw|reg", params[prio[0]]) else True):
                 break
+
+    def line_of(self, e: Cursor, text: str = "") -> str:
+        """The line an expression names: an IRQn enumerator's spelling or a line number
+        macro's (``text``, its source, tells a macro), PARAM + N for this function's
+        parameter N, else ""."""
+        x = _strip(e)
+        while x.kind == K.CSTYLE_CAST_EXPR:
+            x = _strip(list(x.get_children())[-1])
+        ref = x.referenced if x.kind == K.DECL_REF_EXPR else None
+        if ref is not None and ref.kind == K.ENUM_CONSTANT_DECL and ref.spelling.endswith(
+                "_IRQn"):
+            return ref.spelling
+        if ref is not None and ref.kind == K.PARM_DECL and ref.hash in self.params:
+            return f"{PARAM}{self.params[ref.hash]}"
+        name = self.u.macro_name(text) if text else ""
+        if name and re.search(r"_IRQn?$", name):  # a line number macro: INT002_IRQn
+            return name
+        return ""
+
+    def held_lines(self, var: Cursor) -> set[str]:
+        """The lines a struct variable holds in fields that say irq (its initializer's IRQn
+        enumerators, or the IRQn enumerators and parameters stored into it here)."""
+        out: set[str] = set()
+        d = var.get_definition() or var
+        init = next((ch for ch in d.get_children() if ch.kind == K.INIT_LIST_EXPR), None)
+        if init is not None:  # enumerators, and line macros by the initializer's words
+            out |= {got for x in init.walk_preorder()
+                    if x.kind == K.DECL_REF_EXPR and (got := self.line_of(x))
+                    and not got.startswith(PARAM)}
+            out |= {t.spelling for t in init.get_tokens() if t.kind == TokenKind.IDENTIFIER
+                    and self.line_of(init, t.spelling) == t.spelling}
+        for fld, e in self.field_vals.get(var.hash, {}).items():
+            got = self.line_of(e)
+            if got and (_IRQ_FIELD.search(fld) or not got.startswith(PARAM)):
+                out.add(got)
+        return out
+
+    def struct_priority(self, c: Cursor, args: list[Cursor], at: int, var: Cursor,
+                        where: Where) -> None:
+        """A priority handed to a call in a struct the body fills field by field before it
+        (SPL's ``n.NVIC_IRQChannelPreemptionPriority = 1; ... NVIC_Init(&n)``, TI-RTOS's
+        ``hp.priority = 0; Hwi_create(INT_GPIOA, step_hwi, &hp, NULL)``), read by the fields'
+        names as ``masks.config_priorities`` reads an initializer: a field that says priority
+        (not ``sub``) holding a constant, the line in a field holding an IRQn enumerator or
+        else in the call's own line argument (an enumerator or a line macro), and, when the
+        struct or the call hands over one function, that function at the priority too (the
+        fact keyed by its name). The values are those stored last before the call."""
+        vals = self.field_vals.get(var.hash)
+        if not vals:
+            return
+        prios: dict[str, int] = {}
+        lines: dict[str, str] = {}
+        fns: set[str] = set()
+        for fld, e in vals.items():
+            x = _strip(e)
+            if x.kind == K.UNARY_OPERATOR:
+                x = _strip(_first(x))
+            ref = x.referenced if x.kind == K.DECL_REF_EXPR else None
+            if ref is not None and ref.kind == K.FUNCTION_DECL:
+                fns.add(ref.spelling)
+            elif (ref is not None and ref.kind == K.ENUM_CONSTANT_DECL
+                  and ref.spelling.endswith("_IRQn") and _IRQ_FIELD.search(fld)):
+                lines[fld] = ref.spelling
+            elif _PRIO_FIELD.search(fld) and "sub" not in fld.lower():
+                v = _arg_value(e)
+                if v is not None and v >= 0:
+                    prios[fld] = v
+        if len(prios) != 1:
+            return
+        fld, value = next(iter(prios.items()))
+        if value >= 1 << self.u.prio_bits:
+            value = self.u.priority_level(value)
+        line = ""
+        if len(set(lines.values())) == 1:
+            line = next(iter(lines.values()))
+        elif not lines:
+            found = set()
+            for n, a in enumerate(args):
+                x = _strip(a)
+                ref = x.referenced if x.kind == K.DECL_REF_EXPR else None
+                if n == at or (ref is not None and ref.kind in (K.FUNCTION_DECL, K.VAR_DECL,
+                                                                K.PARM_DECL)):
+                    continue
+                if ref is not None and ref.kind == K.ENUM_CONSTANT_DECL:
+                    if ref.spelling.endswith("_IRQn"):
+                        found.add(ref.spelling)
+                elif (got := self.u.irq_macro(self.arg_text(c, args, n))) and _IRQ_MACRO.search(
+                        self.u.macro_name(self.arg_text(c, args, n))):
+                    found.add(got)
+            line = found.pop() if len(found) == 1 else ""
+        for a in args:
+            x = _strip(a)
+            if x.kind == K.UNARY_OPERATOR:
+                x = _strip(_first(x))
+            ref = x.referenced if x.kind == K.DECL_REF_EXPR else None
+            if ref is not None and ref.kind == K.FUNCTION_DECL:
+                fns.add(ref.spelling)
+        if line:
+            self.priorities.append(PriorityFact(line, value, where))
+        if len(fns) == 1:
+            self.priorities.append(PriorityFact(fns.pop(), value, where))
+
+    def instance_priority(self, fn: Cursor, name: str, args: list[Cursor], where: Where) -> None:
+        """A component's own priority setter, its one parameter the priority and its name the
+        component's (PSoC Creator's ``isr_Rx_SetPriority(1u)``, generated per instance): the
+        line named by the component, whose other calls (``isr_Rx_StartEx(RxIsr)``) hand it
+        its handler (``callbacks``). Not a sub-priority."""
+        m = _INSTANCE_SETTER.match(name)
+        params = [p.spelling.lower() for p in fn.get_children() if p.kind == K.PARM_DECL]
+        if m is None or len(params) != 1 or "prio" not in params[0] or "sub" in params[0]:
+            return
+        value = _arg_value(args[0])
+        if value is None or value < 0:
+            return
+        if value >= 1 << self.u.prio_bits:
+            value = self.u.priority_level(value)
+        self.priorities.append(PriorityFact(m.group(1), value, where))
 
     def setter_body(self, fn: Cursor) -> tuple[int, int, bool] | None:
         """(line parameter, priority parameter, register) when ``fn``'s body hands two of its
@@ -1552,6 +1690,14 @@ class BodyWalker:
             e = _strip(_first(e))
         fn = e.referenced if e.kind == K.DECL_REF_EXPR else None
         var = base.referenced if base is not None and base.kind == K.DECL_REF_EXPR else None
+        if var is not None and var.kind == K.VAR_DECL:
+            self.field_vals.setdefault(var.hash, {})[lhs.spelling] = rhs
+            t = lhs.type.get_canonical()
+            if (fn is not None and fn.kind == K.PARM_DECL and fn.hash in self.params
+                    and t.kind == TypeKind.POINTER and t.get_pointee().kind in (
+                        TypeKind.FUNCTIONPROTO, TypeKind.FUNCTIONNOPROTO)):
+                self.field_params.setdefault(var.hash, {})[lhs.spelling] = (
+                    self.params[fn.hash], lhs.type.spelling)
         if fn is not None and fn.kind == K.FUNCTION_DECL and var is not None \
                 and var.kind == K.VAR_DECL:
             self.field_fns.setdefault(var.hash, []).append(
@@ -1616,6 +1762,12 @@ _RESTORE_WORDS = {"restore", "enable", "unlock", "leave", "exit", "unmask"}
 _DISABLE_WORD = re.compile(r"^[A-Za-z_]\w*DISABLE\w*$")
 _WORDS_AT = re.compile(r"[A-Za-z_]\w*")
 _MODE_ARG = re.compile(r"^[A-Za-z_]\w*$")  # a named constant: an enumerator or a macro
+_PRIO_FIELD = re.compile(r"prio|(?:^|_)ipl$", re.IGNORECASE)
+_IRQ_FIELD = re.compile(r"irq|intrsrc|(?:^|_)src$", re.IGNORECASE)
+# A line macro handed to a call beside a struct of priorities: its name says a line (TI's
+# INT_GPIOA, libopencm3's NVIC_TIM2_IRQ, STM32_IRQ_TIM3), not any other constant (a flag).
+_IRQ_MACRO = re.compile(r"^INT_|IRQ", re.IGNORECASE)
+_INSTANCE_SETTER = re.compile(r"^(\w+?)_(?:SetPriority|set_?priority|setPriority)$")
 _IRQ_PARAM = re.compile(r"irq|intr|^num$|^int_?num|vector|^line$")
 IT_SOURCE = re.compile(r"\b[A-Z][A-Z0-9]*_IT_[A-Z0-9_]+\b")  # I2C_IT_ERR, UART_IT_RXNE
 _DIRECTIVE = re.compile(r"^\s*#", re.M)

@@ -48,7 +48,7 @@ import fnmatch
 import re
 from typing import TYPE_CHECKING
 
-from brickguard.facts import PassedFunction
+from brickguard.facts import PARAM, TICK, PassedFunction, irq_key
 from brickguard.profiles import name_matches
 
 if TYPE_CHECKING:
@@ -99,7 +99,8 @@ def inferred_entries(program: Program, context_cls) -> dict[str, Context]:
         if fn is None or fn in program.entries or fn in out or fn in called:
             continue
         callee = pf.hint.split(" ", 1)[0]
-        if pf.callee in program.functions or not callee or (pf.callee, pf.where) in taken:
+        if (pf.through or pf.callee) in program.functions or not callee or (
+                pf.callee, pf.where) in taken:
             continue
         if any(fnmatch.fnmatchcase(callee, p) for p in not_isr):
             continue
@@ -166,8 +167,16 @@ def unnamed_entries(program: Program, context_cls) -> dict[str, Context]:
                "and keeps the function to call it later; its priority is not known, so it "
                "preempts every task and is not ordered against the other handlers")
         out[fn] = context_cls(program.functions[fn].name, "interrupt", how,
-                              irq=_irq(program, pf, callee), armed=True)
+                              irq=_irq(program, pf, callee) or _tick(pf), armed=True)
     return out
+
+
+def _tick(pf: PassedFunction) -> str:
+    """A kernel's timer callback, kept by a call whose words say timer or alarm and name no
+    line (RT-Thread's ``rt_timer_create``, a hard timer): run from the tick interrupt,
+    SysTick, at its priority (``Program.priority``: the least urgent unless the code sets
+    one)."""
+    return TICK if TIMED.search(pf.hint.split(" ", 1)[0]) else ""
 
 
 def stored_callbacks(program: Program, context_cls) -> dict[str, Context]:
@@ -234,11 +243,15 @@ def _param(hint: str) -> str:
 
 def _irq(program: Program, pf: PassedFunction, callee: str) -> str:
     """The interrupt line the call names, when the code names that line elsewhere (gives it a
-    priority, masks or enables it): the peripheral the call's name starts with
-    (USART1_ReadCallbackRegister), or its first argument (LPUART1)."""
+    priority, masks or enables it): the peripheral or component the call's name starts with
+    (USART1_ReadCallbackRegister; PSoC's isr_Rx_StartEx, with isr_Rx_SetPriority), its
+    first argument (LPUART1), or the one IRQn enumerator the call or the struct holding the
+    function names beside it (``PassedFunction.line``)."""
     known = program.known_irqs
-    head = callee.split("_", 1)[0]
-    for cand in (head, pf.instance, re.sub(r"_BASE$", "", pf.instance)):
+    words = callee.split("_")
+    heads = ["_".join(words[:n]) for n in range(1, len(words))]
+    line = irq_key(pf.line) if pf.line and not pf.line.startswith(PARAM) else ""
+    for cand in (*heads, pf.instance, re.sub(r"_BASE$", "", pf.instance), line):
         if cand and cand in known:
             return cand
     return ""

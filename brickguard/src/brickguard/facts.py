@@ -46,6 +46,7 @@ def irq_key(name: str) -> str:
     return name
 
 
+TICK = "SysTick"  # the core's tick line: a kernel's timer callbacks run in its handler
 PARAM = "param:"  # AccessFact.obj of an access through a function's parameter N: "param:N"
 
 
@@ -428,6 +429,20 @@ class PassedFunction:
     # Passed inside a struct: the variable given as the argument, whose field (the hint's
     # second word) holds the function (FSP's ``R_SCI_UART_Open(&ctrl, &cfg)``); "" if direct.
     holder: str = ""
+    # The line the call names beside the function: the one IRQn enumerator among its other
+    # arguments or in the holder's fields (HC32's ``{INT_SRC_USART1_RI, INT002_IRQn, cb}``);
+    # PARAM + N when that is the calling function's parameter N; "" when none or several.
+    line: str = ""
+    # >= 0: what the holder's field holds is the calling function's parameter N (a wrapper's
+    # ``cfg.pfnCallback = cb; INTC_IrqSignIn(&cfg)``): the program model hands each function
+    # its callers pass there on to this call (``Program._handed_on``); ``function`` is then
+    # the calling function's USR, not a function passed.
+    param: int = -1
+    # Per argument: the IRQn enumerator it is, PARAM + N for the caller's parameter N, or "".
+    arg_lines: tuple[str, ...] = ()
+    # Handed on through the program's own function ``callee`` to the call the hint names (a
+    # body-less one): its USR.
+    through: str = ""
 
 
 @dataclass(kw_only=True)
@@ -470,6 +485,9 @@ class UnitFacts(HardwareFacts):
     priorities: list[PriorityFact] = field(default_factory=list)
     locks: list[LockFact] = field(default_factory=list)
     lines: int = 0
+    # The least urgent priority level the unit's NVIC has ((1 << __NVIC_PRIO_BITS) - 1): where
+    # SysTick runs unless the code sets its priority (``Program.priority``).
+    lowest_priority: int = 15
     headers: list[str] = field(default_factory=list)  # headers it included under the root
     # Functions whose bodies hold a parse error: the rules saw them as far as clang recovered.
     incomplete: list[tuple[str, int]] = field(default_factory=list)  # (name, line)

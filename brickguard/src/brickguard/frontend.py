@@ -417,6 +417,7 @@ class UnitContext:
             unit.priorities = [replace(p, priority=self.preemption(p.priority))
                                if id(p) in enc else p for p in unit.priorities]
         unit.objects = list(self.objects.values())
+        unit.lowest_priority = (1 << self.prio_bits) - 1
         unit.incomplete = self.incomplete(top)
         if self.config.collect_uses:
             uses.collect(self)

@@ -34,6 +34,7 @@ its own module (``races``, ``chains``, ``dma``, ``sdk.engine``).
 from __future__ import annotations
 
 import fnmatch
+import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
@@ -55,6 +56,7 @@ from brickguard.config import Config
 from brickguard.dma import DmaStart
 from brickguard.facts import (
     PARAM,
+    TICK,
     AccessFact,
     CallFact,
     DiagnosticFact,
@@ -62,6 +64,7 @@ from brickguard.facts import (
     HardwareFacts,
     LockFact,
     ObjectFact,
+    PassedFunction,
     SectionIssue,
     UnitFacts,
     irq_key,
@@ -72,6 +75,18 @@ from brickguard.races import Race, Shared
 from brickguard.sdk import engine as sdk_engine
 from brickguard.sdk.classify import SdkFinding
 from brickguard.stack import StackReport
+
+_LINE_AFFIX = re.compile(r"^(?:nvic_|int_)|_(?:irqhandler|irqn|irq|isr|handler)$")
+
+
+def line_word(name: str) -> str:
+    """A line's or handler's name reduced to the peripheral it names, case folded, without
+    the words the conventions wrap it in: ``NVIC_TIM2_IRQ``, ``TIM2_IRQn``, ``tim2_isr`` and
+    ``TIM2_IRQHandler`` are all ``tim2``."""
+    word = name.lower()
+    while (shorter := _LINE_AFFIX.sub("", word, count=1)) != word and shorter:
+        word = shorter
+    return word
 
 
 @dataclass(frozen=True)
@@ -209,6 +224,7 @@ class Program(HardwareFacts):  # the hardware facts (BG3xx, stack depth): every 
         p.calls = [replace(c, callee=resolve(c.callee, c.callee_name)) for c in calls.values()]
         p.section_issues = list(issues.values())
         p.functions_by_name = dict(by_name)
+        p.passed_functions = p._handed_on(resolve)
         p._find_entries(config, entry_facts, resolve)
         p.entries.update(_callbacks.inferred_entries(p, Context))
         p._lines_from_priorities(resolve)
@@ -279,6 +295,32 @@ class Program(HardwareFacts):  # the hardware facts (BG3xx, stack depth): every 
             elif (e.irq or e.unmasked) and old.is_interrupt:  # what its registration says
                 self.entries[usr] = replace(old, irq=old.irq or e.irq,
                                             unmasked=old.unmasked or e.unmasked)
+
+    def _handed_on(self, resolve) -> list[PassedFunction]:
+        """The passed functions with each handed on through a wrapper: a function of the
+        program's own that stores its parameter N in a field of a struct it hands to a call
+        (``irq_register(src, irq, cb, prio)`` with ``cfg.pfnCallback = cb;
+        INTC_IrqSignIn(&cfg)``) hands that call every function its callers pass as argument
+        N, at their call sites (where the callback is armed), with the line the wrapper
+        stores beside it when that is one of its parameters too (``cfg.enIRQn = irq``)."""
+        inner = [pf for pf in self.passed_functions if pf.param >= 0]
+        if not inner:
+            return self.passed_functions
+        out = [pf for pf in self.passed_functions if pf.param < 0]
+        more = []
+        for pf in inner:
+            for q in out:
+                if q.arg != pf.param or resolve(q.callee, "") != pf.function:
+                    continue
+                line = pf.line
+                if line.startswith(PARAM):
+                    at = int(line[len(PARAM):])
+                    line = q.arg_lines[at] if at < len(q.arg_lines) else ""
+                    line = "" if line.startswith(PARAM) else line
+                more.append(replace(pf, callee=q.callee, function=q.function, where=q.where,
+                                    param=-1, line=line, through=pf.callee,
+                                    arg_lines=q.arg_lines))
+        return out + more
 
     def _lines_from_priorities(self, resolve) -> None:
         """A handler whose name says no line with a priority, handed to a call whose first
@@ -415,7 +457,26 @@ class Program(HardwareFacts):  # the hardware facts (BG3xx, stack depth): every 
             return None
         if ctx.name in self.config.interrupt_priorities:
             return self.config.interrupt_priorities[ctx.name]
-        return self.priorities.get(ctx.irq or irq_key(ctx.name))
+        key = ctx.irq or irq_key(ctx.name)
+        if key in self.priorities:
+            return self.priorities[key]
+        if key == TICK and self.units:
+            # SysTick, at a priority the code does not set: the least urgent level, where
+            # CMSIS's SysTick_Config and every RTOS port put it.
+            return max(u.lowest_priority for u in self.units)
+        return self.line_priorities.get(line_word(key))
+
+    @cached_property
+    def line_priorities(self) -> dict[str, int | None]:
+        """The priorities by the peripheral word of their line (``line_word``): a line constant
+        and a handler name that spell one peripheral in two conventions (libopencm3's
+        ``NVIC_TIM2_IRQ`` and ``tim2_isr``) meet there. Two lines that reduce to one word with
+        different priorities give it none."""
+        out: dict[str, int | None] = {}
+        for key, prio in self.priorities.items():
+            word = line_word(key)
+            out[word] = prio if out.get(word, prio) == prio else None
+        return out
 
     # -- derived analyses, computed once, on first use ------------------------------------------
     @cached_property

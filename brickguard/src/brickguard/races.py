@@ -562,85 +562,90 @@ def _pairs(program: Program, gates: dict, calls: dict[str, list], names: dict[st
         accs.sort(key=lambda a: a.fact.seq)
         for n, first in enumerate(accs):
             f1 = first.fact
-            second = next(
-                (b for b in accs[n + 1:]
-                 if paths_overlap(f1.path, b.fact.path) and _one_path(f1.branch, b.fact.branch)
-                 and all(x in b.fact.branch for x in f1.exits)),
-                None,
-            )
-            if second is None:
+            later = [b for b in accs[n + 1:]
+                     if paths_overlap(f1.path, b.fact.path) and _one_path(f1.branch, b.fact.branch)
+                     and all(x in b.fact.branch for x in f1.exits)]
+            if not later:
                 continue
-            both = guarded(first) and guarded(second)
-            lvl = min(_basepri(first, level, program), _basepri(second, level, program))
-            zero = both and first.fact.by_level and second.fact.by_level and any(
-                _zero_latency(i) for i in isr)
-            if both and not lvl and not zero:
-                continue
-            if second.before_start:
-                continue  # no interrupt can fire yet, between them or before
-            f2 = second.fact
-            one = "W" if f1.kind.writes else "R"
-            # A read-modify-write after a write is judged by its store (W-R-W: the handler
-            # reads what the first store left); its load wants the latest value.
-            two = "R" if f2.kind is AccessKind.read or (
-                one == "R" and f2.kind.reads) else "W"
-            if one == "W" and two == "R" and f2.in_loop_cond:
-                continue  # a poll waits for the handler's write
-            if one == "W" and f2.kind is AccessKind.rmw and (f1.kind is not AccessKind.rmw or (
-                    f1.op == f2.op) or any(i.fact.kind.writes and paths_overlap(
-                        i.fact.path, f2.path) for i in isr)):
-                continue  # see above: a counter stepped twice; a handler that updates it too
-            if one == "R" and two == "W" and guarded(second) and not guarded(first):
-                continue  # checked outside, then taken and cleared inside one critical section
-            if one == "R" and f2.kind is AccessKind.rmw and guarded(second) and not guarded(first):
-                continue  # ``n = x; ...; mask; x -= n; unmask``: the update loads what it changes
-            between = PATTERNS[(one, two)][0]
-            near = [i for i in isr
-                    if (i.fact.kind.writes if between == "W" else i.fact.kind.reads)
-                    and paths_overlap(i.fact.path, f1.path) and paths_overlap(i.fact.path, f2.path)
-                    and _opened(gates, i, second)
-                    and (can_fire(gates, i, first) or can_fire(gates, i, second))
-                    # ``n = x; ...; mask X's line; x &= ~n; unmask``: the update loads what
-                    # handler X stored before it and X cannot come inside it (as above)
-                    and not (one == "R" and f2.kind is AccessKind.rmw
-                             and not can_fire(gates, i, second))
-                    and (not both or (lvl and _above(program, i, lvl))
-                         or (zero and _zero_latency(i)))
-                    and not _flag_apart(program, first, second, i)]
-            if one == "W" and two == "R" and near and f1.kind is AccessKind.rmw and all(
-                    i.fact.kind is AccessKind.rmw and _commute(f1.op, i.fact.op) for i in near):
-                continue  # two updates that commute: the read sees what "handler first" gives
-            if one == "W" and two == "W" and near and _reset_store(program, first):
-                continue  # the value between is the one the object held from reset
-            if one == "R" and two == "W" and f1.in_loop_cond and _one_shot(
-                    lambda f: calls.get(f, ()), names, calls.get(f1.function, []), accs[:n],
-                    f1.seq, f2.seq, near):
-                continue
-            if one == "R" and two == "W" and near and (
-                    _order.no_new_start(program, first, second, near)
-                    or _idempotent_flag(program, first, second, near)
-                    or _owned_flag(program, first, second, near)
-                    or _disarmed(program, first, second, near)):
-                continue
-            if one == "R" and two == "R" and near and (
-                    (f2.tests and guarded(second) and not guarded(first))
-                    or _test_survives(program, first, second, near)):
-                continue  # re-checked inside a critical section; or what the test saw holds
-            if one == "R" and two == "R" and near and _change_recorded(program, first, second):
-                continue  # ``if (x == last) continue; last = x;`` on a counter that only grows
-            if one == "R" and two == "R" and f1.bits_read & f2.bits_read == 0 and (
-                    f1.bits_read and f2.bits_read):
-                continue  # ``x & A`` then ``x & B``, A and B disjoint: two parts, each read once
-            if one == "R" and two == "R" and f2.retry and f2.retry < f1.seq:
-                continue  # read again by the retry loop's condition: it runs again if they differ
-            if one == "R" and two == "R" and f1.agreed and f2.agreed:
-                continue  # two reads the loop compares: it runs again if they differ
-            hit = near[0] if near else None
-            if hit is not None:
-                why = _kept_because(program, first, second, near) if (one, two) == ("R", "W") \
-                    else ""
-                out.append(Race("BG101", obj, second, hit, first, f"{one}-{between}-{two}",
-                                _victim(program, second, level) + (ZERO if zero else ""), why))
+            # A store, then its own reads, then a store (``x = a; if (x > m) x = m;``): the
+            # pair of stores is a W-R-W too, the handler reading the value the first left.
+            store = next((b for b in later if b.fact.kind.writes), None) if (
+                f1.kind.writes and later[0].fact.kind is AccessKind.read) else None
+            for second in [later[0]] + ([store] if store is not None else []):
+                both = guarded(first) and guarded(second)
+                lvl = min(_basepri(first, level, program), _basepri(second, level, program))
+                zero = both and first.fact.by_level and second.fact.by_level and any(
+                    _zero_latency(i) for i in isr)
+                if both and not lvl and not zero:
+                    continue
+                if second.before_start:
+                    continue  # no interrupt can fire yet, between them or before
+                f2 = second.fact
+                one = "W" if f1.kind.writes else "R"
+                # A read-modify-write after a write is judged by its store (W-R-W: the handler
+                # reads what the first store left); its load wants the latest value.
+                two = "R" if f2.kind is AccessKind.read or (
+                    one == "R" and f2.kind.reads) else "W"
+                if one == "W" and two == "R" and f2.in_loop_cond:
+                    continue  # a poll waits for the handler's write
+                if one == "W" and f2.kind is AccessKind.rmw and (f1.kind is not AccessKind.rmw or (
+                        f1.op == f2.op) or any(i.fact.kind.writes and paths_overlap(
+                            i.fact.path, f2.path) for i in isr)):
+                    continue  # see above: a counter stepped twice; a handler that updates
+                    # it too
+                if one == "R" and two == "W" and guarded(second) and not guarded(first):
+                    continue  # checked outside, then taken and cleared inside one section
+                if (one == "R" and f2.kind is AccessKind.rmw and guarded(second)
+                        and not guarded(first)):
+                    continue  # ``n = x; ...; mask; x -= n; unmask``: it loads what it changes
+                between = PATTERNS[(one, two)][0]
+                near = [i for i in isr
+                        if (i.fact.kind.writes if between == "W" else i.fact.kind.reads)
+                        and paths_overlap(i.fact.path, f1.path)
+                        and paths_overlap(i.fact.path, f2.path)
+                        and _opened(gates, i, second)
+                        and (can_fire(gates, i, first) or can_fire(gates, i, second))
+                        # ``n = x; ...; mask X's line; x &= ~n; unmask``: the update loads what
+                        # handler X stored before it and X cannot come inside it (as above)
+                        and not (one == "R" and f2.kind is AccessKind.rmw
+                                 and not can_fire(gates, i, second))
+                        and (not both or (lvl and _above(program, i, lvl))
+                             or (zero and _zero_latency(i)))
+                        and not _flag_apart(program, first, second, i)]
+                if one == "W" and two == "R" and near and f1.kind is AccessKind.rmw and all(
+                        i.fact.kind is AccessKind.rmw and _commute(f1.op, i.fact.op) for i in near):
+                    continue  # two updates that commute: the read sees what "handler first" gives
+                if one == "W" and two == "W" and near and _reset_store(program, first):
+                    continue  # the value between is the one the object held from reset
+                if one == "R" and two == "W" and f1.in_loop_cond and _one_shot(
+                        lambda f: calls.get(f, ()), names, calls.get(f1.function, []), accs[:n],
+                        f1.seq, f2.seq, near):
+                    continue
+                if one == "R" and two == "W" and near and (
+                        _order.no_new_start(program, first, second, near)
+                        or _idempotent_flag(program, first, second, near)
+                        or _owned_flag(program, first, second, near)
+                        or _disarmed(program, first, second, near)):
+                    continue
+                if one == "R" and two == "R" and near and (
+                        (f2.tests and guarded(second) and not guarded(first))
+                        or _test_survives(program, first, second, near)):
+                    continue  # re-checked inside a critical section; or what the test saw holds
+                if one == "R" and two == "R" and near and _change_recorded(program, first, second):
+                    continue  # ``if (x == last) continue; last = x;`` on a counter that only grows
+                if one == "R" and two == "R" and f1.bits_read & f2.bits_read == 0 and (
+                        f1.bits_read and f2.bits_read):
+                    continue  # ``x & A`` then ``x & B``, A and B disjoint: each part read once
+                if one == "R" and two == "R" and f2.retry and f2.retry < f1.seq:
+                    continue  # read again by the retry loop's condition: again if they differ
+                if one == "R" and two == "R" and f1.agreed and f2.agreed:
+                    continue  # two reads the loop compares: it runs again if they differ
+                hit = near[0] if near else None
+                if hit is not None:
+                    why = _kept_because(program, first, second, near) if (one, two) == ("R", "W") \
+                        else ""
+                    out.append(Race("BG101", obj, second, hit, first, f"{one}-{between}-{two}",
+                                    _victim(program, second, level) + (ZERO if zero else ""), why))
     return out
 
 
