@@ -730,6 +730,20 @@ class BodyWalker:
             field_name = ref.spelling if ref is not None and ref.kind == K.FIELD_DECL else ""
             text = self.text(next(iter(c.get_children()), c), name or "?")
             self.indirect.append(IndirectCall(self.usr, where, text, field_name))
+            if field_name:
+                # A driver's access struct called through a field (CMSIS-Driver's
+                # ``Driver_USART3.Initialize(usart_cb)``): a function handed to it is read by
+                # the field's words, as a call to a function of that name would be.
+                call_name = re.sub(r"\s+", "", text) if "(" not in text else field_name
+                for n, a in enumerate(args):
+                    fa = _strip(a)
+                    if fa.kind == K.UNARY_OPERATOR:
+                        fa = _strip(_first(fa))
+                    r = fa.referenced if fa.kind == K.DECL_REF_EXPR else None
+                    if r is not None and r.kind == K.FUNCTION_DECL:
+                        self.passed.append(PassedFunction(
+                            ref.get_usr(), n, r.get_usr(), _field_param_hint(ref, call_name, n),
+                            "", where, False))
         if name in self.u.grouping_setters and args:
             reg = self.u.grouping_setters[name]
             if 0 <= reg.arg < len(args):
@@ -1062,6 +1076,8 @@ class BodyWalker:
             return
         if target.kind != K.VAR_DECL:
             return
+        if mode is ADDR and top is not None and target.hash in self.points:
+            return  # &p->f: p is only read; the field's address escapes, p points where it did
         if mode is ADDR or (mode is RMW and top is None):
             if target.hash in self.points:
                 # &p: no longer one known place; p++, p += n: some element of the same array
@@ -1688,6 +1704,23 @@ def _param_hint(fn: Cursor, name: str, n: int) -> str:
     except Exception:  # an unprototyped declaration: no parameter types
         types = []
     ptype = types[n].spelling if n < len(types) else ""
+    return f"{name} {pname} {ptype}"
+
+
+def _field_param_hint(fld: Cursor, name: str, n: int) -> str:
+    """``_param_hint`` for a function-pointer field called through: the parameter names are the
+    field declaration's own (``int32_t (*Initialize)(ARM_USART_SignalEvent_t cb_event)``)."""
+    params = [p for p in fld.get_children() if p.kind == K.PARM_DECL]
+    pname = params[n].spelling if n < len(params) else ""
+    t = fld.type.get_canonical()
+    if t.kind == TypeKind.POINTER:
+        t = t.get_pointee()
+    try:
+        types = list(t.argument_types())
+    except Exception:  # not a prototype
+        types = []
+    ptype = params[n].type.spelling if n < len(params) else (
+        types[n].spelling if n < len(types) else "")
     return f"{name} {pname} {ptype}"
 
 

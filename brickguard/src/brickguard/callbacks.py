@@ -219,8 +219,10 @@ def _context(program: Program, context_cls, pf: PassedFunction, name: str,
     site = next((c for c in program.calls_by_caller_site.get((pf.callee, pf.where), ())), None)
     t = site.targets[0] if site is not None and site.targets and pf.arg > 0 else None
     instance = t[0] if t is not None and t[0] in program.objects else ""
+    # Armed by the call that keeps it (``timeline``'s ``run:`` gate); a call through a field
+    # (``Driver_USART3.Initialize(cb)``) is no call site the timeline walks: not gated so.
     return context_cls(name, "interrupt", how, irq=_irq(program, pf, callee), instance=instance,
-                       armed=True)
+                       armed=site is not None)
 
 
 def _param(hint: str) -> str:
