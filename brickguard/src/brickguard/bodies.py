@@ -1173,18 +1173,24 @@ class BodyWalker:
             var, steps, c, t, kind, protected, self._next(),
             tuple(self.branch), self.polled() and kind is A_READ, masked_irqs(states),
             self.level_of(states) if protected else 0, self.tested(kind),
+            self.store_value if kind is A_WRITE else None,
+            self.sense_at(c) if self.tested(kind) else (),
         )
 
     def resolve_pointers(self) -> None:
         """The accesses made through local pointers that point into one global, now that every
         assignment to them has been seen."""
         for key, (var, steps, c, t, kind, protected, seq, branch, poll, masked, level,
-                  tests) in self.through.items():
+                  tests, stored, sense) in self.through.items():
             size = t.type.get_size()
             if isinstance(var, tuple):  # a parameter: the program model resolves it
                 if var[1] < 0 or var[1] in self.param_moved:
                     continue
                 usr, path, volatile = f"{PARAM}{var[1]}", steps, False
+                # The constant a store through a parameter stores is left out, as it was (a
+                # handle's state a handler stores back unchanged, handle_handback.c, is kept a
+                # race); what a test through it knows is kept, as a local pointer's store is.
+                stored = None
                 pname = self.param_names[var[1]]  # the text when the access is in a macro
                 name = f"{pname}->{path[0][1:]}" if path and path[0][0] == "." else pname
             else:
@@ -1199,7 +1205,7 @@ class BodyWalker:
                 volatile or t.type.is_volatile_qualified(), protected,
                 self.text(t, name), not path, path,
                 t.type.get_canonical().kind not in (*ARRAYS, TypeKind.RECORD), seq, branch,
-                poll, masked, level, (), tests,
+                poll, masked, level, (), tests, stored=stored, sense=sense,
             )
 
     def pointee(self, var: int) -> tuple[ObjectFact, tuple[str, ...]] | None:

@@ -980,6 +980,7 @@ def _test_survives(program: Program, first: Access, second: Access, near: list[A
     saw = _task_saw(first, second)
     if saw is None:
         return False
+    also = _still_known(program, first, second)
     for w in near:
         f = w.fact
         if f.kind is AccessKind.write and f.stored is not None and not _disjoint(
@@ -988,10 +989,33 @@ def _test_survives(program: Program, first: Access, second: Access, near: list[A
         if f.kind is AccessKind.rmw and saw == ("!=", 0) and f.op in ("+", "|"):
             continue
         known = _known_at(program, w)
-        if known is not None and _disjoint(known, saw):
+        if known is not None and any(_disjoint(known, k) for k in (saw, *also)):
             continue
         return False
     return True
+
+
+def _still_known(program: Program, first: Access, second: Access) -> list[tuple[str, int]]:
+    """What the task's earlier tests of the object (before ``first``, in its function) still
+    know where ``second`` is: each test whose arm holds both accesses (the exit of ``while (s
+    == WAIT) {}`` knows s != WAIT after it), with no task write to the object since."""
+    f1, f2 = first.fact, second.fact
+    out = []
+    for t in program.tests_by_function.get(f1.function, ()):
+        g = t.fact
+        if g.obj != f1.obj or g.seq >= f1.seq or not paths_overlap(g.path, f1.path):
+            continue
+        arm = next((a for off, a in f2.branch if off == g.tests), None)
+        if arm is None or arm != next((a for off, a in f1.branch if off == g.tests), None):
+            continue
+        if any(a.in_task and a.fact.kind.writes and a.fact.function == f1.function
+               and g.seq < a.fact.seq < f2.seq
+               for a in program.accesses_by_object.get(f1.obj, ())):
+            continue
+        known = _arm_values(g.sense, arm)
+        if known is not None:
+            out.append(known)
+    return out
 
 
 def _change_recorded(program: Program, first: Access, second: Access) -> bool:
