@@ -750,6 +750,20 @@ class BodyWalker:
             field_name = ref.spelling if ref is not None and ref.kind == K.FIELD_DECL else ""
             text = self.text(next(iter(c.get_children()), c), name or "?")
             self.indirect.append(IndirectCall(self.usr, where, text, field_name))
+            if field_name:
+                # A driver's access struct called through a field (CMSIS-Driver's
+                # ``Driver_USART3.Initialize(usart_cb)``): a function handed to it is read by
+                # the field's words, as a call to a function of that name would be.
+                call_name = re.sub(r"\s+", "", text) if "(" not in text else field_name
+                for n, a in enumerate(args):
+                    fa = _strip(a)
+                    if fa.kind == K.UNARY_OPERATOR:
+                        fa = _strip(_first(fa))
+                    r = fa.referenced if fa.kind == K.DECL_REF_EXPR else None
+                    if r is not None and r.kind == K.FUNCTION_DECL:
+                        self.passed.append(PassedFunction(
+                            ref.get_usr(), n, r.get_usr(), _field_param_hint(ref, call_name, n),
+                            "", where, False))
         if name in self.u.grouping_setters and args:
             reg = self.u.grouping_setters[name]
             if 0 <= reg.arg < len(args):
@@ -1206,6 +1220,8 @@ class BodyWalker:
             return
         if target.kind != K.VAR_DECL:
             return
+        if mode is ADDR and top is not None and target.hash in self.points:
+            return  # &p->f: p is only read; the field's address escapes, p points where it did
         if mode is ADDR or (mode is RMW and top is None):
             if target.hash in self.points:
                 # &p: no longer one known place; p++, p += n: some element of the same array
@@ -1301,18 +1317,24 @@ class BodyWalker:
             var, steps, c, t, kind, protected, self._next(),
             tuple(self.branch), self.polled() and kind is A_READ, masked_irqs(states),
             self.level_of(states) if protected else 0, self.tested(kind),
+            self.store_value if kind is A_WRITE else None,
+            self.sense_at(c) if self.tested(kind) else (),
         )
 
     def resolve_pointers(self) -> None:
         """The accesses made through local pointers that point into one global, now that every
         assignment to them has been seen."""
         for key, (var, steps, c, t, kind, protected, seq, branch, poll, masked, level,
-                  tests) in self.through.items():
+                  tests, stored, sense) in self.through.items():
             size = t.type.get_size()
             if isinstance(var, tuple):  # a parameter: the program model resolves it
                 if var[1] < 0 or var[1] in self.param_moved:
                     continue
                 usr, path, volatile = f"{PARAM}{var[1]}", steps, False
+                # The constant a store through a parameter stores is left out, as it was (a
+                # handle's state a handler stores back unchanged, handle_handback.c, is kept a
+                # race); what a test through it knows is kept, as a local pointer's store is.
+                stored = None
                 pname = self.param_names[var[1]]  # the text when the access is in a macro
                 name = f"{pname}->{path[0][1:]}" if path and path[0][0] == "." else pname
             else:
@@ -1327,7 +1349,7 @@ class BodyWalker:
                 volatile or t.type.is_volatile_qualified(), protected,
                 self.text(t, name), not path, path,
                 t.type.get_canonical().kind not in (*ARRAYS, TypeKind.RECORD), seq, branch,
-                poll, masked, level, (), tests,
+                poll, masked, level, (), tests, stored=stored, sense=sense,
             )
 
     def pointee(self, var: int) -> tuple[ObjectFact, tuple[str, ...]] | None:
@@ -1872,6 +1894,23 @@ def _param_hint(fn: Cursor, name: str, n: int) -> str:
     except Exception:  # an unprototyped declaration: no parameter types
         types = []
     ptype = types[n].spelling if n < len(types) else ""
+    return f"{name} {pname} {ptype}"
+
+
+def _field_param_hint(fld: Cursor, name: str, n: int) -> str:
+    """``_param_hint`` for a function-pointer field called through: the parameter names are the
+    field declaration's own (``int32_t (*Initialize)(ARM_USART_SignalEvent_t cb_event)``)."""
+    params = [p for p in fld.get_children() if p.kind == K.PARM_DECL]
+    pname = params[n].spelling if n < len(params) else ""
+    t = fld.type.get_canonical()
+    if t.kind == TypeKind.POINTER:
+        t = t.get_pointee()
+    try:
+        types = list(t.argument_types())
+    except Exception:  # not a prototype
+        types = []
+    ptype = params[n].type.spelling if n < len(params) else (
+        types[n].spelling if n < len(types) else "")
     return f"{name} {pname} {ptype}"
 
 

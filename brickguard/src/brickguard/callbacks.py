@@ -93,6 +93,7 @@ def inferred_entries(program: Program, context_cls) -> dict[str, Context]:
     # A call a listed registration took its function from: its other function arguments are
     # that SDK's business (request_threaded_irq's thread_fn runs in a thread).
     taken = {(pf.callee, pf.where) for pf in program.passed_functions if pf.registered}
+    dispatch = _dispatchers(program)
     out: dict[str, Context] = {}
     for pf in program.passed_functions:
         fn = resolve(program, pf.function)
@@ -112,9 +113,77 @@ def inferred_entries(program: Program, context_cls) -> dict[str, Context]:
                 "caller, and this core's interrupt masks do not hold it off", concurrent=True)
             continue
         if not says_interrupt(pf.hint):
+            handler = _dispatched_by(program, pf, callee, dispatch)
+            if handler is not None:
+                out[fn] = _dispatched(program, context_cls, pf, program.functions[fn].name,
+                                      callee, handler)
             continue
         out[fn] = _context(program, context_cls, pf, program.functions[fn].name, callee)
     return out
+
+
+def _module_words(name: str) -> list[str]:
+    """``MXC_UART_TransactionAsync`` -> ["MXC", "UART"]: a driver function's module, its
+    name's words less the last; [] for a name of fewer than three words (``uart_send``)."""
+    parts = name.split("_")
+    return parts[:-1] if len(parts) >= 3 and all(parts[:-1]) else []
+
+
+def _dispatchers(program: Program) -> list[tuple[list[str], Context]]:
+    """(module words, interrupt entry) for each handler that (directly or in a function it
+    calls) hands the interrupt to a driver's own handler, a function with no body here whose
+    last word says so (``UART0_IRQHandler`` calling ``MXC_UART_AsyncHandler(MXC_UART0)``,
+    ``acme_uart_irq_handler(0)``): the driver's interrupt dispatch, which calls the callbacks
+    its requests hold."""
+    callees: dict[str, list] = {}
+    for c in program.calls:
+        callees.setdefault(c.caller, []).append(c)
+    out: list[tuple[list[str], Context]] = []
+    for usr, ctx in program.entries.items():
+        if not ctx.is_interrupt or ctx.concurrent:
+            continue
+        todo, seen = [usr], {usr}
+        while todo:
+            for c in callees.get(todo.pop(), ()):
+                if c.callee in program.functions:
+                    if c.callee not in seen:
+                        seen.add(c.callee)
+                        todo.append(c.callee)
+                    continue
+                words = _module_words(c.callee_name)
+                last = c.callee_name.rsplit("_", 1)[-1]
+                if words and (STRONG.search(last) or re.search(r"handler", last, re.I)):
+                    out.append((words, ctx))
+    return out
+
+
+def _dispatched_by(program: Program, pf: PassedFunction, callee: str,
+                   dispatch: list[tuple[list[str], Context]]) -> Context | None:
+    """The interrupt context that runs a callback handed to a driver call whose words say it
+    is a callback (``MXC_UART_TransactionAsync(&req)`` with ``req.callback = rx_done``) but
+    not that it sets up an interrupt's: the one entry whose handler dispatches to that call's
+    module (``_dispatchers``: the two names share their first two words or more, short of
+    the last); None when no handler does, or several different ones do."""
+    if not WEAK.search(pf.hint):
+        return None
+    mine = _module_words(callee)
+    found = set()
+    for words, ctx in dispatch:
+        n = 0
+        while n < min(len(words), len(mine)) and words[n] == mine[n]:
+            n += 1
+        if n >= 2:
+            found.add(ctx)
+    return found.pop() if len(found) == 1 else None
+
+
+def _dispatched(program: Program, context_cls, pf: PassedFunction, name: str, callee: str,
+                handler: Context) -> Context:
+    where = f" (line {pf.where.line})" if pf.where is not None else ""
+    held = f"stored in field {pf.hint.split(' ')[1]} of {pf.holder}, " if pf.holder else ""
+    how = (f"{held}passed to {callee}{where}: {handler.name} hands the interrupt to that "
+           "driver's handler, which calls it")
+    return context_cls(name, "interrupt", how, irq=handler.irq or irq_key(handler.name))
 
 
 def unnamed_entries(program: Program, context_cls) -> dict[str, Context]:
@@ -232,8 +301,10 @@ def _context(program: Program, context_cls, pf: PassedFunction, name: str,
     if timer:
         how = (f"passed to {callee}{where}: the RTOS's software-timer task runs it, which "
                "preempts the tasks as an interrupt would; a scheduler lock holds it off")
+    # Armed by the call that keeps it (``timeline``'s ``run:`` gate); a call through a field
+    # (``Driver_USART3.Initialize(cb)``) is no call site the timeline walks: not gated so.
     return context_cls(name, "interrupt", how, irq="" if timer else _irq(program, pf, callee),
-                       instance=instance, armed=True, timer_task=timer)
+                       instance=instance, armed=site is not None, timer_task=timer)
 
 
 def _param(hint: str) -> str:

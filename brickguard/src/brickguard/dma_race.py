@@ -62,7 +62,7 @@ def early_uses(program: Program) -> list[DmaUse]:
     for a in program.accesses:
         by_function.setdefault(a.fact.function, []).append(a)
     out: list[DmaUse] = []
-    for start in program.dma_starts:
+    for start in _through_helpers(program, [*program.dma_starts, *inferred_starts(program)]):
         c, buf = start.call, start.buffer
         if buf.scope not in ("global", "static"):
             continue
@@ -112,3 +112,60 @@ def _buffer_path(c: CallFact, buf: ArgFact) -> tuple[str, ...]:
     while path and path[-1].startswith("["):
         path.pop()
     return tuple(path)
+
+
+# A driver call that hands a DMA channel its memory address (libopencm3's
+# dma_set_memory_address, NuMicro's PDMA_SetTransferAddr, a *DMA*_SetBuffer): its name says DMA
+# and an address, memory or buffer.
+_DMA_WORD = re.compile(r"dma", re.IGNORECASE)
+_ADDR_WORD = re.compile(r"addr|memory|buf", re.IGNORECASE)
+
+
+def inferred_starts(program: Program) -> list[DmaStart]:
+    """DMA starts no profile table lists, read by the call's words (``_DMA_WORD`` and
+    ``_ADDR_WORD``, a call the program does not define) with a global array among its
+    arguments (``dma_set_memory_address(DMA2, DMA_STREAM0, (uint32_t)s_adc_buf)``). Which way
+    the transfer goes the program's own use tells: an array no task code writes is filled by
+    the DMA (a receive); one task code writes is sent (a transmit)."""
+    plat = program.config.platform
+    listed = set(plat.dma_tx) | set(plat.dma_rx)
+    task_written = {a.fact.obj for a in program.accesses if a.in_task and a.fact.kind.writes}
+    out: list[DmaStart] = []
+    for c in program.calls:
+        name = c.callee_name
+        if c.callee in program.functions or name in listed or not (
+                _DMA_WORD.search(name) and _ADDR_WORD.search(name)):
+            continue
+        for t in c.targets:
+            obj = program.objects.get(t[0]) if t is not None else None
+            if obj is None or obj.is_scalar or "[" not in obj.type or obj.in_function:
+                continue
+            rx = obj.usr not in task_written
+            arg = ArgFact(obj.name, obj.name, obj.usr, "global", True, obj.where)
+            out.append(DmaStart(c, Direction.rx if rx else Direction.tx, arg))
+            break
+    return out
+
+
+def _through_helpers(program: Program, starts: list[DmaStart]) -> list[DmaStart]:
+    """The starts, and for a start made in a function of the program's own that is no entry
+    point (``start_block()``, ``arm()``), the same start at each call of that function, up the
+    callers (three levels): what the caller does with the buffer after the call comes after
+    the start."""
+    out = list(starts)
+    todo = [(s, 0) for s in starts]
+    seen = {(s.call.caller, s.call.where, s.buffer.var_usr) for s in starts}
+    while todo:
+        s, depth = todo.pop()
+        fn = s.call.caller
+        if depth >= 3 or fn in program.entries:
+            continue
+        for site in program.calls_by_callee.get(fn, ()):
+            key = (site.caller, site.where, s.buffer.var_usr)
+            if key in seen:
+                continue
+            seen.add(key)
+            moved = DmaStart(site, s.direction, s.buffer)
+            out.append(moved)
+            todo.append((moved, depth + 1))
+    return out

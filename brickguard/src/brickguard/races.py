@@ -250,6 +250,8 @@ def find_races(program: Program) -> list[Race]:
             keep(race)
     for race in _torn_pairs(program, gates):
         keep(race)
+    for race in _field_pairs(program, gates):
+        keep(race)
     for race in _wrap_pairs(program, gates):
         keep(race)
     return sorted(best.values(), key=lambda r: source_order(r.task))
@@ -307,6 +309,74 @@ def _torn_pairs(program: Program, gates: dict) -> list[Race]:
                                     "pair", _victim(program, second, None)))
                     break
     return out
+
+
+def _field(a: Access) -> bool:
+    """An access to one named scalar field of a struct (``g_pwm.period``), no index in its
+    path."""
+    p = a.fact.path
+    return bool(p) and a.fact.scalar and all(x.startswith(".") for x in p)
+
+
+def _field_pairs(program: Program, gates: dict) -> list[Race]:
+    """Two fields of one struct that a handler writes in one run (``g_pwm.period = ...;
+    g_pwm.high = ...;``, on one path of its body) and that the task reads one right after the
+    other, on one path and in the same arms (``per = g_pwm.period; high = g_pwm.high;``),
+    outside a critical section: a handler run between the two reads gives a pair from two
+    different runs (the new period with the old high time), which no run wrote. Not when the
+    reads sit between two reads of a version count the same handler updates (a sequence
+    lock: ``s1 = seq; ...; s2 = seq;`` with the handler's ``seq++`` on either side), nor when
+    an ownership flag keeps the task's read and the handler's write apart (``_apart``)."""
+    out: list[Race] = []
+    for shared in program.shared_objects:
+        if shared.obj.is_scalar:
+            continue
+        accs = shared.accesses
+        writes = [a for a in accs if a.in_interrupt and a.fact.kind.writes and _field(a)]
+        together: dict[frozenset, Access] = {}
+        for a in writes:
+            for b in writes:
+                if (a.fact.function == b.fact.function and a.fact.seq < b.fact.seq
+                        and not paths_overlap(a.fact.path, b.fact.path)
+                        and _one_path(a.fact.branch, b.fact.branch)):
+                    together.setdefault(frozenset((a.fact.path, b.fact.path)), b)
+        if not together:
+            continue
+        by_function: dict[tuple[str, str], list[Access]] = defaultdict(list)
+        for a in accs:
+            if a.in_task:
+                by_function[(a.fact.function, a.fact.where.file)].append(a)
+        for task in by_function.values():
+            task.sort(key=lambda a: a.fact.seq)
+            for first, second in zip(task, task[1:], strict=False):
+                f1, f2 = first.fact, second.fact
+                if not (f1.kind is AccessKind.read and f2.kind is AccessKind.read
+                        and _field(first) and _field(second)) or f1.branch != f2.branch:
+                    continue
+                hit = together.get(frozenset((f1.path, f2.path)))
+                if hit is None or first.task_protected or second.task_protected or (
+                        second.before_start) or f1.agreed or f2.agreed:
+                    continue
+                w = next((i for i in writes if i.fact.function == hit.fact.function
+                          and paths_overlap(i.fact.path, f2.path)), hit)
+                if _versioned(program, first, second, w) or _apart(program, second, w):
+                    continue
+                if can_fire(gates, w, first) or can_fire(gates, w, second):
+                    out.append(Race("BG101", shared.obj, second, w, first, "fields",
+                                    _victim(program, second, None)))
+    return out
+
+
+def _versioned(program: Program, first: Access, second: Access, w: Access) -> bool:
+    """Whether the task reads, before ``first`` and after ``second`` in its function, one
+    other object that the handler making ``w`` updates too (a sequence count read on both
+    sides of the data: a sequence lock, retried when the two counts differ)."""
+    handler = {a.fact.obj for a in program.accesses_by_function.get(w.fact.function, ())
+               if a.fact.kind.writes and a.fact.obj != w.fact.obj}
+    mine = program.accesses_by_function.get(first.fact.function, ())
+    before = {a.fact.obj for a in mine if a.fact.kind.reads and a.fact.seq < first.fact.seq}
+    after = {a.fact.obj for a in mine if a.fact.kind.reads and a.fact.seq > second.fact.seq}
+    return bool(handler & before & after)
 
 
 _GENERIC = frozenset({"hal", "isr", "irq", "irqhandler", "handler", "int", "interrupt",
@@ -920,6 +990,7 @@ def _test_survives(program: Program, first: Access, second: Access, near: list[A
     saw = _task_saw(first, second)
     if saw is None:
         return False
+    also = _still_known(program, first, second)
     for w in near:
         f = w.fact
         if f.kind is AccessKind.write and f.stored is not None and not _disjoint(
@@ -928,10 +999,33 @@ def _test_survives(program: Program, first: Access, second: Access, near: list[A
         if f.kind is AccessKind.rmw and saw == ("!=", 0) and f.op in ("+", "|"):
             continue
         known = _known_at(program, w)
-        if known is not None and _disjoint(known, saw):
+        if known is not None and any(_disjoint(known, k) for k in (saw, *also)):
             continue
         return False
     return True
+
+
+def _still_known(program: Program, first: Access, second: Access) -> list[tuple[str, int]]:
+    """What the task's earlier tests of the object (before ``first``, in its function) still
+    know where ``second`` is: each test whose arm holds both accesses (the exit of ``while (s
+    == WAIT) {}`` knows s != WAIT after it), with no task write to the object since."""
+    f1, f2 = first.fact, second.fact
+    out = []
+    for t in program.tests_by_function.get(f1.function, ()):
+        g = t.fact
+        if g.obj != f1.obj or g.seq >= f1.seq or not paths_overlap(g.path, f1.path):
+            continue
+        arm = next((a for off, a in f2.branch if off == g.tests), None)
+        if arm is None or arm != next((a for off, a in f1.branch if off == g.tests), None):
+            continue
+        if any(a.in_task and a.fact.kind.writes and a.fact.function == f1.function
+               and g.seq < a.fact.seq < f2.seq
+               for a in program.accesses_by_object.get(f1.obj, ())):
+            continue
+        known = _arm_values(g.sense, arm)
+        if known is not None:
+            out.append(known)
+    return out
 
 
 def _change_recorded(program: Program, first: Access, second: Access) -> bool:

@@ -32,6 +32,19 @@ def check(program: Program, config: Config) -> Iterable[Finding]:
             yield Finding("BG101", RULE.level, message, task, related=(isr, first),
                           flow=(first, isr, task))
             continue
+        if r.pattern == "fields":
+            f = r.first.fact if r.first is not None else t
+            message = (
+                f"`{t.text}` is read in {r.victim} right after `{f.text}` ({at(f.where)}), not "
+                f"both in one critical section, and interrupt handler {handler} writes the two "
+                f"fields in one run (`{i.text}`, {at(i.where)}): if it fires between the two "
+                f"reads, the pair holds one field of one run and the other of the next, values "
+                f"no run wrote together"
+            )
+            first = loc(r.first, "read in task context, first field") if r.first else task
+            yield Finding("BG101", RULE.level, message, task, related=(isr, first),
+                          flow=(first, isr, task))
+            continue
         if r.pattern == "wrap" and r.start is not None:
             st = r.start
             message = (
