@@ -709,10 +709,7 @@ class BodyWalker:
                 named = {x for x in arg_lines if x and not x.startswith(PARAM)}
                 call_line = named.pop() if len(named) == 1 else ""
                 for n, a in enumerate(args):
-                    fa = _strip(a)
-                    if fa.kind == K.UNARY_OPERATOR:
-                        fa = _strip(_first(fa))
-                    r = fa.referenced if fa.kind == K.DECL_REF_EXPR else None
+                    r = _arg_decl(a)
                     if r is not None and r.kind == K.FUNCTION_DECL:
                         self.passed.append(PassedFunction(
                             ref.get_usr(), n, r.get_usr(), _param_hint(ref, name, n),
@@ -756,10 +753,7 @@ class BodyWalker:
                 # the field's words, as a call to a function of that name would be.
                 call_name = re.sub(r"\s+", "", text) if "(" not in text else field_name
                 for n, a in enumerate(args):
-                    fa = _strip(a)
-                    if fa.kind == K.UNARY_OPERATOR:
-                        fa = _strip(_first(fa))
-                    r = fa.referenced if fa.kind == K.DECL_REF_EXPR else None
+                    r = _arg_decl(a)
                     if r is not None and r.kind == K.FUNCTION_DECL:
                         self.passed.append(PassedFunction(
                             ref.get_usr(), n, r.get_usr(), _field_param_hint(ref, call_name, n),
@@ -1943,6 +1937,14 @@ def _const_int(c: Cursor) -> int | None:
 def _name_words(name: str) -> frozenset[str]:
     """``up_irq_save`` -> {up, irq, save}; ``rt_hw_interrupt_disable``; ``CORE_ExitCritical``."""
     return frozenset(w.lower() for w in _WORDS.findall(name))
+
+
+def _arg_decl(a: Cursor) -> Cursor | None:
+    """What an argument names, through ``&``: ``cb`` or ``&cb`` -> cb's declaration."""
+    fa = _strip(a)
+    if fa.kind == K.UNARY_OPERATOR:
+        fa = _strip(_first(fa))
+    return fa.referenced if fa.kind == K.DECL_REF_EXPR else None
 
 
 def _stem(name: str) -> frozenset[str]:
